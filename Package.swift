@@ -23,6 +23,10 @@ let package = Package(
         .target(name: "IMTransport", dependencies: ["MQTT"]),
         // Command-line option parsing shared by the executables.
         .target(name: "IMCommandLine"),
+        // JSON configuration files read with line/column diagnostics (server config, profiles).
+        .target(name: "IMConfig"),
+        // The IM server: device policy, connect limits, MQTT side and HTTP API.
+        .target(name: "IMServer", dependencies: ["IMConfig"]),
 
         .executableTarget(name: "imsh", dependencies: ["IMCommandLine"]),
         .executableTarget(name: "imserver", dependencies: ["IMCommandLine"]),
@@ -30,6 +34,8 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["MQTT"]),
         .testTarget(name: "IMTransportTests", dependencies: ["IMTransport", "MQTT"]),
         .testTarget(name: "IMCommandLineTests", dependencies: ["IMCommandLine"]),
+        .testTarget(name: "IMConfigTests", dependencies: ["IMConfig"]),
+        .testTarget(name: "IMServerTests", dependencies: ["IMServer"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CEdit", "CSQLite", "CCrypto"]),
     ]
 )
