@@ -27,6 +27,8 @@ let package = Package(
         .target(name: "IMConfig"),
         // The IM server: device policy, connect limits, MQTT side and HTTP API.
         .target(name: "IMServer", dependencies: ["IMConfig"]),
+        // The client session engine: reconnection policy, sessions, local database.
+        .target(name: "IMEngine"),
 
         .executableTarget(name: "imsh", dependencies: ["IMCommandLine"]),
         .executableTarget(name: "imserver", dependencies: ["IMCommandLine"]),
@@ -36,6 +38,7 @@ let package = Package(
         .testTarget(name: "IMCommandLineTests", dependencies: ["IMCommandLine"]),
         .testTarget(name: "IMConfigTests", dependencies: ["IMConfig"]),
         .testTarget(name: "IMServerTests", dependencies: ["IMServer"]),
+        .testTarget(name: "IMEngineTests", dependencies: ["IMEngine"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CEdit", "CSQLite", "CCrypto"]),
     ]
 )

@@ -1,0 +1,186 @@
+extension SessionStateMachine {
+    /// A connect call: starts attempts unless one is already under way or connected.
+    /// - Parameter timeout: bounds the first connection; `nil` or <= 0 retries until connected or stopped.
+    public mutating func connect(timeout: Duration?) throws(ConnectRefusal) -> [Action] {
+        switch phase {
+        case .idle, .stopped: break
+        default: throw .alreadyActive(phase)
+        }
+        completionPending = true
+        attemptsSinceConnectCall = 0
+        attempt = 0
+        var actions: [Action] = []
+        if let timeout, timeout > .zero {
+            actions.append(startTimer(.deadline, after: timeout))
+        }
+        actions += networkAvailable ? openNow() : pause()
+        return actions
+    }
+
+    /// The server accepted connection `generation` (CONNACK success).
+    public mutating func connected(generation: UInt64) -> [Action] {
+        guard generation == self.generation, phase == .connecting else { return [] }
+        phase = .connected
+        var actions: [Action] = [cancelTimer(.deadline), startTimer(.stable, after: configuration.stableAfter)]
+        actions += setStatus(.connected, nil)
+        if completionPending {
+            completionPending = false
+            actions.append(.complete(failure: nil))
+        }
+        if inBackground {
+            actions.append(startTimer(.backgroundGrace, after: configuration.backgroundGrace))
+        }
+        return actions
+    }
+
+    /// Connection `generation` failed to open, was refused, or was lost after opening.
+    public mutating func failed(generation: UInt64, _ failure: Failure) -> [Action] {
+        guard generation == self.generation, phase == .connecting || phase == .connected else { return [] }
+        var actions: [Action] = [cancelTimer(.stable)]
+        switch failure {
+        case .terminal(let termination):
+            actions += stop(termination, closing: false)
+        case .retryable:
+            actions += networkAvailable ? scheduleRetry() : pause()
+        }
+        return actions
+    }
+
+    /// A timer started by `.startTimer` ran out.
+    public mutating func timerFired(_ kind: TimerKind, token: UInt64) -> [Action] {
+        guard timerTokens[kind] == token else { return [] }
+        timerTokens[kind] = nil
+        switch kind {
+        case .retry:
+            return phase == .waiting ? openNow() : []
+        case .stable:
+            if phase == .connected { attempt = 0 }
+            return []
+        case .deadline:
+            guard completionPending else { return [] }
+            return stop(.timedOut, closing: phase == .connecting || phase == .connected)
+        case .backgroundGrace:
+            guard inBackground, [.connecting, .connected, .waiting, .paused].contains(phase) else { return [] }
+            let wasOpen = phase == .connecting || phase == .connected
+            phase = .suspended
+            var actions: [Action] = [cancelTimer(.retry), cancelTimer(.stable)]
+            if wasOpen { actions.append(.close(generation: generation)) }
+            return actions + setStatus(.suspend, nil)
+        }
+    }
+
+    /// The device's network went down, came back, or changed (another interface or address).
+    public mutating func network(_ change: NetworkChange) -> [Action] {
+        switch change {
+        case .down:
+            networkAvailable = false
+            switch phase {
+            case .connecting, .connected:
+                return [.close(generation: generation), cancelTimer(.stable)] + pause()
+            case .waiting:
+                return pause()
+            default:
+                return []
+            }
+        case .up, .changed:
+            networkAvailable = true
+            attempt = 0
+            return phase == .paused || phase == .waiting ? openNow() : []
+        }
+    }
+
+    /// The app went to the background: after the grace period the session suspends.
+    public mutating func background() -> [Action] {
+        guard !inBackground else { return [] }
+        inBackground = true
+        switch phase {
+        case .connecting, .connected, .waiting, .paused:
+            return [startTimer(.backgroundGrace, after: configuration.backgroundGrace)]
+        default:
+            return []
+        }
+    }
+
+    /// The app came to the foreground: the sequence starts over and a suspended session reconnects.
+    public mutating func foreground() -> [Action] {
+        guard inBackground else { return [] }
+        inBackground = false
+        attempt = 0
+        var actions: [Action] = [cancelTimer(.backgroundGrace)]
+        if (phase == .suspended || phase == .waiting) && networkAvailable {
+            actions += openNow()
+        } else if phase == .suspended {
+            actions += pause()
+        }
+        return actions
+    }
+
+    /// The app disconnected: no more attempts; a pending connect call ends as signed out.
+    public mutating func disconnect() -> [Action] {
+        let wasOpen = phase == .connecting || phase == .connected
+        var actions = cancelAllTimers()
+        if wasOpen { actions.append(.close(generation: generation)) }
+        phase = .idle
+        actions += setStatus(.signOut, nil)
+        if completionPending {
+            completionPending = false
+            actions.append(.complete(failure: .signedOut))
+        }
+        return actions
+    }
+}
+
+extension SessionStateMachine {
+    private mutating func openNow() -> [Action] {
+        generation += 1
+        let isReconnection = attemptsSinceConnectCall > 0
+        attemptsSinceConnectCall += 1
+        phase = .connecting
+        return setStatus(.connecting, nil) + [cancelTimer(.retry), .open(generation: generation, isReconnection: isReconnection)]
+    }
+
+    private mutating func scheduleRetry() -> [Action] {
+        let delay = configuration.schedule.delay(forAttempt: attempt, using: &random)
+        attempt += 1
+        phase = .waiting
+        return [startTimer(.retry, after: delay)] + setStatus(.connecting, nil)
+    }
+
+    private mutating func pause() -> [Action] {
+        phase = .paused
+        return [cancelTimer(.retry)] + setStatus(.networkUnavailable, nil)
+    }
+
+    private mutating func stop(_ termination: SessionTermination, closing: Bool) -> [Action] {
+        var actions = cancelAllTimers()
+        if closing { actions.append(.close(generation: generation)) }
+        phase = .stopped(termination)
+        actions += setStatus(termination.status, termination.code)
+        if completionPending {
+            completionPending = false
+            actions.append(.complete(failure: termination))
+        }
+        return actions
+    }
+
+    private mutating func setStatus(_ new: ConnectionStatus, _ code: ConnectErrorCode?) -> [Action] {
+        guard new != status || code != nil else { return [] }
+        status = new
+        return [.status(new, code)]
+    }
+
+    private mutating func startTimer(_ kind: TimerKind, after delay: Duration) -> Action {
+        nextToken += 1
+        timerTokens[kind] = nextToken
+        return .startTimer(kind, token: nextToken, delay: delay)
+    }
+
+    private mutating func cancelAllTimers() -> [Action] {
+        [cancelTimer(.retry), cancelTimer(.deadline), cancelTimer(.backgroundGrace), cancelTimer(.stable)]
+    }
+
+    private mutating func cancelTimer(_ kind: TimerKind) -> Action {
+        timerTokens[kind] = nil
+        return .cancelTimer(kind)
+    }
+}
