@@ -16,6 +16,8 @@ let package = Package(
         .systemLibrary(name: "CEdit", path: "Sources/CEdit", providers: [.apt(["libedit-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", providers: [.apt(["libssl-dev"])]),
+        // Kernel rtnetlink headers (linux-libc-dev, present wherever a C compiler is).
+        .systemLibrary(name: "CNetlink", path: "Sources/CNetlink"),
 
         // MQTT 5 codec: pure values, no I/O.
         .target(name: "MQTT"),
@@ -28,7 +30,7 @@ let package = Package(
         // The IM server: device policy, connect limits, MQTT side and HTTP API.
         .target(name: "IMServer", dependencies: ["IMConfig"]),
         // The client session engine: reconnection policy, sessions, local database.
-        .target(name: "IMEngine"),
+        .target(name: "IMEngine", dependencies: ["CNetlink"]),
 
         .executableTarget(name: "imsh", dependencies: ["IMCommandLine"]),
         .executableTarget(name: "imserver", dependencies: ["IMCommandLine"]),
