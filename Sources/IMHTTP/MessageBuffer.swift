@@ -52,7 +52,7 @@ struct MessageBuffer {
     ///
     /// Lines end in LF, optionally preceded by CR. Resumes where the last call stopped.
     mutating func headLength() -> Int? {
-        var index = start + max(0, scanned - 2)
+        var index = start + scanned
         while index < bytes.count {
             if bytes[index] == 0x0A {
                 let next = index + 1
