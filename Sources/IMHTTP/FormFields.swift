@@ -1,14 +1,6 @@
 /// `application/x-www-form-urlencoded` fields in order; names may repeat (`userId=a&userId=b`).
 public struct FormFields: Hashable, Sendable, Sequence {
-    public struct Field: Hashable, Sendable {
-        public var name: String
-        public var value: String
-
-        public init(name: String, value: String) {
-            self.name = name
-            self.value = value
-        }
-    }
+    public typealias Field = NamedValue
 
     public private(set) var fields: [Field] = []
 

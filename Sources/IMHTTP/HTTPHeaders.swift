@@ -1,15 +1,6 @@
 /// Header fields in arrival order; names compare case-insensitively.
 public struct HTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDictionaryLiteral {
-    /// One field as sent.
-    public struct Field: Hashable, Sendable {
-        public var name: String
-        public var value: String
-
-        public init(name: String, value: String) {
-            self.name = name
-            self.value = value
-        }
-    }
+    public typealias Field = NamedValue
 
     public private(set) var fields: [Field] = []
 

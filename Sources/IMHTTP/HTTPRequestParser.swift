@@ -55,18 +55,7 @@ public struct HTTPRequestParser {
             state = .head
             return request
         case .head:
-            buffer.skipLeadingEmptyLines()
-            guard let headLength = buffer.headLength() else {
-                if buffer.count > limits.maxHeadBytes {
-                    throw HTTPParseError(.headerFieldsTooLarge, "request head exceeds \(limits.maxHeadBytes) bytes")
-                }
-                return nil
-            }
-            guard headLength <= limits.maxHeadBytes else {
-                throw HTTPParseError(.headerFieldsTooLarge, "request head exceeds \(limits.maxHeadBytes) bytes")
-            }
-            let head = try MessageHead(buffer.slice(from: 0, count: headLength), limits: limits, failure: .badRequest)
-            buffer.consume(headLength)
+            guard let head = try MessageHead.read(from: &buffer, limits: limits, failure: .badRequest) else { return nil }
             let (request, length) = try Self.request(from: head, limits: limits)
             let expectsContinue = request.headers["Expect"] != nil && length > 0
             state = .body(request, length: length, expectsContinue: expectsContinue)

@@ -84,18 +84,7 @@ public struct HTTPResponseParser {
 
     /// Parses a head if complete and sets the body state; false when more bytes are needed.
     private mutating func readHead() throws(HTTPParseError) -> Bool {
-        buffer.skipLeadingEmptyLines()
-        guard let headLength = buffer.headLength() else {
-            if buffer.count > limits.maxHeadBytes {
-                throw HTTPParseError(.badGateway, "response head exceeds \(limits.maxHeadBytes) bytes")
-            }
-            return false
-        }
-        guard headLength <= limits.maxHeadBytes else {
-            throw HTTPParseError(.badGateway, "response head exceeds \(limits.maxHeadBytes) bytes")
-        }
-        let head = try MessageHead(buffer.slice(from: 0, count: headLength), limits: limits, failure: .badGateway)
-        buffer.consume(headLength)
+        guard let head = try MessageHead.read(from: &buffer, limits: limits, failure: .badGateway) else { return false }
         let response = try Self.response(from: head)
         if response.status.forbidsBody {
             // Interim (1xx) responses are dropped: the final one follows.

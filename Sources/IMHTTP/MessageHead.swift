@@ -3,6 +3,23 @@ struct MessageHead {
     var startLine: ArraySlice<UInt8>
     var headers: HTTPHeaders
 
+    /// Takes the next head out of `buffer` once it has fully arrived; nil while it has not.
+    ///
+    /// A head longer than `limits.maxHeadBytes` fails as soon as that many bytes are buffered
+    /// without its end: with 431 for requests (`failure` 400), else with `failure`.
+    static func read(from buffer: inout MessageBuffer, limits: HTTPLimits, failure: HTTPStatus) throws(HTTPParseError) -> MessageHead? {
+        buffer.skipLeadingEmptyLines()
+        let headLength = buffer.headLength()
+        guard (headLength ?? buffer.count) <= limits.maxHeadBytes else {
+            let status = failure == .badRequest ? HTTPStatus.headerFieldsTooLarge : failure
+            throw HTTPParseError(status, "message head exceeds \(limits.maxHeadBytes) bytes")
+        }
+        guard let headLength else { return nil }
+        let head = try MessageHead(buffer.slice(from: 0, count: headLength), limits: limits, failure: failure)
+        buffer.consume(headLength)
+        return head
+    }
+
     /// Splits `bytes` (a whole head, blank line included) into lines and fields.
     ///
     /// Refused with `failure`'s status: bare CR, NUL or other control bytes, folded lines,
