@@ -25,6 +25,12 @@ let package = Package(
         .target(name: "IMTransport", dependencies: ["MQTT"]),
         // Command-line option parsing shared by the executables.
         .target(name: "IMCommandLine"),
+        // SQLite layer: one confined connection, migrations, corruption recovery.
+        .target(name: "IMStore", dependencies: ["CSQLite"]),
+        // The wire contract as code: names, topics, tokens, payloads, API signatures.
+        .target(name: "IMProtocol", dependencies: ["CCrypto"]),
+        // HTTP/1.1 message codec: pure values, no I/O.
+        .target(name: "IMHTTP"),
         // JSON configuration files read with line/column diagnostics (server config, profiles).
         .target(name: "IMConfig"),
         // The IM server: device policy, connect limits, MQTT side and HTTP API.
@@ -38,6 +44,9 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["MQTT"]),
         .testTarget(name: "IMTransportTests", dependencies: ["IMTransport", "MQTT"]),
         .testTarget(name: "IMCommandLineTests", dependencies: ["IMCommandLine"]),
+        .testTarget(name: "IMStoreTests", dependencies: ["IMStore"]),
+        .testTarget(name: "IMProtocolTests", dependencies: ["IMProtocol"]),
+        .testTarget(name: "IMHTTPTests", dependencies: ["IMHTTP"]),
         .testTarget(name: "IMConfigTests", dependencies: ["IMConfig"]),
         .testTarget(name: "IMServerTests", dependencies: ["IMServer"]),
         .testTarget(name: "IMEngineTests", dependencies: ["IMEngine"]),

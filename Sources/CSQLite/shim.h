@@ -6,4 +6,10 @@
 static inline sqlite3_destructor_type imsh_sqlite_transient(void) {
     return SQLITE_TRANSIENT;
 }
+
+/// sqlite3_db_config is variadic: keep the WAL as it is when this connection closes
+/// (used before moving a corrupt database aside, so closing does not rewrite the evidence).
+static inline int imsh_sqlite_no_checkpoint_on_close(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
+}
 #endif

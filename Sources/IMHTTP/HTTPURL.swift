@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An `http://host[:port][/path][?query]` URL: the engine's token URL, the REPL's `api`.
+///
+/// Hosts are names, IPv4 addresses or bracketed IPv6 literals (`http://[::1]:8080/`).
+/// Path and query stay as written (percent-encoding kept); a fragment is dropped.
+/// Only plain http: https is refused until TLS exists.
+public struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
+    /// The host without brackets, names lowercased.
+    public var host: String
+    public var port: UInt16
+    /// The path, `/` when the URL has none.
+    public var path: String
+    public var query: String?
+
+    public init(host: String, port: UInt16 = 80, path: String = "/", query: String? = nil) {
+        self.host = host
+        self.port = port
+        self.path = path
+        self.query = query
+    }
+
+    /// Whether `host` is an IPv6 literal.
+    public var isIPv6: Bool { host.utf8.contains(UInt8(ascii: ":")) }
+
+    /// The `Host` header value: brackets around IPv6, the port unless 80.
+    public var hostHeader: String {
+        let name = isIPv6 ? "[\(host)]" : host
+        return port == 80 ? name : "\(name):\(port)"
+    }
+
+    /// The origin-form request target: path plus `?query`.
+    public var requestTarget: String {
+        query.map { "\(path)?\($0)" } ?? path
+    }
+
+    public var description: String { "http://\(hostHeader)\(requestTarget)" }
+
+    /// Parses `text`; the error says what to fix.
+    public init(parsing text: String) throws(URLParseError) {
+        let utf8 = Array(text.utf8)
+        guard !utf8.isEmpty, utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw URLParseError("URL is empty or has spaces, control or non-ASCII characters (percent-encode them)")
+        }
+        let isSchemeCharacter = { (byte: UInt8) in
+            Self.isHostCharacter(byte) && byte != UInt8(ascii: "_") || byte == UInt8(ascii: "+")
+        }
+        guard let schemeEnd = Self.find(Array("://".utf8), in: utf8), schemeEnd > 0,
+            utf8[..<schemeEnd].allSatisfy(isSchemeCharacter)
+        else {
+            throw URLParseError("URL must start with http://")
+        }
+        let scheme = String(decoding: utf8[..<schemeEnd], as: UTF8.self).lowercased()
+        guard scheme == "http" else {
+            if scheme == "https" { throw URLParseError("https is not supported yet; use an http:// URL") }
+            throw URLParseError("unsupported scheme \(scheme); use http://")
+        }
+        var rest = utf8[(schemeEnd + 3)...]
+        if let hash = rest.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<hash] }
+        let authorityEnd = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? rest.endIndex
+        (host, port) = try Self.authority(rest[..<authorityEnd])
+        let pathAndQuery = rest[authorityEnd...]
+        let mark = pathAndQuery.firstIndex(of: UInt8(ascii: "?"))
+        let rawPath = pathAndQuery[..<(mark ?? pathAndQuery.endIndex)]
+        path = rawPath.isEmpty ? "/" : String(decoding: rawPath, as: UTF8.self)
+        query = mark.map { String(decoding: pathAndQuery[($0 + 1)...], as: UTF8.self) }
+    }
+
+    private static func authority(_ bytes: ArraySlice<UInt8>) throws(URLParseError) -> (String, UInt16) {
+        guard !bytes.contains(UInt8(ascii: "@")) else {
+            throw URLParseError("user names and passwords in the URL are not supported")
+        }
+        var hostPart = bytes
+        var portPart: ArraySlice<UInt8>?
+        let host: String
+        if bytes.first == UInt8(ascii: "[") {
+            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { throw URLParseError("unclosed '[' in the host") }
+            hostPart = bytes[(bytes.startIndex + 1)..<close]
+            let after = bytes[(close + 1)...]
+            if !after.isEmpty {
+                guard after.first == UInt8(ascii: ":") else { throw URLParseError("unexpected text after the IPv6 address") }
+                portPart = after.dropFirst()
+            }
+            host = String(decoding: hostPart, as: UTF8.self).lowercased()
+            var address = in6_addr()
+            guard inet_pton(AF_INET6, host, &address) == 1 else { throw URLParseError("invalid IPv6 address \(host)") }
+        } else {
+            if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
+                hostPart = bytes[..<colon]
+                portPart = bytes[(colon + 1)...]
+            }
+            guard !hostPart.isEmpty else { throw URLParseError("URL has no host") }
+            guard hostPart.allSatisfy({ isHostCharacter($0) }) else {
+                throw URLParseError("invalid character in host \(String(decoding: hostPart, as: UTF8.self))")
+            }
+            host = String(decoding: hostPart, as: UTF8.self).lowercased()
+        }
+        guard let portPart, !portPart.isEmpty else { return (host, 80) }
+        guard portPart.count <= 5, portPart.allSatisfy(ASCII.isDigit),
+            let port = UInt16(String(decoding: portPart, as: UTF8.self)), port > 0
+        else {
+            throw URLParseError("port must be a number from 1 to 65535")
+        }
+        return (host, port)
+    }
+
+    private static func isHostCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        return (0...(haystack.count - needle.count)).first { haystack[$0..<($0 + needle.count)].elementsEqual(needle) }
+    }
+}
+
+/// A URL this client cannot use, with what to change.
+public struct URLParseError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var reason: String
+
+    public init(_ reason: String) {
+        self.reason = reason
+    }
+
+    public var description: String { reason }
+}

@@ -1,0 +1,57 @@
+extension JSONValue {
+    /// Compact UTF-8 JSON: no spaces, members in order, only the escapes JSON requires.
+    public func encoded() -> [UInt8] {
+        var output: [UInt8] = []
+        encode(into: &output)
+        return output
+    }
+
+    /// `encoded()` as a String.
+    public var jsonText: String { String(decoding: encoded(), as: UTF8.self) }
+
+    public func encode(into output: inout [UInt8]) {
+        switch self {
+        case .null: output += Array("null".utf8)
+        case .bool(let value): output += Array((value ? "true" : "false").utf8)
+        case .integer(let value): output += Array(String(value).utf8)
+        case .double(let value):
+            // JSON has no NaN or infinity; null is what JavaScript writes for them.
+            output += Array((value.isFinite ? "\(value)" : "null").utf8)
+        case .string(let value): Self.encodeString(value, into: &output)
+        case .array(let elements):
+            output.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                element.encode(into: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let object):
+            output.append(UInt8(ascii: "{"))
+            for (index, member) in object.members.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                Self.encodeString(member.key, into: &output)
+                output.append(UInt8(ascii: ":"))
+                member.value.encode(into: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static func encodeString(_ string: String, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): output += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case 0x0A: output += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0D: output += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0x09: output += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0x00..<0x20:
+                let hex = Array(Hex.encode([byte]).utf8)
+                output += Array("\\u00".utf8) + hex
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,85 @@
+/// The JSON payload of a text message (section 5).
+///
+/// Sent form: `{"type":"text","text":"…","cid":"…"}`; delivered form adds `"from"`.
+/// Encoding writes the members in that order, so equal messages give equal bytes.
+public struct TextMessage: Hashable, Sendable {
+    /// PUBLISH Content Type of every message payload.
+    public static let contentType = "application/json"
+    /// The only `type` there is.
+    public static let type = "text"
+    /// The longest client message id, in bytes.
+    public static let maxCIDLength = 128
+
+    public var text: String
+    /// The client message id: the sender's key for deduplicating resends.
+    public var cid: String
+    /// The sender, present in the delivered form only.
+    public var from: String?
+
+    public init(text: String, cid: String, from: String? = nil) {
+        self.text = text
+        self.cid = cid
+        self.from = from
+    }
+
+    /// The UTF-8 JSON payload.
+    public func encoded() -> [UInt8] {
+        var object: JSONObject = JSONObject([("type", .string(Self.type)), ("text", .string(text)), ("cid", .string(cid))])
+        if let from { object["from"] = .string(from) }
+        return JSONValue.object(object).encoded()
+    }
+
+    /// This message as delivered: the same members plus `from`.
+    public func delivered(from sender: String) -> TextMessage {
+        TextMessage(text: text, cid: cid, from: sender)
+    }
+
+    /// Decodes a payload in either form; refuses anything else with a reason.
+    ///
+    /// Refused: bytes that are not one JSON object, members other than type, text, cid and
+    /// from, a `type` other than "text", an empty or over-long `cid`, a `from` that is not a
+    /// valid user id. A client's `from` is kept for the server to compare with the sender.
+    public static func decode(_ payload: [UInt8]) throws(PayloadError) -> TextMessage {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(payload)
+        } catch {
+            throw PayloadError(error.description)
+        }
+        guard let object = value.objectValue else { throw PayloadError("not a JSON object") }
+        if let unknown = object.keys.first(where: { !["type", "text", "cid", "from"].contains($0) }) {
+            throw PayloadError("unknown member \"\(unknown)\"")
+        }
+        guard let type = object["type"] else { throw PayloadError("missing type") }
+        guard type.stringValue == Self.type else { throw PayloadError("type must be \"text\"") }
+        guard let text = object["text"]?.stringValue else { throw PayloadError("text missing or not a string") }
+        guard let cid = object["cid"]?.stringValue else { throw PayloadError("cid missing or not a string") }
+        guard (1...maxCIDLength).contains(cid.utf8.count) else {
+            throw PayloadError("cid must be 1-\(maxCIDLength) bytes")
+        }
+        var from: String?
+        if let member = object["from"] {
+            guard let sender = member.stringValue, IMIdentifier.isValidUserID(sender) else {
+                throw PayloadError("from is not a valid user id")
+            }
+            from = sender
+        }
+        return TextMessage(text: text, cid: cid, from: from)
+    }
+
+    /// The `text` of the API's `content` form field: a JSON object with a string `text`.
+    ///
+    /// Other members of `content` are ignored (the provider's content carries extras).
+    public static func text(fromAPIContent content: String) throws(PayloadError) -> String {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(content)
+        } catch {
+            throw PayloadError(error.description)
+        }
+        guard let text = value.objectValue?["text"]?.stringValue else {
+            throw PayloadError("content must be a JSON object with a string \"text\"")
+        }
+        return text
+    }
+}

@@ -1,0 +1,185 @@
+import CSQLite
+
+/// One SQLite connection (one `sqlite3` handle) and its statement cache.
+///
+/// Confinement: a `Database` is not `Sendable`. Exactly one owner uses it at a time, and
+/// its calls block (disk I/O, lock waits). Keep it off Swift's cooperative thread pool:
+/// hand it to a `DatabaseQueue`, which runs every access on its own serial queue.
+public final class Database {
+    /// The file this connection opened, or `:memory:`.
+    public let path: String
+    private var handle: OpaquePointer?
+    private var statementCache: [String: Statement] = [:]
+    private static let statementCacheLimit = 128
+
+    /// Opens (and by default creates) the database at `path` and applies `configuration`.
+    ///
+    /// A file that is not a database fails here with `isCorruption` (SQLITE_NOTADB), because
+    /// setting the journal mode reads the header. Damage deeper in the file shows up at
+    /// `quickCheck()` or at the first statement touching it.
+    public convenience init(path: String, configuration: Configuration = Configuration()) throws(DatabaseError) {
+        try self.init(path: path, configuration: configuration, beforeClosingOnFailure: { _, _ throws(DatabaseError) in })
+    }
+
+    /// Opens like the public initializer; when setting up fails, runs `beforeClosingOnFailure`
+    /// while the handle is still open (SQLite removes a stray `-wal` when it closes).
+    init(
+        path: String, configuration: Configuration,
+        beforeClosingOnFailure: (OpaquePointer, DatabaseError) throws(DatabaseError) -> Void
+    ) throws(DatabaseError) {
+        self.path = path
+        var connection: OpaquePointer?
+        let code = sqlite3_open_v2(path, &connection, configuration.openFlags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let error = DatabaseError.last(connection, code: code, sql: nil, path: path)
+            sqlite3_close_v2(connection)
+            throw error
+        }
+        handle = connection
+        sqlite3_extended_result_codes(connection, 1)
+        sqlite3_busy_timeout(connection, configuration.busyTimeoutMilliseconds)
+        do {
+            try setUp(configuration)
+        } catch {
+            defer { close() }
+            try beforeClosingOnFailure(connection, error)
+            throw error
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    private func setUp(_ configuration: Configuration) throws(DatabaseError) {
+        // Reading anything forces SQLite to look at the header: garbage fails here.
+        _ = try fetchOne("PRAGMA schema_version")
+        if configuration.walMode && !configuration.readOnly {
+            let mode = try fetchOne("PRAGMA journal_mode=WAL")?[0].string ?? ""
+            guard mode.lowercased() == "wal" || path == ":memory:" else {
+                throw DatabaseError(code: SQLITE_ERROR, message: "journal_mode stayed \(mode), wanted wal", path: path)
+            }
+        }
+        try executeScript("PRAGMA synchronous=\(configuration.synchronous.rawValue)")
+        try executeScript("PRAGMA foreign_keys=\(configuration.foreignKeys ? "ON" : "OFF")")
+        if configuration.quickCheckOnOpen {
+            try quickCheck()
+        }
+    }
+
+    /// Finalizes cached statements and closes the handle; later calls fail with `misuse`.
+    ///
+    /// Statements the caller still holds keep the connection alive until released.
+    public func close() {
+        statementCache.removeAll()
+        if let handle {
+            sqlite3_close_v2(handle)
+        }
+        handle = nil
+    }
+
+    /// Whether `close()` has been called.
+    public var isClosed: Bool { handle == nil }
+
+    func connection(for sql: String?) throws(DatabaseError) -> OpaquePointer {
+        guard let handle else {
+            throw DatabaseError(code: SQLITE_MISUSE, message: "the database is closed", sql: sql, path: path)
+        }
+        return handle
+    }
+
+    // MARK: Statements
+
+    /// Compiles one statement. The caller owns it; see `cachedStatement` for repeated SQL.
+    public func prepare(_ sql: String) throws(DatabaseError) -> Statement {
+        try Statement(connection: connection(for: sql), sql: sql, path: path)
+    }
+
+    /// A compiled statement for `sql`, reused across calls, reset and with bindings cleared.
+    ///
+    /// Do not run the same SQL again while still stepping through the returned statement.
+    public func cachedStatement(_ sql: String) throws(DatabaseError) -> Statement {
+        if let statement = statementCache[sql] {
+            statement.reset()
+            sqlite3_clear_bindings(statement.handle)
+            return statement
+        }
+        let statement = try prepare(sql)
+        // The cache is keyed by SQL text written in code; the limit only guards against
+        // a caller that builds SQL dynamically.
+        if statementCache.count >= Self.statementCacheLimit {
+            statementCache.removeAll()
+        }
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// Runs one statement with `arguments`, ignoring any rows.
+    public func execute(_ sql: String, _ arguments: [DatabaseValue] = []) throws(DatabaseError) {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        while try statement.step() {}
+    }
+
+    /// Runs one statement and copies out every row.
+    public func fetchAll(_ sql: String, _ arguments: [DatabaseValue] = []) throws(DatabaseError) -> [Row] {
+        let statement = try cachedStatement(sql)
+        // Resetting ends the statement's read transaction, which would otherwise pin the WAL.
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        var rows: [Row] = []
+        while try statement.step() {
+            rows.append(statement.row())
+        }
+        return rows
+    }
+
+    /// Runs one statement and copies out its first row, if any.
+    public func fetchOne(_ sql: String, _ arguments: [DatabaseValue] = []) throws(DatabaseError) -> Row? {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        return try statement.step() ? statement.row() : nil
+    }
+
+    /// Runs SQL text that may hold several statements and takes no arguments (schema scripts).
+    public func executeScript(_ sql: String) throws(DatabaseError) {
+        let handle = try connection(for: sql)
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard code == SQLITE_OK else {
+            throw DatabaseError.last(handle, code: code, sql: sql, path: path)
+        }
+    }
+
+    // MARK: State
+
+    /// The rowid of the last successful INSERT on this connection.
+    public var lastInsertRowID: Int64 {
+        handle.map { sqlite3_last_insert_rowid($0) } ?? 0
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int {
+        handle.map { Int(sqlite3_changes64($0)) } ?? 0
+    }
+
+    /// Whether a transaction is open on this connection.
+    public var isInTransaction: Bool {
+        handle.map { sqlite3_get_autocommit($0) == 0 } ?? false
+    }
+
+    /// The current `PRAGMA journal_mode`, lowercased (`wal`, `delete`, `memory`, ...).
+    public func journalMode() throws(DatabaseError) -> String {
+        try fetchOne("PRAGMA journal_mode")?[0].string?.lowercased() ?? ""
+    }
+
+    /// Runs `PRAGMA quick_check` and throws `SQLITE_CORRUPT` with its findings unless "ok".
+    public func quickCheck() throws(DatabaseError) {
+        let findings = try fetchAll("PRAGMA quick_check").compactMap { $0[0].string }
+        guard findings == ["ok"] else {
+            let summary = findings.prefix(5).joined(separator: "; ")
+            throw DatabaseError(code: SQLITE_CORRUPT, message: "quick_check failed: \(summary)", sql: "PRAGMA quick_check", path: path)
+        }
+    }
+}

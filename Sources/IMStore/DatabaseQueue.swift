@@ -1,0 +1,76 @@
+import Dispatch
+
+/// Owns one `Database` and runs every access to it on its own serial dispatch queue.
+///
+/// This is how a `Database` crosses concurrency domains: actors (the server, each client
+/// session) call `read`/`write` and await, while the blocking sqlite3 calls run on the
+/// queue's thread, not on Swift's cooperative pool. Work once submitted runs to the end;
+/// task cancellation does not interrupt it.
+public final class DatabaseQueue: @unchecked Sendable {
+    // Touched only on `queue`: that is the confinement that makes this class Sendable.
+    private let database: Database
+    private let queue: DispatchQueue
+    /// The database file.
+    public let path: String
+
+    /// Takes ownership of `database`; the caller must not use it afterwards.
+    public init(_ database: sending Database, label: String = "imsh.database") {
+        self.path = database.path
+        self.database = database
+        self.queue = DispatchQueue(label: label)
+    }
+
+    /// Opens `path` on a fresh queue, applies `migrator`, and returns the owner.
+    ///
+    /// With `recoverCorruption`, a corrupt file is moved aside first (see `openRecovering`);
+    /// the moved paths are returned.
+    public static func open(
+        path: String,
+        configuration: Database.Configuration = Database.Configuration(),
+        migrator: DatabaseMigrator = DatabaseMigrator(),
+        recoverCorruption: Bool = false
+    ) async throws -> (queue: DatabaseQueue, movedAside: [String]) {
+        let opener = DispatchQueue(label: "imsh.database.open")
+        let (queue, moved): (DatabaseQueue, [String]) = try await withCheckedThrowingContinuation { continuation in
+            opener.async {
+                continuation.resume(with: Result {
+                    let (database, moved) = recoverCorruption
+                        ? try Database.openRecovering(path: path, configuration: configuration)
+                        : (try Database(path: path, configuration: configuration), [])
+                    try migrator.migrate(database)
+                    return (DatabaseQueue(database), moved)
+                })
+            }
+        }
+        return (queue, moved)
+    }
+
+    /// Runs `body` inside an immediate transaction; rolls back when it throws.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await run { database in try database.transaction(.immediate, body) }
+    }
+
+    /// Runs `body` inside a deferred transaction, so it reads one consistent snapshot.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await run { database in try database.transaction(.deferred, body) }
+    }
+
+    /// Runs `body` with the bare connection: no transaction is opened for it.
+    public func run<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                continuation.resume(with: Result { try body(self.database) })
+            }
+        }
+    }
+
+    /// Closes the connection after the work already submitted; later calls fail with `misuse`.
+    public func close() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async {
+                self.database.close()
+                continuation.resume()
+            }
+        }
+    }
+}

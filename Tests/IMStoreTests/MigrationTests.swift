@@ -1,0 +1,69 @@
+import IMStore
+import Testing
+
+struct MigrationTests {
+    struct Boom: Error {}
+
+    /// Migrations that log their own number in the table the first one creates.
+    private func migrator(count: Int) -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.register("create log") { database in
+            try database.executeScript("CREATE TABLE log(step INTEGER)")
+            try database.execute("INSERT INTO log VALUES (1)")
+        }
+        for step in stride(from: 2, through: count, by: 1) {
+            migrator.register("step \(step)") { database in
+                try database.execute("INSERT INTO log VALUES (?)", [.integer(Int64(step))])
+            }
+        }
+        return migrator
+    }
+
+    private func log(_ database: Database) throws -> [DatabaseValue] {
+        try database.fetchAll("SELECT step FROM log ORDER BY rowid").map { $0[0] }
+    }
+
+    @Test func migrationsRunOnceAndInOrderAcrossReopen() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("m.sqlite")
+        do {
+            let database = try Database(path: path)
+            #expect(try migrator(count: 2).migrate(database) == 2)
+            #expect(try migrator(count: 2).migrate(database) == 0)
+            #expect(try database.userVersion() == 2)
+        }
+        let database = try Database(path: path)
+        let grown = migrator(count: 4)
+        #expect(grown.latestVersion == 4)
+        #expect(try grown.migrate(database) == 2)
+        #expect(try database.userVersion() == 4)
+        #expect(try log(database) == [1, 2, 3, 4])
+    }
+
+    @Test func aThrowingMigrationLeavesTheLastCompleteVersion() throws {
+        let directory = TemporaryDirectory()
+        let database = try Database(path: directory.file("m.sqlite"))
+        var broken = migrator(count: 1)
+        broken.register("half done") { database in
+            try database.executeScript("CREATE TABLE half(x)")
+            throw Boom()
+        }
+        #expect(throws: Boom.self) { try broken.migrate(database) }
+        #expect(try database.userVersion() == 1)
+        #expect(try database.fetchOne("SELECT count(*) FROM sqlite_master WHERE name = 'half'")?[0] == .integer(0))
+        #expect(try log(database) == [1])
+    }
+
+    @Test func aNewerFileIsRefused() throws {
+        let directory = TemporaryDirectory()
+        let database = try Database(path: directory.file("m.sqlite"))
+        try migrator(count: 3).migrate(database)
+        do {
+            try migrator(count: 2).migrate(database)
+            Issue.record("migrated a newer schema down")
+        } catch let error as DatabaseError {
+            #expect(error.message.contains("newer"))
+        }
+        #expect(try database.userVersion() == 3)
+    }
+}
