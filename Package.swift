@@ -36,7 +36,7 @@ let package = Package(
         // The IM server: device policy, connect limits, MQTT side and HTTP API.
         .target(name: "IMServer", dependencies: ["IMConfig"]),
         // The client session engine: reconnection policy, sessions, local database.
-        .target(name: "IMEngine", dependencies: ["CNetlink"]),
+        .target(name: "IMEngine", dependencies: ["CNetlink", "IMStore", "IMProtocol"]),
 
         .executableTarget(name: "imsh", dependencies: ["IMCommandLine"]),
         .executableTarget(name: "imserver", dependencies: ["IMCommandLine"]),

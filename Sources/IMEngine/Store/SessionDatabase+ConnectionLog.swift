@@ -1,0 +1,26 @@
+import IMStore
+
+extension SessionDatabase {
+    /// Appends a status change to the connection log.
+    public func appendLog(_ entry: ConnectionLogEntry) async throws {
+        try await queue.write { db in
+            try db.execute("INSERT INTO connection_log(at, status, code, detail) VALUES (?, ?, ?, ?)",
+                           [.integer(entry.at), .integer(Int64(entry.status.rawValue)),
+                            DatabaseValue(entry.code?.rawValue), .text(entry.detail)])
+        }
+    }
+
+    /// The latest `limit` log entries, oldest first.
+    public func connectionLog(limit: Int = 100) async throws -> [ConnectionLogEntry] {
+        try await queue.read { db in
+            try db.fetchAll("SELECT at, status, code, detail FROM connection_log ORDER BY id DESC LIMIT ?",
+                            [.integer(Int64(limit))])
+                .reversed()
+                .map { row in
+                    ConnectionLogEntry(
+                        at: row[0].int64 ?? 0, status: ConnectionStatus(rawValue: Int(row[1].int64 ?? -1)),
+                        code: row[2].int64.map { ConnectErrorCode(rawValue: Int($0)) }, detail: row[3].string ?? "")
+                }
+        }
+    }
+}

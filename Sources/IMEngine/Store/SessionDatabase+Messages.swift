@@ -1,0 +1,83 @@
+import IMStore
+
+extension SessionDatabase {
+    static let messageColumns = "id, uid, cid, direction, peer, text, sent_at, state"
+
+    /// Stores a delivered message unless its uid is already there; returns whether it was new.
+    ///
+    /// Returns only after the commit, so the caller may acknowledge the message to the server.
+    public func storeIncoming(uid: String, from peer: String, text: String, cid: String?, sentAt: Int64) async throws -> Bool {
+        try await queue.write { db in
+            try db.execute("""
+                INSERT INTO message(uid, cid, direction, peer, text, sent_at, state) VALUES (?, ?, 0, ?, ?, ?, 0)
+                ON CONFLICT(uid) DO NOTHING
+                """, [.text(uid), DatabaseValue(cid), .text(peer), .text(text), .integer(sentAt)])
+            guard db.changes > 0 else { return false }
+            try Self.touchConversation(db, peer: peer, messageID: db.lastInsertRowID, at: sentAt, unread: 1)
+            return true
+        }
+    }
+
+    /// Records a message this account is sending, before it goes on the wire.
+    public func enqueueOutgoing(cid: String, to peer: String, text: String, at: Int64) async throws -> StoredMessage {
+        try await queue.write { db in
+            try db.execute("""
+                INSERT INTO message(cid, direction, peer, text, sent_at, state) VALUES (?, 1, ?, ?, ?, 1)
+                """, [.text(cid), .text(peer), .text(text), .integer(at)])
+            let id = db.lastInsertRowID
+            try Self.touchConversation(db, peer: peer, messageID: id, at: at, unread: 0)
+            return StoredMessage(id: id, uid: nil, cid: cid, direction: .outgoing, peer: peer, text: text, sentAt: at, state: .pending)
+        }
+    }
+
+    /// Marks an outgoing message acknowledged by the server.
+    public func markSent(cid: String) async throws {
+        try await queue.write { db in
+            try db.execute("UPDATE message SET state = 2 WHERE direction = 1 AND cid = ?", [.text(cid)])
+        }
+    }
+
+    /// Outgoing messages the server has not acknowledged, oldest first: resent after reconnection.
+    public func pendingOutgoing() async throws -> [StoredMessage] {
+        try await queue.read { db in
+            try db.fetchAll("SELECT \(Self.messageColumns) FROM message WHERE direction = 1 AND state = 1 ORDER BY id")
+                .map(Self.message)
+        }
+    }
+
+    /// The latest `limit` messages, with `peer` only when given, oldest first.
+    public func history(peer: String? = nil, limit: Int = 50) async throws -> [StoredMessage] {
+        try await queue.read { db in
+            let rows = if let peer {
+                try db.fetchAll("SELECT \(Self.messageColumns) FROM message WHERE peer = ? ORDER BY id DESC LIMIT ?",
+                                [.text(peer), .integer(Int64(limit))])
+            } else {
+                try db.fetchAll("SELECT \(Self.messageColumns) FROM message ORDER BY id DESC LIMIT ?", [.integer(Int64(limit))])
+            }
+            return rows.reversed().map(Self.message)
+        }
+    }
+
+    /// How many messages are stored with a given uid (the tests' check for exactly-once).
+    public func count(uid: String) async throws -> Int {
+        try await queue.read { db in
+            Int(try db.fetchOne("SELECT count(*) FROM message WHERE uid = ?", [.text(uid)])?[0].int64 ?? 0)
+        }
+    }
+
+    private static func touchConversation(_ db: Database, peer: String, messageID: Int64, at: Int64, unread: Int64) throws {
+        try db.execute("""
+            INSERT INTO conversation(peer, last_message_id, last_at, unread) VALUES (?, ?, ?, ?)
+            ON CONFLICT(peer) DO UPDATE SET last_message_id = excluded.last_message_id,
+                last_at = excluded.last_at, unread = unread + excluded.unread
+            """, [.text(peer), .integer(messageID), .integer(at), .integer(unread)])
+    }
+
+    private static func message(_ row: Row) -> StoredMessage {
+        StoredMessage(
+            id: row[0].int64 ?? 0, uid: row[1].string, cid: row[2].string,
+            direction: StoredMessage.Direction(rawValue: Int(row[3].int64 ?? 0)) ?? .incoming,
+            peer: row[4].string ?? "", text: row[5].string ?? "", sentAt: row[6].int64 ?? 0,
+            state: StoredMessage.State(rawValue: Int(row[7].int64 ?? 0)) ?? .received)
+    }
+}

@@ -1,0 +1,38 @@
+import IMStore
+
+extension SessionDatabase {
+    /// The schema's history; append a migration, never edit one that has shipped.
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.register("v1: messages, conversations, connection log") { db in
+            try db.executeScript("""
+                CREATE TABLE message(
+                    id INTEGER PRIMARY KEY,
+                    uid TEXT UNIQUE,
+                    cid TEXT,
+                    direction INTEGER NOT NULL,
+                    peer TEXT NOT NULL,
+                    text TEXT NOT NULL,
+                    sent_at INTEGER NOT NULL,
+                    state INTEGER NOT NULL
+                );
+                CREATE UNIQUE INDEX message_outgoing_cid ON message(cid) WHERE direction = 1;
+                CREATE INDEX message_peer ON message(peer, id);
+                CREATE TABLE conversation(
+                    peer TEXT PRIMARY KEY,
+                    last_message_id INTEGER NOT NULL,
+                    last_at INTEGER NOT NULL,
+                    unread INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE TABLE connection_log(
+                    id INTEGER PRIMARY KEY,
+                    at INTEGER NOT NULL,
+                    status INTEGER NOT NULL,
+                    code INTEGER,
+                    detail TEXT NOT NULL DEFAULT ''
+                );
+                """)
+        }
+        return migrator
+    }()
+}

@@ -1,0 +1,62 @@
+import IMProtocol
+import IMStore
+
+/// One account's local database: its messages, conversations and connection log.
+///
+/// One SQLite file per (app key, user id), `DATA/<app key>/<user id>.sqlite`, in WAL mode.
+/// All access goes through a `DatabaseQueue`, so the handle has one owner and its blocking
+/// calls stay off Swift's cooperative pool. A file that is corrupt or not a database is moved
+/// aside (never deleted) and a fresh one made; `open` then reports `isRecreated`.
+public final class SessionDatabase: Sendable {
+    public let path: String
+    let queue: DatabaseQueue
+
+    private init(path: String, queue: DatabaseQueue) {
+        self.path = path
+        self.queue = queue
+    }
+
+    /// The file that holds `userID`'s data for `appKey` under `directory`.
+    public static func path(directory: String, appKey: String, userID: String) -> String {
+        "\(directory)/\(fileNameComponent(appKey))/\(userID).sqlite"
+    }
+
+    /// Opens or creates the database, migrating it to the current schema.
+    ///
+    /// - Throws: `SessionDatabaseError` when the user id is not of `[A-Za-z0-9+=_-]{1,64}`
+    ///   or the file cannot be opened even after moving a damaged one aside.
+    public static func open(directory: String, appKey: String, userID: String) async throws(SessionDatabaseError)
+        -> (database: SessionDatabase, isRecreated: Bool)
+    {
+        guard IMIdentifier.isValidUserID(userID) else { throw .invalidUserID(userID) }
+        let path = path(directory: directory, appKey: appKey, userID: userID)
+        do {
+            try FileSystem.createDirectories(atPath: String(path[..<path.lastIndex(of: "/")!]))
+            let (queue, movedAside) = try await DatabaseQueue.open(
+                path: path, migrator: Self.migrator, recoverCorruption: true)
+            return (SessionDatabase(path: path, queue: queue), !movedAside.isEmpty)
+        } catch let error as SessionDatabaseError {
+            throw error
+        } catch {
+            throw .cannotOpen(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Closes the file after the work already submitted.
+    public func close() async { await queue.close() }
+
+    /// App keys may hold characters that do not belong in a file name; those are %-escaped.
+    static func fileNameComponent(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                result += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return result.isEmpty || result == "." || result == ".." ? "%" + result : result
+    }
+}
