@@ -1,0 +1,14 @@
+/// PUBCOMP: completes a QoS 2 exchange.
+public struct PubComp: PublishAcknowledgement {
+    public static let packetType = PacketType.pubcomp
+
+    public var packetIdentifier: UInt16
+    public var reasonCode: ReasonCode
+    public var properties: Properties
+
+    public init(packetIdentifier: UInt16, reasonCode: ReasonCode = .success, properties: Properties = []) {
+        self.packetIdentifier = packetIdentifier
+        self.reasonCode = reasonCode
+        self.properties = properties
+    }
+}

@@ -1,0 +1,14 @@
+/// PUBREC: first answer to a QoS 2 PUBLISH.
+public struct PubRec: PublishAcknowledgement {
+    public static let packetType = PacketType.pubrec
+
+    public var packetIdentifier: UInt16
+    public var reasonCode: ReasonCode
+    public var properties: Properties
+
+    public init(packetIdentifier: UInt16, reasonCode: ReasonCode = .success, properties: Properties = []) {
+        self.packetIdentifier = packetIdentifier
+        self.reasonCode = reasonCode
+        self.properties = properties
+    }
+}
