@@ -30,7 +30,7 @@ public struct ByteReader: Sendable {
     }
 
     @inlinable
-    mutating func require(_ count: Int) throws(MQTTError) {
+    func require(_ count: Int) throws(MQTTError) {
         guard count <= storage.endIndex - index else {
             throw MQTTError(.truncated, "needs \(count) bytes at offset \(offset) but only \(remainingCount) remain")
         }

@@ -31,20 +31,21 @@ public struct ByteWriter: Sendable {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Empties the writer but keeps its storage, to reuse one buffer for many packets.
+    public mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+    }
+
     public mutating func writeUInt8(_ value: UInt8) {
         bytes.append(value)
     }
 
     public mutating func writeUInt16(_ value: UInt16) {
-        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
-        bytes.append(UInt8(truncatingIfNeeded: value))
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
     public mutating func writeUInt32(_ value: UInt32) {
-        bytes.append(UInt8(truncatingIfNeeded: value >> 24))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 16))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
-        bytes.append(UInt8(truncatingIfNeeded: value))
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
     public mutating func writeBytes(_ value: some Sequence<UInt8>) {

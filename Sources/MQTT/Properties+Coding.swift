@@ -7,6 +7,8 @@ extension Properties {
         let length = try reader.readVariableByteInteger()
         var body = try reader.readSubreader(Int(length))
         var properties = Properties()
+        // Every property takes at least 2 bytes; reserving for a few saves regrowing the array.
+        properties.reserveCapacity(Swift.min(Int(length) / 2, 8))
         var seen: UInt64 = 0
         while !body.isAtEnd {
             let rawIdentifier = try body.readVariableByteInteger()

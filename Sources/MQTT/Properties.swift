@@ -15,6 +15,10 @@ public struct Properties: Hashable, Sendable, RandomAccessCollection, Expressibl
     public var endIndex: Int { elements.endIndex }
     public subscript(position: Int) -> Property { elements[position] }
 
+    public mutating func reserveCapacity(_ count: Int) {
+        elements.reserveCapacity(count)
+    }
+
     public mutating func append(_ property: Property) {
         elements.append(property)
     }
