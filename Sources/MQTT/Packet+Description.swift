@@ -21,16 +21,15 @@ extension Packet: CustomStringConvertible {
             if packet.dup { fields.append("dup") }
             fields.append("payload=\(packet.payload.count)B")
             properties = packet.properties
-        case .puback(let packet as any PublishAcknowledgement), .pubrec(let packet as any PublishAcknowledgement),
-            .pubrel(let packet as any PublishAcknowledgement), .pubcomp(let packet as any PublishAcknowledgement):
-            fields = ["id=\(packet.packetIdentifier)", packet.reasonCode.description]
-            properties = packet.properties
+        case .puback(let packet): (fields, properties) = Self.summary(packet)
+        case .pubrec(let packet): (fields, properties) = Self.summary(packet)
+        case .pubrel(let packet): (fields, properties) = Self.summary(packet)
+        case .pubcomp(let packet): (fields, properties) = Self.summary(packet)
         case .subscribe(let packet):
             fields = ["id=\(packet.packetIdentifier)"] + packet.subscriptions.map { "\"\($0.topicFilter)\" \($0.options.qos)" }
             properties = packet.properties
-        case .suback(let packet as any SubscriptionAcknowledgement), .unsuback(let packet as any SubscriptionAcknowledgement):
-            fields = ["id=\(packet.packetIdentifier)"] + packet.reasonCodes.map(\.description)
-            properties = packet.properties
+        case .suback(let packet): (fields, properties) = Self.summary(packet)
+        case .unsuback(let packet): (fields, properties) = Self.summary(packet)
         case .unsubscribe(let packet):
             fields = ["id=\(packet.packetIdentifier)"] + packet.topicFilters.map { "\"\($0)\"" }
             properties = packet.properties
@@ -45,5 +44,13 @@ extension Packet: CustomStringConvertible {
         }
         if !properties.isEmpty { fields.append(properties.description) }
         return ([type.description] + fields).joined(separator: " ")
+    }
+
+    private static func summary<Kind>(_ packet: PublishAcknowledgement<Kind>) -> ([String], Properties) {
+        (["id=\(packet.packetIdentifier)", packet.reasonCode.description], packet.properties)
+    }
+
+    private static func summary<Kind>(_ packet: SubscriptionAcknowledgement<Kind>) -> ([String], Properties) {
+        (["id=\(packet.packetIdentifier)"] + packet.reasonCodes.map(\.description), packet.properties)
     }
 }

@@ -1,15 +1,19 @@
-/// The shape PUBACK, PUBREC, PUBREL and PUBCOMP share: a packet identifier,
-/// then a reason code and properties that may be left out.
-public protocol PublishAcknowledgement: ControlPacket {
-    var packetIdentifier: UInt16 { get set }
-    var reasonCode: ReasonCode { get set }
+/// PUBACK, PUBREC, PUBREL or PUBCOMP (use the aliases `PubAck` and so on): a packet
+/// identifier, then a reason code and properties that may be left out.
+public struct PublishAcknowledgement<Kind: PacketKind>: ControlPacket {
+    public static var packetType: PacketType { Kind.packetType }
+
+    public var packetIdentifier: UInt16
+    public var reasonCode: ReasonCode
     /// Allowed: reason string, user properties.
-    var properties: Properties { get set }
+    public var properties: Properties
 
-    init(packetIdentifier: UInt16, reasonCode: ReasonCode, properties: Properties)
-}
+    public init(packetIdentifier: UInt16, reasonCode: ReasonCode = .success, properties: Properties = []) {
+        self.packetIdentifier = packetIdentifier
+        self.reasonCode = reasonCode
+        self.properties = properties
+    }
 
-extension PublishAcknowledgement {
     /// Remaining Length 2 means success without properties, 3 a reason code without properties.
     public static func decodeBody(from reader: inout ByteReader, flags: UInt8) throws(MQTTError) -> Self {
         let packetIdentifier = try reader.readPacketIdentifier()

@@ -1,16 +1,20 @@
-/// The shape SUBACK and UNSUBACK share: a packet identifier, properties,
-/// then one reason code per topic filter of the request, in order.
-public protocol SubscriptionAcknowledgement: ControlPacket {
-    var packetIdentifier: UInt16 { get set }
+/// SUBACK or UNSUBACK (use the aliases `SubAck` and `UnsubAck`): a packet identifier,
+/// properties, then one reason code per topic filter of the request, in order.
+public struct SubscriptionAcknowledgement<Kind: PacketKind>: ControlPacket {
+    public static var packetType: PacketType { Kind.packetType }
+
+    public var packetIdentifier: UInt16
     /// At least one.
-    var reasonCodes: [ReasonCode] { get set }
+    public var reasonCodes: [ReasonCode]
     /// Allowed: reason string, user properties.
-    var properties: Properties { get set }
+    public var properties: Properties
 
-    init(packetIdentifier: UInt16, reasonCodes: [ReasonCode], properties: Properties)
-}
+    public init(packetIdentifier: UInt16, reasonCodes: [ReasonCode], properties: Properties = []) {
+        self.packetIdentifier = packetIdentifier
+        self.reasonCodes = reasonCodes
+        self.properties = properties
+    }
 
-extension SubscriptionAcknowledgement {
     public static func decodeBody(from reader: inout ByteReader, flags: UInt8) throws(MQTTError) -> Self {
         let packetIdentifier = try reader.readPacketIdentifier()
         let properties = try Properties.decode(from: &reader, in: PropertyContext(packetType))
