@@ -36,6 +36,7 @@ public struct ByteReader: Sendable {
         }
     }
 
+    /// Reads a Byte.
     @inlinable
     public mutating func readUInt8() throws(MQTTError) -> UInt8 {
         try require(1)
@@ -43,6 +44,7 @@ public struct ByteReader: Sendable {
         return storage[index]
     }
 
+    /// Reads a Two Byte Integer (big-endian).
     @inlinable
     public mutating func readUInt16() throws(MQTTError) -> UInt16 {
         try require(2)
@@ -50,6 +52,7 @@ public struct ByteReader: Sendable {
         return UInt16(storage[index]) << 8 | UInt16(storage[index + 1])
     }
 
+    /// Reads a Four Byte Integer (big-endian).
     @inlinable
     public mutating func readUInt32() throws(MQTTError) -> UInt32 {
         try require(4)

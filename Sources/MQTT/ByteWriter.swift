@@ -10,6 +10,7 @@ public struct ByteWriter: Sendable {
     private(set) var overflow: String?
     private let isChecking: Bool
 
+    /// An empty writer with room for `capacity` bytes.
     public init(capacity: Int = 0) {
         self.init(capacity: capacity, checking: false)
     }
@@ -25,6 +26,7 @@ public struct ByteWriter: Sendable {
         if overflow == nil { overflow = message }
     }
 
+    /// How many bytes have been written.
     public var count: Int { bytes.count }
 
     public mutating func reserveCapacity(_ capacity: Int) {
@@ -36,18 +38,22 @@ public struct ByteWriter: Sendable {
         bytes.removeAll(keepingCapacity: true)
     }
 
+    /// Writes a Byte.
     public mutating func writeUInt8(_ value: UInt8) {
         bytes.append(value)
     }
 
+    /// Writes a Two Byte Integer (big-endian).
     public mutating func writeUInt16(_ value: UInt16) {
         withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
+    /// Writes a Four Byte Integer (big-endian).
     public mutating func writeUInt32(_ value: UInt32) {
         withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
+    /// Writes raw bytes with no length, as a PUBLISH payload is.
     public mutating func writeBytes(_ value: some Sequence<UInt8>) {
         bytes.append(contentsOf: value)
     }

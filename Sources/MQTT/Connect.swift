@@ -12,7 +12,9 @@ public struct Connect: ControlPacket {
     public var cleanStart: Bool
     /// Seconds between control packets the client promises; 0 turns keep alive off.
     public var keepAlive: UInt16
+    /// The user name; the IM contract puts the app key here.
     public var userName: String?
+    /// The password as binary data; the IM contract puts the token here (`Array(token.utf8)`).
     public var password: [UInt8]?
     public var will: Will?
     /// Allowed: session expiry interval, receive maximum, maximum packet size, topic alias maximum,

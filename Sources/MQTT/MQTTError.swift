@@ -20,6 +20,7 @@ public struct MQTTError: Error, Hashable, Sendable, CustomStringConvertible {
         case unsupportedProtocolVersion
     }
 
+    /// The class of failure, which decides `reasonCode`.
     public var kind: Kind
     /// What was wrong, for a person reading a log.
     public var message: String

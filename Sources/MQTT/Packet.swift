@@ -37,6 +37,7 @@ public enum Packet: Hashable, Sendable {
         }
     }
 
+    /// The packet type, as the fixed header gives it.
     public var type: PacketType {
         switch self {
         case .connect: return .connect

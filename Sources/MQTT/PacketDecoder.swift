@@ -23,11 +23,13 @@ public struct PacketDecoder: Sendable {
     /// Bytes received but not yet decoded.
     public var bufferedByteCount: Int { buffer.count - start }
 
+    /// Adds bytes received from the connection.
     public mutating func append(_ bytes: some Sequence<UInt8>) {
         compact()
         buffer.append(contentsOf: bytes)
     }
 
+    /// Adds bytes received from the connection, straight from a read buffer.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         compact()
         buffer.append(contentsOf: bytes)
