@@ -40,6 +40,8 @@ let package = Package(
 
         .executableTarget(name: "imsh", dependencies: ["IMCommandLine"]),
         .executableTarget(name: "imserver", dependencies: ["IMCommandLine"]),
+        // Encode/decode throughput of the MQTT codec.
+        .executableTarget(name: "mqtt-bench", dependencies: ["MQTT"]),
 
         .testTarget(name: "MQTTTests", dependencies: ["MQTT"]),
         .testTarget(name: "IMTransportTests", dependencies: ["IMTransport", "MQTT"]),
