@@ -36,7 +36,7 @@ let package = Package(
         // The IM server: device policy, connect limits, MQTT side and HTTP API.
         .target(name: "IMServer", dependencies: ["IMConfig"]),
         // The client session engine: reconnection policy, sessions, local database.
-        .target(name: "IMEngine", dependencies: ["CNetlink", "IMStore", "IMProtocol"]),
+        .target(name: "IMEngine", dependencies: ["CNetlink", "IMStore", "IMProtocol", "MQTT"]),
 
         .executableTarget(name: "imsh", dependencies: ["IMCommandLine"]),
         .executableTarget(name: "imserver", dependencies: ["IMCommandLine"]),
@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "IMHTTPTests", dependencies: ["IMHTTP"]),
         .testTarget(name: "IMConfigTests", dependencies: ["IMConfig"]),
         .testTarget(name: "IMServerTests", dependencies: ["IMServer"]),
-        .testTarget(name: "IMEngineTests", dependencies: ["IMEngine"]),
+        .testTarget(name: "IMEngineTests", dependencies: ["IMEngine", "IMProtocol", "MQTT"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CEdit", "CSQLite", "CCrypto"]),
     ]
 )
