@@ -34,7 +34,7 @@ let package = Package(
         // JSON configuration files read with line/column diagnostics (server config, profiles).
         .target(name: "IMConfig"),
         // The IM server: device policy, connect limits, MQTT side and HTTP API.
-        .target(name: "IMServer", dependencies: ["IMConfig"]),
+        .target(name: "IMServer", dependencies: ["IMConfig", "IMProtocol", "MQTT"]),
         // The client session engine: reconnection policy, sessions, local database.
         .target(name: "IMEngine", dependencies: ["CNetlink", "IMStore", "IMProtocol", "MQTT"]),
 
@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "IMProtocolTests", dependencies: ["IMProtocol"]),
         .testTarget(name: "IMHTTPTests", dependencies: ["IMHTTP"]),
         .testTarget(name: "IMConfigTests", dependencies: ["IMConfig"]),
-        .testTarget(name: "IMServerTests", dependencies: ["IMServer"]),
+        .testTarget(name: "IMServerTests", dependencies: ["IMServer", "IMProtocol", "MQTT"]),
         .testTarget(name: "IMEngineTests", dependencies: ["IMEngine", "IMProtocol", "MQTT"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CEdit", "CSQLite", "CCrypto"]),
     ]
