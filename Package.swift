@@ -27,12 +27,14 @@ let package = Package(
         .target(name: "IMCommandLine"),
         // SQLite layer: one confined connection, migrations, corruption recovery.
         .target(name: "IMStore", dependencies: ["CSQLite"]),
+        // JSON: one parser with line/column positions, and deterministic values for payloads.
+        .target(name: "IMJSON"),
         // The wire contract as code: names, topics, tokens, payloads, API signatures.
-        .target(name: "IMProtocol", dependencies: ["CCrypto"]),
+        .target(name: "IMProtocol", dependencies: ["CCrypto", "IMJSON"]),
         // HTTP/1.1 message codec: pure values, no I/O.
         .target(name: "IMHTTP"),
         // JSON configuration files read with line/column diagnostics (server config, profiles).
-        .target(name: "IMConfig"),
+        .target(name: "IMConfig", dependencies: ["IMJSON"]),
         // The IM server: device policy, connect limits, MQTT side and HTTP API.
         .target(name: "IMServer", dependencies: ["IMConfig", "IMProtocol", "MQTT"]),
         // The client session engine: reconnection policy, sessions, local database.
@@ -47,6 +49,7 @@ let package = Package(
         .testTarget(name: "IMTransportTests", dependencies: ["IMTransport", "MQTT"]),
         .testTarget(name: "IMCommandLineTests", dependencies: ["IMCommandLine"]),
         .testTarget(name: "IMStoreTests", dependencies: ["IMStore"]),
+        .testTarget(name: "IMJSONTests", dependencies: ["IMJSON"]),
         .testTarget(name: "IMProtocolTests", dependencies: ["IMProtocol"]),
         .testTarget(name: "IMHTTPTests", dependencies: ["IMHTTP"]),
         .testTarget(name: "IMConfigTests", dependencies: ["IMConfig"]),

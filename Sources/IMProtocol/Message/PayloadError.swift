@@ -6,5 +6,10 @@ public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
+    /// A payload that is not JSON the contract accepts; keeps the parser's place and reason.
+    public init(_ error: JSONError) {
+        self.reason = "invalid JSON at \(error.location): \(error.reason)"
+    }
+
     public var description: String { "invalid message payload: \(reason)" }
 }

@@ -42,9 +42,9 @@ public struct TextMessage: Hashable, Sendable {
     public static func decode(_ payload: [UInt8]) throws(PayloadError) -> TextMessage {
         let value: JSONValue
         do {
-            value = try JSONParser.parse(payload)
+            value = try JSONValue(parsing: payload)
         } catch {
-            throw PayloadError(error.description)
+            throw PayloadError(error)
         }
         guard let object = value.objectValue else { throw PayloadError("not a JSON object") }
         if let unknown = object.keys.first(where: { !["type", "text", "cid", "from"].contains($0) }) {
@@ -73,9 +73,9 @@ public struct TextMessage: Hashable, Sendable {
     public static func text(fromAPIContent content: String) throws(PayloadError) -> String {
         let value: JSONValue
         do {
-            value = try JSONParser.parse(content)
+            value = try JSONValue(parsing: content)
         } catch {
-            throw PayloadError(error.description)
+            throw PayloadError(error)
         }
         guard let text = value.objectValue?["text"]?.stringValue else {
             throw PayloadError("content must be a JSON object with a string \"text\"")

@@ -46,7 +46,7 @@ public struct TokenClaims: Hashable, Sendable {
         }
         let value: JSONValue
         do {
-            value = try JSONParser.parse(json)
+            value = try JSONValue(parsing: json)
         } catch {
             throw .malformed("payload is not JSON (\(error.reason))")
         }

@@ -37,6 +37,8 @@ extension JSONValue {
         }
     }
 
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     private static func encodeString(_ string: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         for byte in string.utf8 {
@@ -47,8 +49,9 @@ extension JSONValue {
             case 0x0D: output += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
             case 0x09: output += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
             case 0x00..<0x20:
-                let hex = Array(Hex.encode([byte]).utf8)
-                output += Array("\\u00".utf8) + hex
+                output += Array("\\u00".utf8)
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
             default: output.append(byte)
             }
         }

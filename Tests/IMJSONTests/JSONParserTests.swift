@@ -1,4 +1,4 @@
-import IMConfig
+import IMJSON
 import Testing
 
 struct JSONParserTests {
@@ -53,14 +53,14 @@ struct JSONParserTests {
     }
 
     @Test func invalidUTF8IsAnError() {
-        #expect(throws: JSONSyntaxError("invalid UTF-8 in string", at: SourceLocation(line: 1, column: 4))) {
+        #expect(throws: JSONError("invalid UTF-8 in string", at: SourceLocation(line: 1, column: 4))) {
             try JSONParser.parse([0x22, 0x61, 0xFF, 0x22])
         }
     }
 
     @Test func deepNestingIsRefusedNotACrash() {
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
-        #expect(throws: JSONSyntaxError("nesting deeper than 64 levels", at: SourceLocation(line: 1, column: 65))) {
+        #expect(throws: JSONError("nesting deeper than 64 levels", at: SourceLocation(line: 1, column: 65))) {
             try JSONParser.parse(deep)
         }
     }

@@ -1,23 +1,38 @@
 /// Parses JSON text (RFC 8259) into `JSONNode`s with line and column positions.
 ///
-/// Nesting is capped so a hostile file cannot exhaust the stack; duplicate keys are kept
-/// in order for the caller to report.
+/// The one JSON grammar of the package: configuration files read the nodes directly, and
+/// `JSONValue(parsing:)` converts them for payloads. Nesting is capped so hostile input cannot
+/// exhaust the stack; duplicate keys are kept in order for the caller to report or refuse.
 public struct JSONParser {
-    /// The deepest nesting of arrays and objects accepted.
-    public static let maximumDepth = 64
+    /// What a caller accepts around the grammar, which is the same for every caller.
+    public struct Options: Sendable, Equatable {
+        /// The deepest nesting of arrays and objects accepted.
+        public var maximumDepth: Int
+        /// Whether a UTF-8 byte order mark before the value is ignored (editors write one).
+        public var skipsByteOrderMark: Bool
+
+        public init(maximumDepth: Int = 64, skipsByteOrderMark: Bool = true) {
+            self.maximumDepth = maximumDepth
+            self.skipsByteOrderMark = skipsByteOrderMark
+        }
+    }
 
     let bytes: [UInt8]
     var index = 0
+    private let options: Options
     private var line = 1
     private var lineStart = 0
     private var depth = 0
 
-    private init(_ bytes: [UInt8]) { self.bytes = bytes }
+    private init(_ bytes: [UInt8], options: Options) {
+        self.bytes = bytes
+        self.options = options
+    }
 
     /// Parses a whole document; anything but whitespace after the value is an error.
-    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
-        var parser = JSONParser(bytes)
-        if parser.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3; parser.lineStart = 3 }
+    public static func parse(_ bytes: [UInt8], options: Options = Options()) throws(JSONError) -> JSONNode {
+        var parser = JSONParser(bytes, options: options)
+        if options.skipsByteOrderMark, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3; parser.lineStart = 3 }
         parser.skipWhitespace()
         let node = try parser.parseValue()
         parser.skipWhitespace()
@@ -28,13 +43,13 @@ public struct JSONParser {
     }
 
     /// Parses UTF-8 text.
-    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONNode {
-        try parse(Array(text.utf8))
+    public static func parse(_ text: String, options: Options = Options()) throws(JSONError) -> JSONNode {
+        try parse(Array(text.utf8), options: options)
     }
 
     var location: SourceLocation { SourceLocation(line: line, column: index - lineStart + 1) }
 
-    func error(_ reason: String) -> JSONSyntaxError { JSONSyntaxError(reason, at: location) }
+    func error(_ reason: String) -> JSONError { JSONError(reason, at: location) }
 
     private func describeCurrent() -> String {
         guard index < bytes.count else { return "end of file" }
@@ -58,7 +73,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseValue() throws(JSONSyntaxError) -> JSONNode {
+    private mutating func parseValue() throws(JSONError) -> JSONNode {
         let start = location
         guard index < bytes.count else { throw error("expected a value, found end of file") }
         switch bytes[index] {
@@ -75,14 +90,14 @@ public struct JSONParser {
         }
     }
 
-    private mutating func enterContainer() throws(JSONSyntaxError) {
+    private mutating func enterContainer() throws(JSONError) {
         depth += 1
-        guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+        guard depth <= options.maximumDepth else { throw error("nesting deeper than \(options.maximumDepth) levels") }
         index += 1
         skipWhitespace()
     }
 
-    private mutating func parseObject() throws(JSONSyntaxError) -> [JSONNode.Member] {
+    private mutating func parseObject() throws(JSONError) -> [JSONNode.Member] {
         try enterContainer()
         defer { depth -= 1 }
         var members: [JSONNode.Member] = []
@@ -108,7 +123,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseArray() throws(JSONSyntaxError) -> [JSONNode] {
+    private mutating func parseArray() throws(JSONError) -> [JSONNode] {
         try enterContainer()
         defer { depth -= 1 }
         var elements: [JSONNode] = []
@@ -123,7 +138,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func expectWord(_ word: String) throws(JSONSyntaxError) {
+    private mutating func expectWord(_ word: String) throws(JSONError) {
         let expected = Array(word.utf8)
         guard bytes.count - index >= expected.count, bytes[index..<index + expected.count].elementsEqual(expected) else {
             throw error("expected \(word), found \(describeCurrent())")
@@ -131,7 +146,7 @@ public struct JSONParser {
         index += expected.count
     }
 
-    private mutating func parseNumber() throws(JSONSyntaxError) -> String {
+    private mutating func parseNumber() throws(JSONError) -> String {
         let start = index
         func digits(_ parser: inout JSONParser) -> Int {
             let from = parser.index

@@ -1,10 +1,10 @@
 extension JSONParser {
     /// Parses a string at the opening quote: escapes, surrogate pairs, and UTF-8 checked.
-    mutating func parseString() throws(JSONSyntaxError) -> String {
+    mutating func parseString() throws(JSONError) -> String {
         index += 1
         var scalars = String.UnicodeScalarView()
         var runStart = index
-        func flushRun(_ parser: JSONParser, upTo end: Int) throws(JSONSyntaxError) {
+        func flushRun(_ parser: JSONParser, upTo end: Int) throws(JSONError) {
             guard runStart < end else { return }
             guard let text = String(validating: parser.bytes[runStart..<end], as: UTF8.self) else {
                 throw parser.error("invalid UTF-8 in string")
@@ -32,7 +32,7 @@ extension JSONParser {
         }
     }
 
-    private mutating func parseEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
+    private mutating func parseEscape() throws(JSONError) -> Unicode.Scalar {
         guard index < bytes.count else { throw error("unterminated string") }
         let byte = bytes[index]
         index += 1
@@ -64,7 +64,7 @@ extension JSONParser {
         }
     }
 
-    private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
+    private mutating func parseHex4() throws(JSONError) -> UInt32 {
         guard bytes.count - index >= 4 else { throw error("expected 4 hex digits after \\u") }
         var value: UInt32 = 0
         for _ in 0..<4 {
