@@ -1,0 +1,52 @@
+import IMProtocol
+import IMStore
+
+extension ServerStore {
+    /// The separator of `message.recipients`; no user id can contain it.
+    static let recipientSeparator: Character = ","
+
+    /// Stores one message and queues it for every device of every recipient, in one transaction.
+    ///
+    /// See `storeMessages` for duplicates, placeholders and errors.
+    public func storeMessage(
+        appKey: String, from: String, to: [String], cid: String, text: String, sentAt: Int64
+    ) async throws(ServerStoreError) -> StoredMessageResult {
+        try await storeMessages([NewMessage(appKey: appKey, from: from, to: to, cid: cid, text: text, sentAt: sentAt)])[0]
+    }
+
+    /// Stores many messages in one transaction (one commit, one fsync at most): the way to
+    /// keep up with a high message rate. Results come in the order of `messages`.
+    ///
+    /// Each new message gets a fresh random uid and one queue entry per registered device of
+    /// each recipient; a recipient with no device yet gets one entry in a placeholder queue
+    /// that the recipient's first device takes over. A message whose (app, sender, cid) is
+    /// already stored, earlier or in this batch, is a resend: its result carries the first
+    /// copy's uid, id and time with `isDuplicate` and no deliveries, and nothing is written.
+    ///
+    /// - Throws: `invalidUserID` for a sender or recipient that is not a valid user id, before
+    ///   anything is written (validate with `IMIdentifier` first to keep one bad message from
+    ///   failing a batch); `failed` when SQLite fails, and then nothing of the batch is stored.
+    public func storeMessages(_ messages: [NewMessage]) async throws(ServerStoreError) -> [StoredMessageResult] {
+        guard !messages.isEmpty else { return [] }
+        for message in messages {
+            try Self.validate(userIDs: [message.from] + message.to)
+        }
+        let uids = try newUIDs(count: messages.count)
+        return try await write("store \(messages.count == 1 ? "a message" : "\(messages.count) messages")") { db in
+            var writer = MessageWriter(db: db)
+            return try zip(messages, uids).map { message, uid in try writer.store(message, uid: uid) }
+        }
+    }
+
+    /// `count` uids: 16 random bytes each (128 bits), unpadded base64url (22 characters).
+    private func newUIDs(count: Int) throws(ServerStoreError) -> [String] {
+        let length = 16
+        let bytes: [UInt8]
+        do {
+            bytes = try Crypto.randomBytes(length * count)
+        } catch {
+            throw .failed(operation: "make message uids", path: path, reason: "\(error)")
+        }
+        return (0..<count).map { index in Base64URL.encode(Array(bytes[index * length..<(index + 1) * length])) }
+    }
+}
