@@ -1,6 +1,7 @@
 /// What `storeMessage` did with one message.
 public struct StoredMessageResult: Sendable, Equatable {
-    /// The message uid (`im-msg-uid`): URL-safe, 22 characters, unique in the store.
+    /// The message uid (`im-msg-uid`): 22 URL-safe characters, the time then 80 random bits,
+    /// unique in the store (a unique index guarantees it).
     public var uid: String
     /// The message's place in store order; what `acknowledge` takes.
     public var messageID: Int64
