@@ -14,10 +14,10 @@ extension ServerStore {
         try await storeMessages([NewMessage(appKey: appKey, from: from, to: to, cid: cid, text: text, sentAt: sentAt)])[0]
     }
 
-    /// Stores many messages in one transaction (one commit, one fsync at most): the way to
-    /// keep up with a high message rate. Results come in the order of `messages`.
+    /// Stores many messages in one transaction (one commit): the way to keep up with a high
+    /// message rate. Results come in the order of `messages`.
     ///
-    /// Each new message gets a fresh random uid and one queue entry per registered device of
+    /// Each new message gets a fresh uid (see `newUIDs`) and one queue entry per registered device of
     /// each recipient; a recipient with no device yet gets one entry in a placeholder queue
     /// that the recipient's first device takes over. A message whose (app, sender, cid) is
     /// already stored, earlier or in this batch, is a resend: its result carries the first
