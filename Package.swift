@@ -36,12 +36,12 @@ let package = Package(
         // JSON configuration files read with line/column diagnostics (server config, profiles).
         .target(name: "IMConfig", dependencies: ["IMJSON"]),
         // The IM server: device policy, connect limits, MQTT side and HTTP API.
-        .target(name: "IMServer", dependencies: ["IMConfig", "IMProtocol", "MQTT"]),
+        .target(name: "IMServer", dependencies: ["IMConfig", "IMStore", "IMProtocol", "MQTT"]),
         // The client session engine: reconnection policy, sessions, local database.
         .target(name: "IMEngine", dependencies: ["CNetlink", "IMStore", "IMProtocol", "MQTT"]),
 
         .executableTarget(name: "imsh", dependencies: ["IMCommandLine"]),
-        .executableTarget(name: "imserver", dependencies: ["IMCommandLine"]),
+        .executableTarget(name: "imserver", dependencies: ["IMCommandLine", "IMServer", "IMConfig", "IMStore", "IMProtocol"]),
         // Encode/decode throughput of the MQTT codec.
         .executableTarget(name: "mqtt-bench", dependencies: ["MQTT"]),
 

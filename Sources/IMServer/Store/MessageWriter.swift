@@ -1,0 +1,67 @@
+import IMStore
+
+/// Writes messages inside one transaction, remembering each recipient's device rows so a
+/// batch looks them up once per recipient.
+struct MessageWriter {
+    let db: Database
+    private var devicesByUser: [UserKey: [(id: Int64, deviceID: String)]] = [:]
+
+    private struct UserKey: Hashable {
+        var appKey: String
+        var userID: String
+    }
+
+    init(db: Database) {
+        self.db = db
+    }
+
+    mutating func store(_ message: NewMessage, uid: String) throws -> StoredMessageResult {
+        var recipients: [String] = []
+        var seen: Set<String> = []
+        for userID in message.to where seen.insert(userID).inserted {
+            recipients.append(userID)
+        }
+        let joined = recipients.joined(separator: String(ServerStore.recipientSeparator))
+        try db.execute(ServerStore.SQL.insertMessage, [
+            .text(message.appKey), .text(uid), .text(message.from), .text(joined),
+            .text(message.cid), .text(message.text), .integer(message.sentAt),
+        ])
+        guard db.changes > 0 else { return try firstCopy(of: message) }
+        let messageID = db.lastInsertRowID
+        var deliveries: [Delivery] = []
+        for userID in recipients {
+            for device in try devices(appKey: message.appKey, userID: userID) {
+                try db.execute(ServerStore.SQL.insertQueueEntry, [.integer(device.id), .integer(messageID)])
+                if device.deviceID != ServerStore.placeholderDeviceID {
+                    deliveries.append(Delivery(userID: userID, deviceID: device.deviceID))
+                }
+            }
+        }
+        return StoredMessageResult(uid: uid, messageID: messageID, sentAt: message.sentAt, isDuplicate: false, deliveries: deliveries)
+    }
+
+    private func firstCopy(of message: NewMessage) throws -> StoredMessageResult {
+        let key: [DatabaseValue] = [.text(message.appKey), .text(message.from), .text(message.cid)]
+        guard let row = try db.fetchOne(ServerStore.SQL.firstCopy, key) else {
+            // Only the cid conflict is ignored, so this cannot happen short of a damaged index.
+            throw ServerStoreError.failed(operation: "store a message", path: db.path,
+                                          reason: "insert ignored but no message with cid \(message.cid) found")
+        }
+        return StoredMessageResult(uid: row[1].string ?? "", messageID: row[0].int64 ?? 0, sentAt: row[2].int64 ?? 0,
+                                   isDuplicate: true, deliveries: [])
+    }
+
+    /// The user's device rows, creating the placeholder when the user has none.
+    private mutating func devices(appKey: String, userID: String) throws -> [(id: Int64, deviceID: String)] {
+        let key = UserKey(appKey: appKey, userID: userID)
+        if let known = devicesByUser[key] { return known }
+        var rows = try ServerStore.deviceRows(db, appKey: appKey, userID: userID)
+        if rows.isEmpty {
+            try db.execute(ServerStore.SQL.insertDevice,
+                           [.text(appKey), .text(userID), .text(ServerStore.placeholderDeviceID), "", 0])
+            rows = [(db.lastInsertRowID, ServerStore.placeholderDeviceID)]
+        }
+        devicesByUser[key] = rows
+        return rows
+    }
+}

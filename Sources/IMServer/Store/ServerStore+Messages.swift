@@ -1,0 +1,60 @@
+import IMProtocol
+import IMStore
+
+extension ServerStore {
+    /// The separator of `message.recipients`; no user id can contain it.
+    static let recipientSeparator: Character = ","
+
+    /// Stores one message and queues it for every device of every recipient, in one transaction.
+    ///
+    /// See `storeMessages` for duplicates, placeholders and errors.
+    public func storeMessage(
+        appKey: String, from: String, to: [String], cid: String, text: String, sentAt: Int64
+    ) async throws(ServerStoreError) -> StoredMessageResult {
+        try await storeMessages([NewMessage(appKey: appKey, from: from, to: to, cid: cid, text: text, sentAt: sentAt)])[0]
+    }
+
+    /// Stores many messages in one transaction (one commit): the way to keep up with a high
+    /// message rate. Results come in the order of `messages`.
+    ///
+    /// Each new message gets a fresh uid (see `newUIDs`) and one queue entry per registered device of
+    /// each recipient; a recipient with no device yet gets one entry in a placeholder queue
+    /// that the recipient's first device takes over. A message whose (app, sender, cid) is
+    /// already stored, earlier or in this batch, is a resend: its result carries the first
+    /// copy's uid, id and time with `isDuplicate` and no deliveries, and nothing is written.
+    ///
+    /// - Throws: `invalidUserID` for a sender or recipient that is not a valid user id, before
+    ///   anything is written (validate with `IMIdentifier` first to keep one bad message from
+    ///   failing a batch); `failed` when SQLite fails, and then nothing of the batch is stored.
+    public func storeMessages(_ messages: [NewMessage]) async throws(ServerStoreError) -> [StoredMessageResult] {
+        guard !messages.isEmpty else { return [] }
+        for message in messages {
+            try Self.validate(userIDs: [message.from] + message.to)
+        }
+        let uids = try newUIDs(sentAt: messages.map(\.sentAt))
+        return try await write("store \(messages.count == 1 ? "a message" : "\(messages.count) messages")") { db in
+            var writer = MessageWriter(db: db)
+            return try zip(messages, uids).map { message, uid in try writer.store(message, uid: uid) }
+        }
+    }
+
+    /// One uid per time: 6 bytes of the time (ms, big-endian) then 10 random bytes (80 bits),
+    /// unpadded base64url, 22 characters.
+    ///
+    /// The time prefix makes a batch's uids neighbours in the uid index, so storing them dirties
+    /// a few index pages instead of one page per message (the index stays what keeps uids unique).
+    private func newUIDs(sentAt times: [Int64]) throws(ServerStoreError) -> [String] {
+        let randomLength = 10
+        let random: [UInt8]
+        do {
+            random = try Crypto.randomBytes(randomLength * times.count)
+        } catch {
+            throw .failed(operation: "make message uids", path: path, reason: "\(error)")
+        }
+        return times.enumerated().map { index, time in
+            let clamped = UInt64(max(time, 0))
+            let prefix = (0..<6).map { UInt8(truncatingIfNeeded: clamped >> (40 - 8 * $0)) }
+            return Base64URL.encode(prefix + random[index * randomLength..<(index + 1) * randomLength])
+        }
+    }
+}

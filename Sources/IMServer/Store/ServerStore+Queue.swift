@@ -1,0 +1,81 @@
+import IMStore
+
+extension ServerStore {
+    /// Up to `limit` messages waiting for the device, in store order, after message id `after`.
+    ///
+    /// Pass the last id already in flight as `after` to page on without waiting for
+    /// acknowledgements. An unknown device has nothing waiting.
+    public func pending(
+        appKey: String, userID: String, deviceID: String, after: Int64 = 0, limit: Int
+    ) async throws(ServerStoreError) -> [QueuedMessage] {
+        try await read("read the queue of device \(deviceID)") { db in
+            try db.fetchAll(SQL.pending, [.text(appKey), .text(userID), .text(deviceID), .integer(after), .integer(Int64(max(limit, 0)))])
+                .map { row in
+                    QueuedMessage(
+                        messageID: row[0].int64 ?? 0, uid: row[1].string ?? "", from: row[2].string ?? "",
+                        to: (row[3].string ?? "").split(separator: Self.recipientSeparator).map(String.init),
+                        text: row[4].string ?? "", cid: row[5].string ?? "", sentAt: row[6].int64 ?? 0)
+                }
+        }
+    }
+
+    /// How many messages wait for the device.
+    public func pendingCount(appKey: String, userID: String, deviceID: String) async throws(ServerStoreError) -> Int {
+        try await read("count the queue of device \(deviceID)") { db in
+            Int(try db.fetchOne(SQL.pendingCount, [.text(appKey), .text(userID), .text(deviceID)])?[0].int64 ?? 0)
+        }
+    }
+
+    /// Removes one message from the device's queue (its PUBACK arrived); returns whether it was there.
+    @discardableResult
+    public func acknowledge(
+        appKey: String, userID: String, deviceID: String, messageID: Int64
+    ) async throws(ServerStoreError) -> Bool {
+        try await acknowledge(appKey: appKey, userID: userID, deviceID: deviceID, messageIDs: [messageID]) > 0
+    }
+
+    /// Removes several messages from the device's queue in one transaction; returns how many were there.
+    @discardableResult
+    public func acknowledge(
+        appKey: String, userID: String, deviceID: String, messageIDs: [Int64]
+    ) async throws(ServerStoreError) -> Int {
+        guard !messageIDs.isEmpty else { return 0 }
+        return try await write("acknowledge messages of device \(deviceID)") { db in
+            guard let device = try Self.deviceRowID(db, appKey: appKey, userID: userID, deviceID: deviceID) else { return 0 }
+            var removed = 0
+            for messageID in messageIDs {
+                try db.execute(SQL.deleteQueueEntry, [.integer(device), .integer(messageID)])
+                removed += db.changes
+            }
+            return removed
+        }
+    }
+
+    /// Deletes the app's messages stored before `before` (ms since the epoch) and every queue
+    /// entry still holding them: copies no device acknowledged within the retention time.
+    @discardableResult
+    public func purgeExpired(appKey: String, before: Int64) async throws(ServerStoreError) -> PurgeResult {
+        try await write("purge expired messages of app \(appKey)") { db in
+            try Self.purge(db, appKey: appKey, before: before)
+        }
+    }
+
+    /// Purges every app of `apps` by its own `offlineRetention`, as of `now` (ms), in one transaction.
+    @discardableResult
+    public func purgeExpired(apps: [AppSettings], now: Int64) async throws(ServerStoreError) -> PurgeResult {
+        try await write("purge expired messages") { db in
+            try apps.reduce(PurgeResult()) { total, app in
+                let retention = app.offlineRetention / .milliseconds(1)
+                return total + (try Self.purge(db, appKey: app.appKey, before: now - Int64(retention)))
+            }
+        }
+    }
+
+    private static func purge(_ db: Database, appKey: String, before: Int64) throws -> PurgeResult {
+        let arguments: [DatabaseValue] = [.text(appKey), .integer(before)]
+        try db.execute(SQL.purgeQueue, arguments)
+        let entries = db.changes
+        try db.execute(SQL.purgeMessages, arguments)
+        return PurgeResult(messages: db.changes, queueEntries: entries)
+    }
+}

@@ -1,0 +1,67 @@
+import IMStore
+
+extension ServerStore {
+    /// The schema's history; append a migration, never edit one that has shipped.
+    ///
+    /// Layout choices, for the hot paths (one message = one `message` row and one `queue` row
+    /// per recipient device):
+    /// - `device` interns (app key, user, device id) to an integer, so a queue entry is two
+    ///   integers and `queue`'s primary key (device, message) serves `pending` in store order
+    ///   and `acknowledge` directly. A user with no device yet gets one placeholder row with
+    ///   device id '' (never a valid id); the user's first real device takes that row over,
+    ///   and with it every message queued so far, by a single UPDATE.
+    /// - `message.id` is AUTOINCREMENT so ids only grow and are never reused after a purge:
+    ///   the broker may hold ids of messages in flight.
+    /// - `message_cid` makes resends (same app, sender and cid) an `ON CONFLICT DO NOTHING`;
+    ///   `message_age` serves the retention purge, `queue_message` its deletion of queue entries.
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.register("v1: apps, users, devices, messages, queues") { db in
+            try db.executeScript("""
+                CREATE TABLE app_override(
+                    app_key TEXT PRIMARY KEY,
+                    blocked INTEGER,
+                    secret TEXT,
+                    secret_rotated_at INTEGER
+                ) WITHOUT ROWID;
+                CREATE TABLE user_state(
+                    app_key TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    blocked_until INTEGER,
+                    deactivated INTEGER NOT NULL DEFAULT 0,
+                    tokens_invalid_before INTEGER,
+                    PRIMARY KEY (app_key, user_id)
+                ) WITHOUT ROWID;
+                CREATE TABLE device(
+                    id INTEGER PRIMARY KEY,
+                    app_key TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    device_id TEXT NOT NULL,
+                    platform TEXT NOT NULL,
+                    registered_at INTEGER NOT NULL,
+                    UNIQUE (app_key, user_id, device_id)
+                );
+                CREATE TABLE message(
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    app_key TEXT NOT NULL,
+                    uid TEXT NOT NULL,
+                    sender TEXT NOT NULL,
+                    recipients TEXT NOT NULL,
+                    cid TEXT NOT NULL,
+                    text TEXT NOT NULL,
+                    sent_at INTEGER NOT NULL
+                );
+                CREATE UNIQUE INDEX message_cid ON message(app_key, sender, cid);
+                CREATE UNIQUE INDEX message_uid ON message(uid);
+                CREATE INDEX message_age ON message(app_key, sent_at);
+                CREATE TABLE queue(
+                    device INTEGER NOT NULL,
+                    message INTEGER NOT NULL,
+                    PRIMARY KEY (device, message)
+                ) WITHOUT ROWID;
+                CREATE INDEX queue_message ON queue(message);
+                """)
+        }
+        return migrator
+    }()
+}

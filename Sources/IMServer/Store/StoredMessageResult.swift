@@ -1,0 +1,25 @@
+/// What `storeMessage` did with one message.
+public struct StoredMessageResult: Sendable, Equatable {
+    /// The message uid (`im-msg-uid`): 22 URL-safe characters, the time then 80 random bits,
+    /// unique in the store (a unique index guarantees it).
+    public var uid: String
+    /// The message's place in store order; what `acknowledge` takes.
+    public var messageID: Int64
+    /// When the message was stored, in ms: for a duplicate, the first copy's time.
+    public var sentAt: Int64
+    /// True when the same (app, sender, cid) was stored before: `uid` is the first copy's,
+    /// and nothing was queued again.
+    public var isDuplicate: Bool
+    /// The registered devices it was queued for, to push at once to those online: by recipient
+    /// in the order given, each recipient's devices by device id. Recipients with no device yet
+    /// are not listed: their copy waits for their first device.
+    public var deliveries: [Delivery]
+
+    public init(uid: String, messageID: Int64, sentAt: Int64, isDuplicate: Bool, deliveries: [Delivery]) {
+        self.uid = uid
+        self.messageID = messageID
+        self.sentAt = sentAt
+        self.isDuplicate = isDuplicate
+        self.deliveries = deliveries
+    }
+}

@@ -1,0 +1,50 @@
+import IMServer
+import Testing
+
+struct ServerStoreRetentionTests {
+    @Test func purgeRemovesOldMessagesAndTheirQueueEntriesOfThatAppOnly() async throws {
+        let directory = StoreTemporaryDirectory()
+        let store = try await directory.open()
+        for app in ["app", "other"] {
+            for device in ["phone", "laptop"] {
+                try await store.registerDevice(appKey: app, userID: "bob", deviceID: device, platform: .mobile, now: 1)
+            }
+        }
+        let old = try await store.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "old", text: "o", sentAt: 1_000)
+        let fresh = try await store.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "new", text: "n", sentAt: 5_000)
+        _ = try await store.storeMessage(appKey: "other", from: "alice", to: ["bob"], cid: "old", text: "o", sentAt: 1_000)
+        try await store.acknowledge(appKey: "app", userID: "bob", deviceID: "phone", messageID: old.messageID)
+
+        let purged = try await store.purgeExpired(appKey: "app", before: 2_000)
+        #expect(purged == PurgeResult(messages: 1, queueEntries: 1))
+        #expect(try await store.pending(appKey: "app", userID: "bob", deviceID: "laptop", limit: 10).map(\.uid) == [fresh.uid])
+        #expect(try await store.pendingCount(appKey: "other", userID: "bob", deviceID: "laptop") == 1)
+        #expect(try await store.purgeExpired(appKey: "app", before: 2_000) == PurgeResult())
+
+        // A purged cid may be used again: the message is gone, not remembered.
+        let again = try await store.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "old", text: "o", sentAt: 6_000)
+        #expect(!again.isDuplicate)
+        #expect(again.messageID > fresh.messageID)
+        await store.close()
+    }
+
+    @Test func purgeByEachAppsRetention() async throws {
+        let directory = StoreTemporaryDirectory()
+        let store = try await directory.open()
+        let apps = [
+            AppSettings(appKey: "short", appSecret: "s", offlineRetention: .seconds(10)),
+            AppSettings(appKey: "long", appSecret: "s", offlineRetention: .seconds(100)),
+        ]
+        for app in apps {
+            _ = try await store.storeMessage(appKey: app.appKey, from: "alice", to: ["bob"], cid: "c", text: "t", sentAt: 50_000)
+        }
+        // At 70 s, the short app's message (stored at 50 s, kept 10 s) is expired; the long app's is not.
+        let purged = try await store.purgeExpired(apps: apps, now: 70_000)
+        #expect(purged == PurgeResult(messages: 1, queueEntries: 1))
+        try await store.registerDevice(appKey: "long", userID: "bob", deviceID: "d", platform: .pc, now: 71_000)
+        try await store.registerDevice(appKey: "short", userID: "bob", deviceID: "d", platform: .pc, now: 71_000)
+        #expect(try await store.pendingCount(appKey: "long", userID: "bob", deviceID: "d") == 1)
+        #expect(try await store.pendingCount(appKey: "short", userID: "bob", deviceID: "d") == 0)
+        await store.close()
+    }
+}
