@@ -16,11 +16,13 @@ let package = Package(
         .systemLibrary(name: "CEdit", path: "Sources/CEdit", providers: [.apt(["libedit-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", providers: [.apt(["libssl-dev"])]),
+        // Linux headers outside the Glibc module (epoll, eventfd), for IMTransport.
+        .systemLibrary(name: "CTransport", path: "Sources/CTransport"),
 
         // MQTT 5 codec: pure values, no I/O.
         .target(name: "MQTT"),
         // TCP transport: non-blocking sockets on epoll, framing, SOCKS5.
-        .target(name: "IMTransport", dependencies: ["MQTT"]),
+        .target(name: "IMTransport", dependencies: ["MQTT", "CTransport"]),
         // Command-line option parsing shared by the executables.
         .target(name: "IMCommandLine"),
 
