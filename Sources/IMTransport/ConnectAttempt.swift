@@ -204,7 +204,11 @@ extension ConnectAttempt: Selectable {
         guard let socket = state.socket else { return }
         if state.handshake != nil { return advanceHandshake(state) }
         let code = Socket.pendingError(socket.fileDescriptor)
-        guard code != 0 else { return connected(state) }
+        if code == 0 {
+            // A stale event (for an earlier socket with this number) must not pass for "connected".
+            if Socket.peerAddress(socket.fileDescriptor) != nil { connected(state) }
+            return
+        }
         loop.deregister(socket.fileDescriptor)
         socket.close(abortively: false)
         state.socket = nil

@@ -57,8 +57,9 @@ extension Connection: Selectable {
                 switch try state.stream.read(into: buffer) {
                 case let .processed(count):
                     try decode(UnsafeRawBufferPointer(rebasing: buffer[..<count]), state)
-                    // A short read means the socket is drained: the next bytes raise a new edge.
-                    guard canDeliver(state), count == buffer.count else { return }
+                    // Read on until "would block" even after a short read: a FIN queued behind
+                    // the data raises no new edge, and a scheduled read has no edge at all.
+                    guard canDeliver(state) else { return }
                 case .wouldBlock:
                     return
                 case .endOfStream:
@@ -72,6 +73,13 @@ extension Connection: Selectable {
     }
 
     private func decode(_ bytes: UnsafeRawBufferPointer, _ state: ConnectionState) throws(TransportError) {
+        // The handler may close the connection from inside `feed`; `finish` then leaves the
+        // decoder alone (it is being mutated) and its bytes are dropped here instead.
+        state.isDecoding = true
+        defer {
+            state.isDecoding = false
+            if state.phase == .closed { state.decoder.reset() }
+        }
         do {
             try state.decoder.feed(bytes) { frame in
                 state.handler?.connection(self, didReceive: frame)
@@ -166,7 +174,7 @@ extension Connection: Selectable {
         loop.deregister(fileDescriptor)
         state.stream.close(abortively: abortively)
         state.outbound.removeAll()
-        state.decoder.reset()
+        if !state.isDecoding { state.decoder.reset() }
         state.isWritable = false
         for waiter in state.writeWaiters.take() { waiter.fulfil(.failure(error ?? .closed)) }
         let handler = state.handler

@@ -16,6 +16,8 @@ final class ConnectionState {
     var started = false
     var readingPaused = false
     var readScheduled = false
+    /// Inside `decoder.feed`, which calls the handler.
+    var isDecoding = false
     var decoder: FrameDecoder
     var outbound = OutboundBuffer()
     var isWritable = true

@@ -3,10 +3,21 @@ import Testing
 
 /// Graceful close delivers everything queued; abortive close resets.
 struct CloseTests {
+    /// A server whose graceful close would wait a minute for a FIN it missed: longer than the test may run.
     private func serve(_ onAccept: @escaping @Sendable (Connection) -> Void) throws -> (EventLoopGroup, UInt16) {
         let group = try EventLoopGroup(name: "server")
-        let listener = try Listener(group: group, onAccept: onAccept)
+        let listener = try Listener(group: group, options: ConnectionOptions(closeTimeout: .seconds(60)), onAccept: onAccept)
         return (group, listener.localAddress.port)
+    }
+
+    /// Queues an echo of the first frame, then resets the connection before it can be written.
+    private final class EchoThenAbort: ConnectionHandler {
+        func connection(_ connection: Connection, didReceive frame: [UInt8]) {
+            _ = try? connection.send(frame)
+            connection.close(.abortive)
+        }
+
+        func connection(_ connection: Connection, didCloseWith error: TransportError?) {}
     }
 
     @Test func gracefulCloseFlushesQueuedFramesFirst() async throws {
@@ -34,11 +45,7 @@ struct CloseTests {
     }
 
     @Test func abortiveCloseDropsQueuedFramesAndResets() async throws {
-        let (server, port) = try serve { connection in
-            connection.start(EchoHandler())
-            _ = try? connection.send(TestFrames.publish(payloadSize: 100))
-            connection.close(.abortive)
-        }
+        let (server, port) = try serve { $0.start(EchoThenAbort()) }
         let loop = try EventLoop(name: "client")
         defer {
             loop.shutdown()
@@ -48,8 +55,10 @@ struct CloseTests {
             let connection = try await Connection.connect(
                 to: "127.0.0.1", port: port, options: ConnectOptions(timeout: .seconds(5)), on: loop)
             var received = 0
+            let frames = connection.frames()
+            try await connection.write(TestFrames.pingRequest)
             let error = await failure { () async throws(TransportError) in
-                for try await _ in connection.frames() { received += 1 }
+                for try await _ in frames { received += 1 }
             }
             #expect(error == .connectionReset)
             #expect(received == 0)
