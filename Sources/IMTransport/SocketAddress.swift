@@ -76,17 +76,21 @@ public struct SocketAddress: Hashable, Sendable, CustomStringConvertible {
             v4.sin_family = sa_family_t(AF_INET)
             v4.sin_port = port.bigEndian
             withUnsafeMutableBytes(of: &v4.sin_addr) { $0.copyBytes(from: bytes) }
-            return withUnsafePointer(to: &v4) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
+            return Self.asSockAddr(&v4, body)
         case .ipv6:
             var v6 = sockaddr_in6()
             v6.sin6_family = sa_family_t(AF_INET6)
             v6.sin6_port = port.bigEndian
             withUnsafeMutableBytes(of: &v6.sin6_addr) { $0.copyBytes(from: bytes) }
-            return withUnsafePointer(to: &v6) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-            }
+            return Self.asSockAddr(&v6, body)
+        }
+    }
+
+    private static func asSockAddr<Address, Result>(
+        _ address: inout Address, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result
+    ) -> Result {
+        withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<Address>.size)) }
         }
     }
 }

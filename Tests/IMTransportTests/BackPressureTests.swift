@@ -18,8 +18,7 @@ struct BackPressureTests {
         let frame = TestFrames.publish(payloadSize: 16 * 1024)
         let (peerPort, echoPort) = (peer.port, echo.port)
         try await withTimeout(.seconds(30)) {
-            let stalled = try await Connection.connect(
-                to: "127.0.0.1", port: peerPort, options: ConnectOptions(timeout: .seconds(5), connection: limits), on: loop)
+            let stalled = try await connect(port: peerPort, on: loop, limits: limits)
             let held = try await onThread { try peer.accept() }  // accepted, never read
             defer { held.close() }
             let closed = stalled.frames()
@@ -41,8 +40,7 @@ struct BackPressureTests {
             #expect(try await onLoop(loop) { stalled.isWritable } == false)
 
             // Another connection on the same loop is not held up.
-            let other = try await Connection.connect(
-                to: "127.0.0.1", port: echoPort, options: ConnectOptions(timeout: .seconds(5)), on: loop)
+            let other = try await connect(port: echoPort, on: loop)
             try await expectEcho(of: [TestFrames.pingRequest], over: other)
             other.close()
 

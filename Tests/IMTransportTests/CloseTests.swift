@@ -3,12 +3,8 @@ import Testing
 
 /// Graceful close delivers everything queued; abortive close resets.
 struct CloseTests {
-    /// A server whose graceful close would wait a minute for a FIN it missed: longer than the test may run.
-    private func serve(_ onAccept: @escaping @Sendable (Connection) -> Void) throws -> (EventLoopGroup, UInt16) {
-        let group = try EventLoopGroup(name: "server")
-        let listener = try Listener(group: group, options: ConnectionOptions(closeTimeout: .seconds(60)), onAccept: onAccept)
-        return (group, listener.localAddress.port)
-    }
+    /// A graceful close that missed the peer's FIN would wait a minute: longer than a test may run.
+    private let patientClose = ConnectionOptions(closeTimeout: .seconds(60))
 
     /// Queues an echo of the first frame, then resets the connection before it can be written.
     private final class EchoThenAbort: ConnectionHandler {
@@ -22,19 +18,13 @@ struct CloseTests {
 
     @Test func gracefulCloseFlushesQueuedFramesFirst() async throws {
         let frames = (0..<200).map { TestFrames.publish(payloadSize: 10_000, seed: $0) }
-        let (server, port) = try serve { connection in
+        let serve: @Sendable (Connection) -> Void = { connection in
             connection.start(EchoHandler())
             for frame in frames { _ = try? connection.send(frame) }
             connection.close(.graceful)
         }
-        let loop = try EventLoop(name: "client")
-        defer {
-            loop.shutdown()
-            server.shutdown()
-        }
-        try await withTimeout(.seconds(20)) {
-            let connection = try await Connection.connect(
-                to: "127.0.0.1", port: port, options: ConnectOptions(timeout: .seconds(5)), on: loop)
+        try await withServer(options: patientClose, onAccept: serve) { port, loop in
+            let connection = try await connect(port: port, on: loop)
             var received: [[UInt8]] = []
             let error = await failure { () async throws(TransportError) in
                 for try await frame in connection.frames() { received.append(frame) }
@@ -45,15 +35,8 @@ struct CloseTests {
     }
 
     @Test func abortiveCloseDropsQueuedFramesAndResets() async throws {
-        let (server, port) = try serve { $0.start(EchoThenAbort()) }
-        let loop = try EventLoop(name: "client")
-        defer {
-            loop.shutdown()
-            server.shutdown()
-        }
-        try await withTimeout(.seconds(20)) {
-            let connection = try await Connection.connect(
-                to: "127.0.0.1", port: port, options: ConnectOptions(timeout: .seconds(5)), on: loop)
+        try await withServer(options: patientClose, onAccept: { $0.start(EchoThenAbort()) }) { port, loop in
+            let connection = try await connect(port: port, on: loop)
             var received = 0
             let frames = connection.frames()
             try await connection.write(TestFrames.pingRequest)
@@ -66,16 +49,8 @@ struct CloseTests {
     }
 
     @Test func localCloseEndsTheFrameSequenceAndRefusesFurtherWrites() async throws {
-        let server = try EchoServer()
-        let loop = try EventLoop(name: "client")
-        defer {
-            loop.shutdown()
-            server.shutdown()
-        }
-        let port = server.port
-        try await withTimeout(.seconds(20)) {
-            let connection = try await Connection.connect(
-                to: "127.0.0.1", port: port, options: ConnectOptions(timeout: .seconds(5)), on: loop)
+        try await withEchoServer { port, loop in
+            let connection = try await connect(port: port, on: loop)
             let frames = connection.frames()
             connection.close()
             var count = 0
@@ -86,13 +61,8 @@ struct CloseTests {
     }
 
     @Test func shuttingTheLoopDownEndsItsConnections() async throws {
-        let server = try EchoServer()
-        defer { server.shutdown() }
-        let loop = try EventLoop(name: "client")
-        let port = server.port
-        try await withTimeout(.seconds(20)) {
-            let connection = try await Connection.connect(
-                to: "127.0.0.1", port: port, options: ConnectOptions(timeout: .seconds(5)), on: loop)
+        try await withEchoServer { port, loop in
+            let connection = try await connect(port: port, on: loop)
             let frames = connection.frames()
             loop.shutdown()
             await #expect(throws: TransportError.eventLoopStopped) { for try await _ in frames {} }

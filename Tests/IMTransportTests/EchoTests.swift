@@ -19,8 +19,7 @@ struct EchoTests {
                 for index in 0..<1_000 {
                     let loop = clients.next()
                     group.addTask {
-                        let connection = try await Connection.connect(
-                            to: "127.0.0.1", port: port, options: ConnectOptions(timeout: .seconds(20)), on: loop)
+                        let connection = try await connect(port: port, on: loop, timeout: .seconds(20))
                         defer { connection.close() }
                         let frames = [
                             TestFrames.pingRequest,
@@ -69,17 +68,9 @@ struct EchoTests {
     }
 
     @Test func connectsToLocalhostByName() async throws {
-        let server = try EchoServer()
-        let loop = try EventLoop(name: "client")
-        defer {
-            loop.shutdown()
-            server.shutdown()
-        }
-        let port = server.port
-        try await withTimeout(.seconds(20)) {
+        try await withEchoServer { port, loop in
             // "localhost" may resolve to ::1 first, where nothing listens: the next address must be tried.
-            let connection = try await Connection.connect(
-                to: "localhost", port: port, options: ConnectOptions(timeout: .seconds(5)), on: loop)
+            let connection = try await connect(to: "localhost", port: port, on: loop)
             defer { connection.close() }
             #expect(connection.remoteAddress.port == port)
             try await expectEcho(of: [TestFrames.pingRequest, TestFrames.publish(payloadSize: 10)], over: connection)
@@ -88,18 +79,10 @@ struct EchoTests {
 
     @Test(.enabled(if: RawSocket.ipv6LoopbackAvailable, "IPv6 loopback is not available"))
     func connectsOverIPv6Loopback() async throws {
-        let server = try EchoServer(host: "::1")
-        let loop = try EventLoop(name: "client")
-        defer {
-            loop.shutdown()
-            server.shutdown()
-        }
-        let port = server.port
-        #expect(server.listener.localAddress.family == .ipv6)
-        try await withTimeout(.seconds(20)) {
-            let connection = try await Connection.connect(
-                to: "[::1]", port: port, options: ConnectOptions(timeout: .seconds(5)), on: loop)
+        try await withEchoServer(host: "::1") { port, loop in
+            let connection = try await connect(to: "[::1]", port: port, on: loop)
             defer { connection.close() }
+            #expect(connection.remoteAddress.family == .ipv6)
             #expect(connection.remoteAddress.description == "[::1]:\(port)")
             try await expectEcho(of: [TestFrames.publish(payloadSize: 40)], over: connection)
         }

@@ -107,3 +107,35 @@ func failure<T>(
         return error
     }
 }
+
+/// Runs `body` with a server's port and a client loop, within `limit`; shuts both down after.
+func withServer(
+    host: String = "127.0.0.1", options: ConnectionOptions = .init(), limit: Duration = .seconds(20),
+    onAccept: @escaping @Sendable (Connection) -> Void,
+    _ body: @escaping @Sendable (_ port: UInt16, _ loop: EventLoop) async throws -> Void
+) async throws {
+    let group = try EventLoopGroup(name: "server")
+    let loop = try EventLoop(name: "client")
+    defer {
+        loop.shutdown()
+        group.shutdown()
+    }
+    let port = try Listener(host: host, group: group, options: options, onAccept: onAccept).localAddress.port
+    try await withTimeout(limit) { try await body(port, loop) }
+}
+
+/// Runs `body` with an echo server's port and a client loop (see `withServer`).
+func withEchoServer(
+    host: String = "127.0.0.1", _ body: @escaping @Sendable (_ port: UInt16, _ loop: EventLoop) async throws -> Void
+) async throws {
+    try await withServer(host: host, onAccept: { $0.start(EchoHandler()) }, body)
+}
+
+/// Connects to `host:port` on `loop` with a 5 s timeout.
+func connect(
+    to host: String = "127.0.0.1", port: UInt16, on loop: EventLoop, proxy: SOCKS5Proxy? = nil,
+    timeout: Duration = .seconds(5), limits: ConnectionOptions = .init()
+) async throws(TransportError) -> Connection {
+    try await Connection.connect(
+        to: host, port: port, options: ConnectOptions(timeout: timeout, proxy: proxy, connection: limits), on: loop)
+}
