@@ -18,11 +18,13 @@ let package = Package(
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", providers: [.apt(["libssl-dev"])]),
         // Kernel rtnetlink headers (linux-libc-dev, present wherever a C compiler is).
         .systemLibrary(name: "CNetlink", path: "Sources/CNetlink"),
+        // Linux headers outside the Glibc module (epoll, eventfd), for IMTransport.
+        .systemLibrary(name: "CTransport", path: "Sources/CTransport"),
 
         // MQTT 5 codec: pure values, no I/O.
         .target(name: "MQTT"),
         // TCP transport: non-blocking sockets on epoll, framing, SOCKS5.
-        .target(name: "IMTransport", dependencies: ["MQTT"]),
+        .target(name: "IMTransport", dependencies: ["MQTT", "CTransport"]),
         // Command-line option parsing shared by the executables.
         .target(name: "IMCommandLine"),
         // SQLite layer: one confined connection, migrations, corruption recovery.

@@ -1,0 +1,29 @@
+/// What one non-blocking read or write did.
+public enum IOResult: Equatable, Sendable {
+    /// This many bytes moved (more than zero).
+    case processed(Int)
+    /// Nothing can move now; the loop calls again on the next readiness event.
+    case wouldBlock
+    /// The peer will send no more bytes (reads only).
+    case endOfStream
+}
+
+/// A non-blocking byte stream under the framing layer: a TCP socket, or later TLS over one.
+///
+/// A connection reads and writes only through this protocol, so a TLS layer can sit between
+/// the socket and the MQTT framing without either noticing. Implementations belong to one
+/// event loop and never block: when they cannot make progress they answer `.wouldBlock`, and
+/// the connection tries again on the next readiness event of `fileDescriptor`. It retries
+/// both directions on any event, since TLS may need to read before it can write.
+public protocol ByteStream: AnyObject {
+    /// The descriptor whose readiness drives the stream.
+    var fileDescriptor: Int32 { get }
+    /// Reads up to `buffer.count` bytes into `buffer`.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(TransportError) -> IOResult
+    /// Writes a prefix of `bytes`.
+    func write(_ bytes: UnsafeRawBufferPointer) throws(TransportError) -> IOResult
+    /// Says "no more data" to the peer (TCP FIN; TLS close_notify first).
+    func shutdownOutput()
+    /// Releases the descriptor; `abortively` resets the connection instead of closing it in order.
+    func close(abortively: Bool)
+}

@@ -1,0 +1,184 @@
+#if canImport(Glibc)
+import CTransport
+import Glibc
+#endif
+
+/// How many reads one connection may make per readiness event before others get a turn.
+private let readBudget = 16
+
+extension Connection: Selectable {
+    func handleEvents(_ events: UInt32) {
+        let state = self.state.value
+        guard state.phase != .closed else { return }
+        if !state.outbound.isEmpty { flush(state) }
+        let readable = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue
+        if events & readable != 0 { readAvailable(state) }
+    }
+
+    func loopWillStop() {
+        finish(state.value, error: .eventLoopStopped, abortively: true)
+    }
+
+    /// Called by the loop at the end of the turn in which frames were queued.
+    func flushQueued() {
+        let state = self.state.value
+        state.flushScheduled = false
+        flush(state)
+    }
+
+    /// Reads in a later turn of the loop. Reads never run re-entrantly from a callback, because
+    /// every read lands in the loop's shared buffer, which may still be being cut into frames.
+    func scheduleRead(_ state: ConnectionState) {
+        guard !state.readScheduled else { return }
+        state.readScheduled = true
+        loop.executeSoon { [self] in
+            let state = self.state.value
+            state.readScheduled = false
+            readAvailable(state)
+        }
+    }
+
+    private func readAvailable(_ state: ConnectionState) {
+        switch state.phase {
+        case .closed, .flushing:
+            return
+        case .lingering:
+            return discardUntilEnd(state)
+        case .open:
+            guard state.started, !state.readingPaused else { return }
+        }
+        let buffer = loop.state.value.readBuffer
+        do throws(TransportError) {
+            if state.decoder.hasPendingBytes {
+                try decode(UnsafeRawBufferPointer(start: nil, count: 0), state)
+                guard canDeliver(state) else { return }
+            }
+            for _ in 0..<readBudget {
+                switch try state.stream.read(into: buffer) {
+                case let .processed(count):
+                    try decode(UnsafeRawBufferPointer(rebasing: buffer[..<count]), state)
+                    // Read on until "would block" even after a short read: a FIN queued behind
+                    // the data raises no new edge, and a scheduled read has no edge at all.
+                    guard canDeliver(state) else { return }
+                case .wouldBlock:
+                    return
+                case .endOfStream:
+                    return finish(state, error: .closedByPeer)
+                }
+            }
+            scheduleRead(state)
+        } catch {
+            finish(state, error: error, abortively: true)
+        }
+    }
+
+    private func decode(_ bytes: UnsafeRawBufferPointer, _ state: ConnectionState) throws(TransportError) {
+        // The handler may close the connection from inside `feed`; `finish` then leaves the
+        // decoder alone (it is being mutated) and its bytes are dropped here instead.
+        state.isDecoding = true
+        defer {
+            state.isDecoding = false
+            if state.phase == .closed { state.decoder.reset() }
+        }
+        do {
+            try state.decoder.feed(bytes) { frame in
+                state.handler?.connection(self, didReceive: frame)
+                return canDeliver(state)
+            }
+        } catch {
+            throw .framing(error)
+        }
+    }
+
+    private func canDeliver(_ state: ConnectionState) -> Bool {
+        state.phase == .open && !state.readingPaused
+    }
+
+    func flush(_ state: ConnectionState) {
+        guard state.phase == .open || state.phase == .flushing else { return }
+        do throws(TransportError) {
+            var blocked = false
+            while !state.outbound.isEmpty && !blocked {
+                _ = try state.outbound.write { bytes throws(TransportError) in
+                    guard case let .processed(count) = try state.stream.write(bytes) else {
+                        blocked = true
+                        return 0
+                    }
+                    return count
+                }
+            }
+        } catch {
+            return finish(state, error: error, abortively: true)
+        }
+        if !state.isWritable && state.outbound.count <= options.lowWaterMark { becomeWritable(state) }
+        if state.phase == .flushing && state.outbound.isEmpty { beginLinger(state) }
+    }
+
+    private func becomeWritable(_ state: ConnectionState) {
+        state.isWritable = true
+        for waiter in state.writeWaiters.take() { waiter.fulfil(.success(())) }
+        state.handler?.connectionDidBecomeWritable(self)
+    }
+
+    func closeOnLoop(_ mode: CloseMode) {
+        let state = self.state.value
+        switch (state.phase, mode) {
+        case (.closed, _), (.flushing, .graceful), (.lingering, .graceful):
+            return
+        case (_, .abortive):
+            finish(state, error: nil, abortively: true)
+        case (.open, .graceful):
+            state.phase = .flushing
+            state.closeTimer = loop.scheduleTimer(after: options.closeTimeout) { [self] in
+                finish(self.state.value, error: nil, abortively: true)
+            }
+            if state.outbound.isEmpty { beginLinger(state) }
+        }
+    }
+
+    /// Everything is written: send FIN, then read until the peer's FIN (or the close timer).
+    private func beginLinger(_ state: ConnectionState) {
+        state.phase = .lingering
+        state.stream.shutdownOutput()
+        scheduleRead(state)
+    }
+
+    private func discardUntilEnd(_ state: ConnectionState) {
+        let buffer = loop.state.value.readBuffer
+        do throws(TransportError) {
+            for _ in 0..<readBudget {
+                switch try state.stream.read(into: buffer) {
+                case .processed:
+                    continue
+                case .wouldBlock:
+                    return
+                case .endOfStream:
+                    return finish(state, error: nil)
+                }
+            }
+            scheduleRead(state)
+        } catch {
+            finish(state, error: nil)
+        }
+    }
+
+    /// Closes the descriptor and tells the handler and any waiting writers, once.
+    func finish(_ state: ConnectionState, error: TransportError?, abortively: Bool = false) {
+        guard state.phase != .closed else { return }
+        state.phase = .closed
+        state.closeError = error
+        if let timer = state.closeTimer {
+            loop.cancelTimer(timer)
+            state.closeTimer = nil
+        }
+        loop.deregister(fileDescriptor)
+        state.stream.close(abortively: abortively)
+        state.outbound.removeAll()
+        if !state.isDecoding { state.decoder.reset() }
+        state.isWritable = false
+        for waiter in state.writeWaiters.take() { waiter.fulfil(.failure(error ?? .closed)) }
+        let handler = state.handler
+        state.handler = nil
+        handler?.connection(self, didCloseWith: error)
+    }
+}

@@ -1,0 +1,32 @@
+/// Receives a connection's events, on the connection's event loop thread.
+///
+/// The server implements this directly for speed; `Connection.frames()` wraps one for async
+/// callers. Callbacks must not block. The connection holds its handler until it closes.
+public protocol ConnectionHandler: AnyObject {
+    /// A whole frame (one MQTT packet, fixed header included) arrived.
+    func connection(_ connection: Connection, didReceive frame: [UInt8])
+    /// The outgoing buffer drained to its low-water mark after `send` answered `.full`.
+    func connectionDidBecomeWritable(_ connection: Connection)
+    /// The connection closed: `error` is nil after a local `close`, else why it ended.
+    func connection(_ connection: Connection, didCloseWith error: TransportError?)
+}
+
+extension ConnectionHandler {
+    public func connectionDidBecomeWritable(_ connection: Connection) {}
+}
+
+/// Whether a frame queue still takes frames without crossing its high-water mark.
+public enum Writability: Sendable {
+    /// Below the high-water mark: keep sending.
+    case writable
+    /// At or above it: stop until `connectionDidBecomeWritable`; the frame was queued.
+    case full
+}
+
+/// How to close a connection.
+public enum CloseMode: Sendable {
+    /// Write out what is queued, tell the peer (FIN), wait briefly for it to close, then close.
+    case graceful
+    /// Drop what is queued and reset the connection (RST) now.
+    case abortive
+}

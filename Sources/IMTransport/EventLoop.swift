@@ -1,0 +1,228 @@
+import CTransport
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// One thread running an epoll loop, owning the sockets and timers registered on it.
+///
+/// Threading model: connections, listeners, connect attempts and timers of a loop are
+/// touched only on the loop's thread. Their public types are `Sendable` shells whose mutable
+/// state sits in a `LoopBound`, which traps when reached from another thread. Other threads
+/// hand work over with `execute(_:)`: the task joins a locked queue and an eventfd write
+/// wakes the loop, which runs queued tasks in the order they were submitted. Callbacks
+/// (handlers, timers, completions) run on the loop thread and must never block it.
+///
+/// Sockets are edge-triggered; bytes written during one turn of the loop are flushed once
+/// at the end of the turn, so a burst of frames costs one `send`. One loop carries thousands
+/// of connections; an `EventLoopGroup` spreads them over a few threads.
+public final class EventLoop: Sendable {
+    let thread: LoopThread
+    let state: LoopBound<LoopState>
+    private let epollFD: Int32
+    private let wakeFD: Int32
+    private let inbox = Mutex<Inbox>(Inbox())
+    private let joinHandle = Mutex<pthread_t?>(nil)
+
+    private struct Inbox {
+        var tasks: [@Sendable () -> Void] = []
+        var wakePending = false
+        var stopping = false
+    }
+
+    /// Starts a loop on a new thread named `name`.
+    public init(name: String = "imsh-loop") throws(TransportError) {
+        ProcessLimits.ignoreSIGPIPE()
+        let epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epollFD >= 0 else { throw .system(SystemError("epoll_create1")) }
+        let wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        guard wakeFD >= 0 else {
+            let error = SystemError("eventfd")
+            Glibc.close(epollFD)
+            throw .system(error)
+        }
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.fd = wakeFD
+        guard epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event) == 0 else {
+            let error = SystemError("epoll_ctl")
+            Glibc.close(wakeFD)
+            Glibc.close(epollFD)
+            throw .system(error)
+        }
+        let thread = LoopThread()
+        self.thread = thread
+        self.epollFD = epollFD
+        self.wakeFD = wakeFD
+        self.state = LoopBound(LoopState(), thread: thread)
+        let handle = LoopThread.spawn(name: name) { [self] in run() }
+        joinHandle.withLock { $0 = handle }
+    }
+
+    /// Whether the caller runs on this loop's thread.
+    public var inEventLoop: Bool { thread.isCurrent }
+
+    /// Runs `task` on the loop thread, after tasks submitted before it.
+    ///
+    /// - Returns: `false` when the loop has shut down; the task then never runs.
+    @discardableResult
+    public func execute(_ task: @escaping @Sendable () -> Void) -> Bool {
+        inbox.withLock { inbox in
+            guard !inbox.stopping else { return false }
+            inbox.tasks.append(task)
+            wake(&inbox)
+            return true
+        }
+    }
+
+    /// Runs `action` on the loop thread once `delay` has passed. Call on the loop thread.
+    @discardableResult
+    public func scheduleTimer(after delay: Duration, _ action: @escaping () -> Void) -> TimerID {
+        state.value.timers.schedule(at: monotonicNanoseconds() &+ delay.nanoseconds, action)
+    }
+
+    /// Forgets a timer that has not fired yet. Call on the loop thread.
+    public func cancelTimer(_ id: TimerID) {
+        state.value.timers.cancel(id)
+    }
+
+    /// Closes everything on the loop and ends its thread, waiting until it has exited.
+    ///
+    /// Open connections close with `eventLoopStopped`, pending connect attempts fail with it,
+    /// and later `execute` calls are refused. Call from outside the loop; a second call does nothing.
+    public func shutdown() {
+        precondition(!inEventLoop, "EventLoop.shutdown() called on its own thread")
+        let first = inbox.withLock { inbox in
+            guard !inbox.stopping else { return false }
+            inbox.tasks.append { [self] in state.value.running = false }
+            wake(&inbox)
+            inbox.stopping = true
+            return true
+        }
+        guard first, let handle = joinHandle.withLock({ $0.take() }) else { return }
+        pthread_join(handle, nil)
+    }
+
+    /// Writes the eventfd unless a wake-up is already pending. Runs under the inbox lock, so
+    /// no write can reach the descriptor after the loop has closed it.
+    private func wake(_ inbox: inout Inbox) {
+        guard !inbox.wakePending else { return }
+        inbox.wakePending = true
+        var one: UInt64 = 1
+        _ = Glibc.write(wakeFD, &one, MemoryLayout<UInt64>.size)
+    }
+
+    // MARK: - The loop
+
+    private func run() {
+        thread.bindToCurrentThread()
+        let state = self.state.value
+        while state.running {
+            let count = epoll_wait(epollFD, state.events.baseAddress, Int32(state.events.count), waitTimeout(state))
+            if count < 0 {
+                let code = errno
+                precondition(code == EINTR, "epoll_wait: \(SystemError("epoll_wait", code: code))")
+                continue
+            }
+            for index in 0..<Int(count) {
+                let event = state.events[index]
+                if event.data.fd == wakeFD {
+                    var counter: UInt64 = 0
+                    _ = Glibc.read(wakeFD, &counter, MemoryLayout<UInt64>.size)
+                } else {
+                    state.handler(for: event.data.fd)?.handleEvents(event.events)
+                }
+            }
+            runInbox()
+            runSoon(state)
+            runTimers(state)
+            flushConnections(state)
+        }
+        tearDown(state)
+    }
+
+    /// Milliseconds epoll may sleep: none when work is queued, else until the next timer.
+    private func waitTimeout(_ state: LoopState) -> Int32 {
+        if !state.soon.isEmpty || !state.flushQueue.isEmpty { return 0 }
+        guard let deadline = state.timers.nextDeadline() else { return -1 }
+        let now = monotonicNanoseconds()
+        guard deadline > now else { return 0 }
+        let milliseconds = (deadline - now + 999_999) / 1_000_000
+        return Int32(clamping: milliseconds)
+    }
+
+    private func runInbox() {
+        let tasks = inbox.withLock { inbox in
+            inbox.wakePending = false
+            return inbox.tasks.isEmpty ? [] : inbox.tasks.take()
+        }
+        for task in tasks { task() }
+    }
+
+    private func runSoon(_ state: LoopState) {
+        guard !state.soon.isEmpty else { return }
+        let tasks = state.soon.take()
+        for task in tasks { task() }
+    }
+
+    private func runTimers(_ state: LoopState) {
+        guard !state.timers.isEmpty else { return }
+        for action in state.timers.takeExpired(now: monotonicNanoseconds()) { action() }
+    }
+
+    private func flushConnections(_ state: LoopState) {
+        guard !state.flushQueue.isEmpty else { return }
+        for connection in state.flushQueue.take() { connection.flushQueued() }
+    }
+
+    private func tearDown(_ state: LoopState) {
+        for handler in state.allHandlers { handler.loopWillStop() }
+        state.timers.removeAll()
+        state.soon.removeAll()
+        state.flushQueue.removeAll()
+        Glibc.close(wakeFD)
+        Glibc.close(epollFD)
+        thread.unbind()
+    }
+}
+
+extension EventLoop {
+    /// Registers `fd` for edge-triggered reads and writes, dispatching to `handler`.
+    func register(_ fd: Int32, _ handler: any Selectable) throws(TransportError) {
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue
+        event.data.fd = fd
+        guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else { throw .system(SystemError("epoll_ctl")) }
+        state.value.setHandler(handler, for: fd)
+    }
+
+    /// Hands a registered descriptor's events to a new handler (a connect attempt becoming a connection).
+    func replaceHandler(of fd: Int32, with handler: any Selectable) {
+        state.value.setHandler(handler, for: fd)
+    }
+
+    /// Stops watching `fd`; call before closing it.
+    func deregister(_ fd: Int32) {
+        _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
+        state.value.removeHandler(for: fd)
+    }
+
+    /// Runs `task` on the loop thread in the next turn, never re-entrantly. Call on the loop thread.
+    func executeSoon(_ task: @escaping () -> Void) {
+        state.value.soon.append(task)
+    }
+
+    /// Queues `connection` to be flushed at the end of this turn. Call on the loop thread.
+    func scheduleFlush(_ connection: Connection) {
+        state.value.flushQueue.append(connection)
+    }
+}
+
+extension Array {
+    /// Returns the elements and leaves the array empty with its capacity released.
+    mutating func take() -> [Element] {
+        var taken: [Element] = []
+        swap(&self, &taken)
+        return taken
+    }
+}

@@ -1,0 +1,151 @@
+#if canImport(Glibc)
+import CTransport
+import Glibc
+#endif
+
+/// A listening TCP socket that spreads accepted connections over an event loop group.
+///
+/// Accepting runs on one loop of the group; each accepted connection goes to `group.next()`,
+/// and `onAccept` runs on that connection's loop with the connection not yet reading: call
+/// `start(_:)` there. When descriptors run out (EMFILE), accepting pauses briefly and resumes.
+public final class Listener: Sendable {
+    /// The bound address; with port 0, the port the kernel picked.
+    public let localAddress: SocketAddress
+    /// The loop that accepts.
+    public let loop: EventLoop
+    private let group: EventLoopGroup
+    private let fileDescriptor: Int32
+    private let options: ConnectionOptions
+    private let onAccept: @Sendable (Connection) -> Void
+    private let state: LoopBound<ListenerState>
+
+    final class ListenerState {
+        var isOpen = true
+        var retryTimer: TimerID?
+    }
+
+    /// Binds `host:port` and starts accepting.
+    ///
+    /// - Parameters:
+    ///   - host: a numeric IPv4 or IPv6 address (names are not resolved here).
+    ///   - port: 0 for a free port; read it back from `localAddress`.
+    ///   - backlog: the kernel's queue of connections not yet accepted.
+    public init(
+        host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 1024, group: EventLoopGroup,
+        options: ConnectionOptions = .init(), onAccept: @escaping @Sendable (Connection) -> Void
+    ) throws(TransportError) {
+        guard let address = SocketAddress(ipAddress: host, port: port) else {
+            throw .invalidArgument("cannot listen on '\(host)': give a numeric IPv4 or IPv6 address")
+        }
+        let fd = try Socket.open(address.protocolFamily)
+        Socket.setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
+        if address.family == .ipv6 { Socket.setOption(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, 1) }
+        guard address.withSockAddr({ bind(fd, $0, $1) }) == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw code == EADDRINUSE
+                ? .addressInUse(host: host, port: port) : .system(SystemError("bind", code: code))
+        }
+        guard listen(fd, backlog) == 0, let bound = Socket.localAddress(fd) else {
+            let error = SystemError("listen")
+            Glibc.close(fd)
+            throw .system(error)
+        }
+        let loop = group.next()
+        self.localAddress = bound
+        self.loop = loop
+        self.group = group
+        self.fileDescriptor = fd
+        self.options = options
+        self.onAccept = onAccept
+        self.state = LoopBound(ListenerState(), loop: loop)
+        // Connections arriving before registration wait in the backlog; registering reports them.
+        guard loop.execute({ [self] in register() }) else {
+            Glibc.close(fd)
+            throw .eventLoopStopped
+        }
+    }
+
+    /// Stops accepting and frees the port; connections already accepted stay open. Any thread.
+    public func close() {
+        if loop.inEventLoop {
+            closeOnLoop()
+        } else {
+            loop.execute { [self] in closeOnLoop() }
+        }
+    }
+
+    private func register() {
+        do {
+            try loop.register(fileDescriptor, self)
+        } catch {
+            state.value.isOpen = false
+            Glibc.close(fileDescriptor)
+        }
+    }
+
+    private func closeOnLoop() {
+        let state = self.state.value
+        guard state.isOpen else { return }
+        state.isOpen = false
+        if let timer = state.retryTimer { loop.cancelTimer(timer) }
+        loop.deregister(fileDescriptor)
+        Glibc.close(fileDescriptor)
+    }
+
+    private func acceptAvailable() {
+        let state = self.state.value
+        guard state.isOpen, state.retryTimer == nil else { return }
+        for _ in 0..<64 {
+            let fd = imsh_accept(fileDescriptor, Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue))
+            if fd >= 0 {
+                dispatch(fd)
+                continue
+            }
+            switch errno {
+            case EINTR, ECONNABORTED, EPROTO:
+                continue
+            case EAGAIN:
+                return
+            default:
+                // Out of descriptors or memory: edge-triggered epoll will not tell again, so retry on a timer.
+                state.retryTimer = loop.scheduleTimer(after: .milliseconds(100)) { [self] in
+                    self.state.value.retryTimer = nil
+                    acceptAvailable()
+                }
+                return
+            }
+        }
+        loop.executeSoon { [self] in acceptAvailable() }
+    }
+
+    private func dispatch(_ fd: Int32) {
+        Socket.setNoDelay(fd)
+        let target = group.next()
+        if target === loop {
+            adopt(fd, on: target)
+        } else if !target.execute({ [self] in adopt(fd, on: target) }) {
+            Glibc.close(fd)
+        }
+    }
+
+    private func adopt(_ fd: Int32, on target: EventLoop) {
+        let stream = SocketStream(fileDescriptor: fd)
+        guard let local = Socket.localAddress(fd), let remote = Socket.peerAddress(fd) else { return }
+        guard let connection = try? Connection(
+            stream: stream, localAddress: local, remoteAddress: remote, options: options, loop: target,
+            registered: false)
+        else { return }
+        onAccept(connection)
+    }
+}
+
+extension Listener: Selectable {
+    func handleEvents(_ events: UInt32) {
+        acceptAvailable()
+    }
+
+    func loopWillStop() {
+        closeOnLoop()
+    }
+}
