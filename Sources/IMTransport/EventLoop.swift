@@ -15,7 +15,8 @@ import Synchronization
 ///
 /// Sockets are edge-triggered; bytes written during one turn of the loop are flushed once
 /// at the end of the turn, so a burst of frames costs one `send`. One loop carries thousands
-/// of connections; an `EventLoopGroup` spreads them over a few threads.
+/// of connections; an `EventLoopGroup` spreads them over a few threads. A loop runs (and its
+/// thread keeps it alive) until `shutdown()`.
 public final class EventLoop: Sendable {
     let thread: LoopThread
     let state: LoopBound<LoopState>

@@ -37,7 +37,11 @@ struct BackPressureTests {
                 try await Task.sleep(for: .milliseconds(300))
             }
             #expect(last > 0 && last < 10_000, "writer made \(last) writes")
-            #expect(try await onLoop(loop) { stalled.isWritable } == false)
+            // Waiting for room, not failed: still open, not writable, the queue above its high-water mark.
+            let (open, writable, queued) = try await onLoop(loop) {
+                (stalled.isOpen, stalled.isWritable, stalled.queuedByteCount)
+            }
+            #expect(open && !writable && queued >= limits.highWaterMark && queued <= limits.outboundLimit)
 
             // Another connection on the same loop is not held up.
             let other = try await connect(port: echoPort, on: loop)
