@@ -11,7 +11,7 @@ struct LoginCheckTests {
         try! Token.sign(TokenClaims(appKey: key, userID: user, issuedAt: issued, nonce: "00"), secret: secret)
     }
 
-    func check(_ token: String, app: AppSettings?, now: Int64? = nil, standing: LoginCheck.UserStanding = .init()) -> LoginCheck.Verdict {
+    func check(_ token: String, app: AppSettings?, now: Int64? = nil, standing: UserState = .init()) -> LoginCheck.Verdict {
         LoginCheck.evaluate(appKey: "k", token: token, app: app, now: now ?? issued + 1000) { _ in standing }
     }
 

@@ -15,28 +15,11 @@ public enum LoginCheck {
         case refuse(ReasonCode, IMErrorName)
     }
 
-    /// What the server knows of the user the token names.
-    public struct UserStanding: Sendable, Equatable {
-        /// Blocked until this time (ms since epoch); nil or past means not blocked.
-        public var blockedUntil: Int64?
-        public var deactivated: Bool
-        /// Tokens issued before this time (ms) no longer work.
-        public var tokensInvalidBefore: Int64?
-
-        public init(blockedUntil: Int64? = nil, deactivated: Bool = false, tokensInvalidBefore: Int64? = nil) {
-            self.blockedUntil = blockedUntil
-            self.deactivated = deactivated
-            self.tokensInvalidBefore = tokensInvalidBefore
-        }
-
-        public func isBlocked(at now: Int64) -> Bool { blockedUntil.map { $0 > now } ?? false }
-    }
-
     /// Checks `token` for `app` (nil: the app key is unknown), reading the user's standing
     /// through `standing` once the token names the user.
     public static func evaluate(
         appKey: String, token: String, app: AppSettings?, now: Int64,
-        standing: (_ userID: String) -> UserStanding
+        standing: (_ userID: String) -> UserState
     ) -> Verdict {
         guard let app else { return .refuse(.notAuthorized, .appUnknown) }
         guard !app.blocked else { return .refuse(.notAuthorized, .appBlocked) }
@@ -50,7 +33,7 @@ public enum LoginCheck {
         if let lifetime = app.tokenLifetime, now - claims.issuedAt >= Int64(lifetime / .milliseconds(1)) {
             return .refuse(.badUserNameOrPassword, .tokenExpired)
         }
-        if let invalidBefore = user.tokensInvalidBefore, claims.issuedAt < invalidBefore {
+        if user.hasExpired(tokenIssuedAt: claims.issuedAt) {
             return .refuse(.badUserNameOrPassword, .tokenExpired)
         }
         if user.deactivated { return .refuse(.notAuthorized, .userAbandoned) }
