@@ -1,4 +1,5 @@
-/// A TCP connection that carries whole MQTT packets ("frames") in both directions.
+/// A TCP connection that carries whole MQTT packets ("frames") in both directions, or with
+/// `ConnectionFraming.raw` the bytes as they arrive (see `ConnectionOptions.framing`).
 ///
 /// A `Connection` belongs to one `EventLoop`. The loop-side API (`start`, `send`,
 /// `isWritable`, `pauseReading`, `resumeReading`) must be called on `loop`, typically from a
@@ -34,7 +35,7 @@ public final class Connection: Sendable {
         self.options = options
         self.fileDescriptor = stream.fileDescriptor
         self.state = LoopBound(
-            confined: ConnectionState(stream: stream, maximumFrameSize: options.maximumFrameSize), loop: loop)
+            confined: ConnectionState(stream: stream, options: options), loop: loop)
         if registered {
             loop.replaceHandler(of: fileDescriptor, with: self)
         } else {

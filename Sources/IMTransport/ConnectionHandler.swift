@@ -3,7 +3,8 @@
 /// The server implements this directly for speed; `Connection.frames()` wraps one for async
 /// callers. Callbacks must not block. The connection holds its handler until it closes.
 public protocol ConnectionHandler: AnyObject {
-    /// A whole frame (one MQTT packet, fixed header included) arrived.
+    /// A whole frame arrived: one MQTT packet (fixed header included), or with raw framing
+    /// the next chunk of bytes as read.
     func connection(_ connection: Connection, didReceive frame: [UInt8])
     /// The outgoing buffer drained to its low-water mark after `send` answered `.full`.
     func connectionDidBecomeWritable(_ connection: Connection)

@@ -1,7 +1,8 @@
-/// Limits and buffer sizes of one connection.
+/// Limits, buffer sizes and framing of one connection.
 public struct ConnectionOptions: Sendable {
     /// The largest frame (whole MQTT packet) accepted from the peer; a larger one closes the
     /// connection with a framing error. Memory grows only as bytes arrive, not on the header's word.
+    /// Raw framing ignores it: its frames are read chunks.
     public var maximumFrameSize: Int
     /// Once this many bytes are queued, `send` answers `.full` and `isWritable` turns false.
     public var highWaterMark: Int
@@ -12,13 +13,16 @@ public struct ConnectionOptions: Sendable {
     public var outboundLimit: Int
     /// How long a graceful close may take to flush and see the peer close, before it turns abortive.
     public var closeTimeout: Duration
+    /// How incoming bytes become frames: MQTT packets, or raw chunks as read.
+    public var framing: ConnectionFraming
 
     public init(
         maximumFrameSize: Int = 268_435_460,
         highWaterMark: Int = 256 * 1024,
         lowWaterMark: Int = 64 * 1024,
         outboundLimit: Int = 4 * 1024 * 1024,
-        closeTimeout: Duration = .seconds(5)
+        closeTimeout: Duration = .seconds(5),
+        framing: ConnectionFraming = .mqtt
     ) {
         precondition(lowWaterMark <= highWaterMark && highWaterMark <= outboundLimit,
                      "need lowWaterMark <= highWaterMark <= outboundLimit")
@@ -27,6 +31,7 @@ public struct ConnectionOptions: Sendable {
         self.lowWaterMark = lowWaterMark
         self.outboundLimit = outboundLimit
         self.closeTimeout = closeTimeout
+        self.framing = framing
     }
 }
 

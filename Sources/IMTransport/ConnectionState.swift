@@ -28,8 +28,8 @@ final class ConnectionState {
     /// Why the connection closed, for a handler installed after it did.
     var closeError: TransportError?
 
-    init(stream: any ByteStream, maximumFrameSize: Int) {
+    init(stream: any ByteStream, options: ConnectionOptions) {
         self.stream = stream
-        self.decoder = FrameDecoder(maximumFrameSize: maximumFrameSize)
+        self.decoder = FrameDecoder(maximumFrameSize: options.maximumFrameSize, framing: options.framing)
     }
 }

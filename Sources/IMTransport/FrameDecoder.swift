@@ -5,13 +5,17 @@ import MQTT
 /// Reads land in a buffer the whole event loop shares; frames are copied out of it as soon as
 /// they are complete, so an idle connection holds no buffer at all and a busy one holds at
 /// most one partial packet (or, after reading was paused mid-read, the bytes not yet handed over).
+///
+/// With `.raw` framing every non-empty chunk is one frame and nothing is ever kept.
 struct FrameDecoder {
     let maximumFrameSize: Int
+    let framing: ConnectionFraming
     private var pending: [UInt8] = []
     private var start = 0
 
-    init(maximumFrameSize: Int) {
+    init(maximumFrameSize: Int, framing: ConnectionFraming = .mqtt) {
         self.maximumFrameSize = maximumFrameSize
+        self.framing = framing
     }
 
     /// Whether bytes wait for a later `feed`.
@@ -22,6 +26,11 @@ struct FrameDecoder {
     /// When `emit` returns false (reading paused, connection closing), the bytes not yet handed
     /// over are kept, and a later `feed` hands them over first.
     mutating func feed(_ chunk: UnsafeRawBufferPointer, emit: ([UInt8]) -> Bool) throws(FrameError) {
+        if framing == .raw {
+            // The whole chunk goes over at once, so a pause leaves nothing behind.
+            if !chunk.isEmpty { _ = emit(Array(chunk)) }
+            return
+        }
         var rest = chunk
         while hasPendingBytes {
             let available = pending.count - start
