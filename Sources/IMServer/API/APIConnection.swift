@@ -1,0 +1,184 @@
+import IMHTTP
+import IMTransport
+
+/// One HTTP/1.1 connection of the server API; confined to its connection's event loop.
+///
+/// Requests are served one at a time in arrival order. While one is with the responder the
+/// connection stops reading, so pipelined requests wait in the parser or the kernel and a
+/// client cannot pile up work; after the answer the next buffered request is taken, and
+/// only then does reading resume. A response the peer does not read (queue full) also
+/// stops reading until it drains. Two timers: `idle` while no request has begun on a
+/// keep-alive connection (then it closes quietly), `request` from a request's first byte
+/// (or from accepting) until it has arrived whole (then 408 and close).
+final class APIConnection: ConnectionHandler {
+    private enum TimerKind { case idle, request }
+
+    private let connection: Connection
+    private let responder: APIResponder
+    private let options: APIServerOptions
+    private let registry: APIConnectionRegistry
+    private var parser: HTTPRequestParser
+    /// This handler as the responder's task reaches it again. Held until the connection
+    /// closes, which ends the cycle handler → handle → handler.
+    private var handle: LoopBound<APIConnection>?
+    /// A request is with the responder; its answer is not written yet.
+    private var busy = false
+    /// The server is closing: close after the answer under way, if any.
+    private var stopping = false
+    /// The peer stopped reading answers; serve again once the queue drains.
+    private var awaitingWritable = false
+    private var timer: (kind: TimerKind, id: TimerID)?
+
+    private init(
+        connection: Connection, responder: APIResponder, options: APIServerOptions, limits: HTTPLimits,
+        registry: APIConnectionRegistry
+    ) {
+        self.connection = connection
+        self.responder = responder
+        self.options = options
+        self.registry = registry
+        self.parser = HTTPRequestParser(limits: limits)
+    }
+
+    /// Serves a newly accepted connection; call on its loop.
+    static func accept(
+        _ connection: Connection, responder: APIResponder, options: APIServerOptions, limits: HTTPLimits,
+        registry: APIConnectionRegistry
+    ) {
+        let handle = LoopBound(
+            APIConnection(connection: connection, responder: responder, options: options, limits: limits, registry: registry),
+            loop: connection.loop)
+        switch registry.add(connection, handle) {
+        case .closing:
+            connection.close(.abortive)
+        case .full:
+            let error = APIError(.serviceUnavailable, "too many API connections (\(options.maxConnections)); retry later")
+            _ = try? connection.send(error.response.serialized(closing: true))
+            connection.close(.graceful)
+        case .admitted:
+            let handler = handle.value
+            handler.handle = handle
+            handler.arm(.request)
+            connection.start(handler)
+        }
+    }
+
+    /// Closes once the answer under way (if any) is written; the server is shutting down.
+    func stop() {
+        stopping = true
+        if !busy { connection.close(.graceful) }
+    }
+
+    // MARK: ConnectionHandler
+
+    func connection(_ connection: Connection, didReceive frame: [UInt8]) {
+        parser.append(frame)
+        if timer?.kind == .idle { arm(.request) }
+        serveBuffered()
+    }
+
+    func connectionDidBecomeWritable(_ connection: Connection) {
+        guard awaitingWritable else { return }
+        awaitingWritable = false
+        serveBuffered()
+    }
+
+    func connection(_ connection: Connection, didCloseWith error: TransportError?) {
+        cancelTimer()
+        handle = nil
+        registry.remove(connection)
+    }
+
+    // MARK: Serving
+
+    /// Serves the requests already buffered, in order, until one goes to the responder or
+    /// more bytes are needed; then reads on.
+    private func serveBuffered() {
+        while !busy && !awaitingWritable && connection.isOpen {
+            let begun = parser.bufferedByteCount > 0
+            let request: HTTPRequest?
+            do {
+                request = try parser.nextRequest()
+            } catch {
+                return refuse(APIError(error.status, error.reason))
+            }
+            guard let request else {
+                if parser.takeContinueExpectation() {
+                    _ = try? connection.send(HTTPResponse(status: .continue).serialized())
+                }
+                if timer == nil { arm(begun ? .request : .idle) }
+                connection.resumeReading()
+                return
+            }
+            cancelTimer()
+            busy = true
+            connection.pauseReading()
+            switch responder.route(request) {
+            case .failure(let error):
+                answer(error.response, keepAlive: request.keepAlive)
+            case .success(let endpoint):
+                respondLater(to: request, at: endpoint)
+            }
+        }
+    }
+
+    private func respondLater(to request: HTTPRequest, at endpoint: APIEndpoint) {
+        guard let handle else { return }
+        let responder = self.responder, loop = connection.loop, keepAlive = request.keepAlive
+        Task {
+            let response = await responder.respond(to: request, at: endpoint)
+            loop.execute {
+                let connection = handle.value
+                connection.answer(response, keepAlive: keepAlive)
+                connection.serveBuffered()
+            }
+        }
+    }
+
+    /// Writes the answer to the request under way, closing after it when either side asks.
+    private func answer(_ response: HTTPResponse, keepAlive: Bool) {
+        busy = false
+        guard connection.isOpen else { return }
+        let closing = !keepAlive || stopping
+        guard let writability = try? connection.send(response.serialized(closing: closing)) else { return }
+        if closing {
+            connection.close(.graceful)
+        } else if writability == .full {
+            awaitingWritable = true
+        }
+    }
+
+    /// Answers a request that cannot be served and closes: the stream's framing is lost.
+    private func refuse(_ error: APIError) {
+        cancelTimer()
+        _ = try? connection.send(error.response.serialized(closing: true))
+        connection.close(.graceful)
+    }
+
+    // MARK: Timers
+
+    private func arm(_ kind: TimerKind) {
+        cancelTimer()
+        let delay = kind == .idle ? options.idleTimeout : options.requestTimeout
+        let id = connection.loop.scheduleTimer(after: delay) { [weak self] in self?.timerFired(kind) }
+        timer = (kind, id)
+    }
+
+    private func cancelTimer() {
+        guard let timer else { return }
+        connection.loop.cancelTimer(timer.id)
+        self.timer = nil
+    }
+
+    private func timerFired(_ kind: TimerKind) {
+        timer = nil
+        guard connection.isOpen, !busy else { return }
+        switch kind {
+        case .idle:
+            connection.close(.graceful)
+        case .request:
+            let seconds = options.requestTimeout.components.seconds
+            refuse(APIError(.requestTimeout, "the request did not arrive whole within \(seconds) s"))
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import IMHTTP
+import IMProtocol
+@testable import IMServer
+import IMTransport
+import Testing
+
+/// When the API closes connections: slow senders, idle keep-alive, too many, server shutdown.
+struct APIConnectionLifetimeTests {
+    /// A kick with a fresh nonce each time.
+    private static var kick: HTTPRequest { APIRequests.post("/user/kick.json", [("userId", "a")]) }
+
+    @Test func slowSendersAreCutOffAfterTheRequestTimeoutWhileOthersAreServed() async throws {
+        var options = APIServerOptions()
+        options.requestTimeout = .milliseconds(600)
+        try await APITestServer.run(options: options) { server in
+            let request = Self.kick.serialized()
+            let started = ContinuousClock.now
+            let stalled = try await server.client(), trickling = try await server.client()
+            defer {
+                stalled.close()
+                trickling.close()
+            }
+            // One sends part of its head and stops; the other keeps sending a byte at a time.
+            try await stalled.send(Array(request.prefix(20)))
+            let trickle = Task {
+                for byte in request.prefix(200) {
+                    try await trickling.send([byte])
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            defer { trickle.cancel() }
+
+            // Meanwhile another client is served at once.
+            #expect(try await server.exchange(Self.kick).status == .ok)
+
+            for client in [stalled, trickling] {
+                var reader = client.reader()
+                let responses = try await reader.untilClosed()
+                #expect(responses.map(\.status) == [.requestTimeout])
+                #expect(try responses.first?.json.objectValue?["code"] == 408)
+            }
+            #expect(ContinuousClock.now - started >= .milliseconds(600))
+            #expect(await server.backend.calls.count == 1)
+        }
+    }
+
+    @Test func aSilentNewConnectionIsCutOffAfterTheRequestTimeout() async throws {
+        var options = APIServerOptions()
+        options.requestTimeout = .milliseconds(300)
+        try await APITestServer.run(options: options) { server in
+            let silent = try await server.client()
+            defer { silent.close() }
+            var reader = silent.reader()
+            #expect(try await reader.untilClosed().map(\.status) == [.requestTimeout])
+        }
+    }
+
+    @Test func anIdleKeepAliveConnectionIsClosedQuietly() async throws {
+        var options = APIServerOptions()
+        options.idleTimeout = .milliseconds(300)
+        options.requestTimeout = .seconds(30)
+        try await APITestServer.run(options: options) { server in
+            let client = try await server.client()
+            defer { client.close() }
+            var reader = client.reader()
+            // The idle timer starts once the answer is sent, so after this reading.
+            let started = ContinuousClock.now
+            try await client.send(Self.kick)
+            #expect(try await reader.next().status == .ok)
+            #expect(try await reader.untilClosed().isEmpty)
+            #expect(ContinuousClock.now - started >= .milliseconds(300))
+            // The server waits for our FIN before it lets go of the connection.
+            client.close()
+            while server.server.connectionCount > 0 { try await Task.sleep(for: .milliseconds(5)) }
+        }
+    }
+
+    @Test func connectionsBeyondTheCapAreRefusedWith503() async throws {
+        var options = APIServerOptions()
+        options.maxConnections = 1
+        try await APITestServer.run(options: options) { server in
+            let first = try await server.client()
+            defer { first.close() }
+            var firstReader = first.reader()
+            try await first.send(Self.kick)
+            #expect(try await firstReader.next().status == .ok)
+
+            let second = try await server.client()
+            defer { second.close() }
+            var secondReader = second.reader()
+            let refused = try await secondReader.untilClosed()
+            #expect(refused.map(\.status) == [.serviceUnavailable])
+
+            try await first.send(Self.kick)
+            #expect(try await firstReader.next().status == .ok)
+        }
+    }
+
+    @Test func closeAnswersTheRequestUnderWayClosesIdleConnectionsAndStopsAccepting() async throws {
+        let group = try EventLoopGroup(threads: 2, name: "api")
+        let clientLoop = try EventLoop(name: "api-client")
+        defer {
+            clientLoop.shutdown()
+            group.shutdown()
+        }
+        let backend = APITestBackend()
+        await backend.setDelay(.milliseconds(300))
+        var options = APIServerOptions()
+        options.clock = APITestClock().clock
+        let server = try APIServer(group: group, backend: backend, options: options)
+        let port = server.localAddress.port
+        try await apiWithTimeout(.seconds(20)) {
+            let idle = try await APITestClient.connect(port: port, on: clientLoop)
+            let busy = try await APITestClient.connect(port: port, on: clientLoop)
+            defer {
+                idle.close()
+                busy.close()
+            }
+            var busyReader = busy.reader(), idleReader = idle.reader()
+            try await busy.send(Self.kick)
+            while await backend.calls.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+
+            await server.close()
+            #expect(server.connectionCount == 0)
+            let answered = try await busyReader.untilClosed()
+            #expect(answered.map(\.status) == [.ok])
+            #expect(answered.first?.headers["Connection"] == "close")
+            #expect(try await idleReader.untilClosed().isEmpty)
+            await #expect(throws: TransportError.self) {
+                _ = try await APITestClient.connect(port: port, on: clientLoop)
+            }
+        }
+    }
+}
