@@ -122,6 +122,32 @@ struct APIConnectionTests {
         }
     }
 
+    @Test func whileARequestIsHandledTheServerReadsNoFurther() async throws {
+        try await APITestServer.run { server in
+            await server.backend.setDelay(.milliseconds(600))
+            let client = try await server.client()
+            defer { client.close() }
+            var reader = client.reader()
+            // Far more than the kernel's buffers hold behind one request: what the server
+            // has not read stays queued on our side.
+            let flood = [UInt8](repeating: UInt8(ascii: "x"), count: 32 << 20)
+            let connection = client.connection
+            try await client.send(Self.getToken("held"))
+            let queued = try await apiOnLoop(connection.loop) { () throws -> Int in
+                _ = try connection.send(flood)
+                return connection.queuedByteCount
+            }
+            #expect(queued > 0)
+            try await Task.sleep(for: .milliseconds(300))
+            let stillQueued = try await apiOnLoop(connection.loop) { connection.queuedByteCount }
+            #expect(stillQueued > 16 << 20, "the server kept reading while the request was handled")
+            #expect(await server.backend.calls == [.issueToken(app: "app-one", user: "held")])
+            // Then the request is answered, and the flood refused as a head far too long.
+            let responses = try await reader.untilClosed()
+            #expect(responses.map(\.status) == [.ok, .headerFieldsTooLarge])
+        }
+    }
+
     @Test func connectionCloseIsHonouredAndHTTP10ClosesByDefault() async throws {
         try await APITestServer.run { server in
             for (request, label) in [

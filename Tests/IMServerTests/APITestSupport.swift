@@ -165,7 +165,9 @@ struct APITestClient: Sendable {
     private let frames: InboundFrames
 
     static func connect(port: UInt16, on loop: EventLoop) async throws -> APITestClient {
-        let options = ConnectOptions(timeout: .seconds(5), connection: ConnectionOptions(framing: .raw))
+        // Room to queue a flood the server does not read (see the back-pressure test).
+        let limits = ConnectionOptions(outboundLimit: 64 << 20, framing: .raw)
+        let options = ConnectOptions(timeout: .seconds(5), connection: limits)
         let connection = try await Connection.connect(to: "127.0.0.1", port: port, options: options, on: loop)
         return APITestClient(connection: connection, frames: connection.frames())
     }
@@ -304,5 +306,13 @@ struct APITestServer: Sendable {
             throw error
         }
         await server.close()
+    }
+}
+
+/// Runs `body` on `loop` and returns what it returns.
+func apiOnLoop<T: Sendable>(_ loop: EventLoop, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        let accepted = loop.execute { continuation.resume(with: Result { try body() }) }
+        if !accepted { continuation.resume(throwing: APITestFailure("loop stopped")) }
     }
 }
