@@ -97,38 +97,24 @@ struct APIConnectionLifetimeTests {
     }
 
     @Test func closeAnswersTheRequestUnderWayClosesIdleConnectionsAndStopsAccepting() async throws {
-        let group = try EventLoopGroup(threads: 2, name: "api")
-        let clientLoop = try EventLoop(name: "api-client")
-        defer {
-            clientLoop.shutdown()
-            group.shutdown()
-        }
-        let backend = APITestBackend()
-        await backend.setDelay(.milliseconds(300))
-        var options = APIServerOptions()
-        options.clock = APITestClock().clock
-        let server = try APIServer(group: group, backend: backend, options: options)
-        let port = server.localAddress.port
-        try await apiWithTimeout(.seconds(20)) {
-            let idle = try await APITestClient.connect(port: port, on: clientLoop)
-            let busy = try await APITestClient.connect(port: port, on: clientLoop)
+        try await APITestServer.run { server in
+            await server.backend.setDelay(.milliseconds(300))
+            let idle = try await server.client(), busy = try await server.client()
             defer {
                 idle.close()
                 busy.close()
             }
             var busyReader = busy.reader(), idleReader = idle.reader()
             try await busy.send(Self.kick)
-            while await backend.calls.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+            while await server.backend.calls.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
 
-            await server.close()
-            #expect(server.connectionCount == 0)
+            await server.server.close()
+            #expect(server.server.connectionCount == 0)
             let answered = try await busyReader.untilClosed()
             #expect(answered.map(\.status) == [.ok])
             #expect(answered.first?.headers["Connection"] == "close")
             #expect(try await idleReader.untilClosed().isEmpty)
-            await #expect(throws: TransportError.self) {
-                _ = try await APITestClient.connect(port: port, on: clientLoop)
-            }
+            await #expect(throws: TransportError.self) { _ = try await server.client() }
         }
     }
 }
