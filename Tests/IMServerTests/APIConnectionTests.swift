@@ -124,7 +124,7 @@ struct APIConnectionTests {
 
     @Test func whileARequestIsHandledTheServerReadsNoFurther() async throws {
         try await APITestServer.run { server in
-            await server.backend.setDelay(.milliseconds(600))
+            await server.backend.hold()
             let client = try await server.client()
             defer { client.close() }
             var reader = client.reader()
@@ -138,11 +138,13 @@ struct APIConnectionTests {
                 return connection.queuedByteCount
             }
             #expect(queued > 0)
+            while await server.backend.calls.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
             try await Task.sleep(for: .milliseconds(300))
             let stillQueued = try await apiOnLoop(connection.loop) { connection.queuedByteCount }
             #expect(stillQueued > 16 << 20, "the server kept reading while the request was handled")
             #expect(await server.backend.calls == [.issueToken(app: "app-one", user: "held")])
             // Then the request is answered, and the flood refused as a head far too long.
+            await server.backend.release()
             let responses = try await reader.untilClosed()
             #expect(responses.map(\.status) == [.ok, .headerFieldsTooLarge])
         }

@@ -23,6 +23,8 @@ actor APITestBackend: ServerAPIBackend {
     private var online: Set<String> = []
     private var failing = false
     private var delay: Duration?
+    private var holding = false
+    private var held: [CheckedContinuation<Void, Never>] = []
 
     init(apps: [AppSettings] = [APITestBackend.app, APITestBackend.otherApp]) {
         self.apps = Dictionary(uniqueKeysWithValues: apps.map { ($0.appKey, $0) })
@@ -37,8 +39,19 @@ actor APITestBackend: ServerAPIBackend {
     func setDelay(_ delay: Duration?) { self.delay = delay }
     func setApp(_ app: AppSettings) { apps[app.appKey] = app }
 
+    /// While holding, every recorded call waits for `release()` before answering.
+    func hold() { holding = true }
+
+    func release() {
+        holding = false
+        let waiting = held
+        held = []
+        for call in waiting { call.resume() }
+    }
+
     private func record(_ call: Call) async throws {
         calls.append(call)
+        if holding { await withCheckedContinuation { held.append($0) } }
         if let delay { try await Task.sleep(for: delay) }
         if failing { throw Refusal() }
     }

@@ -177,8 +177,7 @@ final class APIConnection: ConnectionHandler {
         case .idle:
             connection.close(.graceful)
         case .request:
-            let seconds = options.requestTimeout.components.seconds
-            refuse(APIError(.requestTimeout, "the request did not arrive whole within \(seconds) s"))
+            refuse(APIError(.requestTimeout, "the request did not arrive whole within \(options.requestTimeout)"))
         }
     }
 }
