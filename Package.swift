@@ -38,7 +38,7 @@ let package = Package(
         // JSON configuration files read with line/column diagnostics (server config, profiles).
         .target(name: "IMConfig", dependencies: ["IMJSON"]),
         // The IM server: device policy, connect limits, MQTT side and HTTP API.
-        .target(name: "IMServer", dependencies: ["IMConfig", "IMStore", "IMProtocol", "MQTT"]),
+        .target(name: "IMServer", dependencies: ["IMConfig", "IMStore", "IMProtocol", "MQTT", "IMTransport"]),
         // The client session engine: reconnection policy, sessions, local database.
         .target(name: "IMEngine", dependencies: ["CNetlink", "IMStore", "IMProtocol", "MQTT"]),
 
