@@ -31,6 +31,8 @@ let package = Package(
         .target(name: "IMServer", dependencies: ["IMConfig"]),
         // The client session engine: reconnection policy, sessions, local database.
         .target(name: "IMEngine", dependencies: ["CNetlink"]),
+        // The REPL's line editor on libedit: prompt, completion, history, messages above the prompt.
+        .target(name: "LineEditor", dependencies: ["CEdit"]),
 
         .executableTarget(name: "imsh", dependencies: ["IMCommandLine"]),
         .executableTarget(name: "imserver", dependencies: ["IMCommandLine"]),
@@ -41,6 +43,7 @@ let package = Package(
         .testTarget(name: "IMConfigTests", dependencies: ["IMConfig"]),
         .testTarget(name: "IMServerTests", dependencies: ["IMServer"]),
         .testTarget(name: "IMEngineTests", dependencies: ["IMEngine"]),
+        .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CEdit", "CSQLite", "CCrypto"]),
     ]
 )
