@@ -86,6 +86,11 @@ static inline int imsh_el_setty_edit(EditLine *el, const char *flag) {
     return el_set(el, EL_SETTY, "-d", flag, (const char *)NULL);
 }
 
+/* Puts the terminal in libedit's editing mode (raw != 0) or back in its normal mode. */
+static inline int imsh_el_prepare_terminal(EditLine *el, int raw) {
+    return el_set(el, EL_PREP_TERM, raw);
+}
+
 /* Forgets what libedit believes is on screen and draws prompt and line at the cursor. */
 static inline int imsh_el_refresh(EditLine *el) {
     return el_set(el, EL_REFRESH);

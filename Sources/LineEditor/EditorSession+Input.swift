@@ -19,6 +19,9 @@ extension EditorSession {
     /// redraw character goes out instead; if libedit swallows it (as the tail of an unknown
     /// key sequence), the mailbox still wants a redraw and it goes out again.
     func readCharacter(into character: UnsafeMutablePointer<wchar_t>) -> Int32 {
+        // Other editors may use libedit while this one waits for a key.
+        Self.libedit.unlock()
+        defer { Self.libedit.lock() }
         let redrawCode = wchar_t(bitPattern: Self.redrawCharacter.value)
         while true {
             if case .cleared = redraw {

@@ -1,4 +1,5 @@
 import CEdit
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -65,8 +66,14 @@ final class EditorSession {
         undo.append { fclose(inputStream) }
         guard let outputStream = Self.stream(duplicating: output, mode: "w") else { throw fail(.system(call: "dup/fdopen output", code: errno)) }
         undo.append { fclose(outputStream) }
+        let terminalType = options.terminalType
+        Self.libedit.lock()
+        defer { Self.libedit.unlock() }
         guard let editLine = el_init(programName, inputStream, outputStream, outputStream) else { throw fail(.libedit("el_init failed")) }
         undo.append { el_end(editLine) }
+        if let terminalType, imsh_el_set_terminal(editLine, terminalType) != 0 {
+            throw fail(.libedit("unknown terminal type \(terminalType)"))
+        }
         guard let history = history_init() else { throw fail(.libedit("history_init failed")) }
         self.inputStream = inputStream
         self.outputStream = outputStream
@@ -75,12 +82,14 @@ final class EditorSession {
         inputDescriptor = fileno(inputStream)
         outputDescriptor = fileno(outputStream)
         isTerminal = isatty(inputDescriptor) == 1
-        try configure()
+        configure()
     }
 
     /// Ends libedit (which restores the terminal's modes) and lets go of every resource.
     func end() {
+        Self.libedit.lock()
         el_end(editLine)
+        Self.libedit.unlock()
         history_end(history)
         fclose(inputStream)
         fclose(outputStream)
@@ -113,7 +122,13 @@ final class EditorSession {
             redraw = .idle
             interrupted = false
             var count: Int32 = 0
-            guard let wide = el_wgets(editLine, &count), count > 0 else { break }
+            Self.libedit.lock()
+            // el_wgets shows the prompt before it leaves cooked mode; keys typed in between
+            // would be echoed by the terminal. Going raw first closes that gap.
+            if isTerminal { _ = imsh_el_prepare_terminal(editLine, 1) }
+            let wide = el_wgets(editLine, &count)
+            Self.libedit.unlock()
+            guard let wide, count > 0 else { break }
             if interrupted { continue }
             var characters = UnsafeBufferPointer(start: wide, count: Int(count))[...]
             if characters.last == 0x0A { characters = characters.dropLast() }
@@ -154,7 +169,13 @@ final class EditorSession {
 
     // MARK: Setup
 
-    private func configure() throws(LineEditorError) {
+    /// Held by an editor thread whenever it is inside libedit, except while it waits for a key
+    /// in `readCharacter`. libedit reads the terminal database and formats cursor moves with
+    /// tgetent(3) and tgoto(3), which work in static buffers; two editors in one process (as in
+    /// tests) would otherwise garble each other's output.
+    static let libedit = NSLock()
+
+    private func configure() {
         var event = HistEvent()
         _ = imsh_history_set_size(history, &event, Int32(options.historyLimit))
         _ = imsh_history_set_unique(history, &event, 1)
@@ -162,10 +183,6 @@ final class EditorSession {
             _ = imsh_history_enter(history, &event, entry)
         }
         _ = imsh_el_set_clientdata(editLine, Unmanaged.passUnretained(self).toOpaque())
-        if let type = options.terminalType, imsh_el_set_terminal(editLine, type) != 0 {
-            end()
-            throw .libedit("unknown terminal type \(type)")
-        }
         _ = imsh_el_set_editor(editLine, "emacs")
         _ = imsh_el_set_signal(editLine, 0)
         _ = imsh_el_set_hist(editLine, history)

@@ -11,6 +11,9 @@ struct LineEditingTests {
         let harness = try EditorHarness()
         defer { harness.close() }
         let read = await harness.startLine()
+        var modes = termios()
+        #expect(tcgetattr(harness.terminal.slave, &modes) == 0)
+        #expect(modes.c_lflag & tcflag_t(ECHO | ICANON | ISIG) == 0, "editing mode is on once the prompt shows")
         harness.terminal.send("hello world")
         await harness.expectScreen("the typed text") { $0.cursorLine == "> hello world" && $0.column == 13 }
         harness.terminal.send(Key.enter)

@@ -36,6 +36,9 @@ final class EditorHarness: Sendable {
         }
         let line = await task.value
         watchdog.cancel()
+        // The editor wrote all of the line's output before it answered; let the reader catch
+        // up, so the next wait does not match a screen from before the newline.
+        terminal.settle()
         if await watchdog.value {
             Issue.record("readLine did not return within \(timeout)\n\(dump(terminal.screen))", sourceLocation: sourceLocation)
         }
@@ -52,7 +55,8 @@ final class EditorHarness: Sendable {
     ) async -> ScreenModel {
         let (screen, met) = await terminal.waitForScreen(timeout: timeout, condition)
         if !met {
-            Issue.record("screen never showed \(what)\n\(dump(screen))", sourceLocation: sourceLocation)
+            let output = String(decoding: terminal.bytes.suffix(600), as: UTF8.self)
+            Issue.record("screen never showed \(what)\n\(dump(screen))\noutput ends with \(output.debugDescription)", sourceLocation: sourceLocation)
         }
         return screen
     }

@@ -20,6 +20,7 @@ final class PseudoTerminal: Sendable {
     let rows: Int
     private let output = Mutex<[UInt8]>([])
     private let stopping = Mutex(false)
+    private let reading = Mutex(false)
     private let readerDone = DispatchSemaphore(value: 0)
 
     /// _IOW('T', 0x31, int) and _IOR('T', 0x30, unsigned int) from <asm-generic/ioctls.h>, which
@@ -83,6 +84,16 @@ final class PseudoTerminal: Sendable {
         }
     }
 
+    /// Waits (at most a second) until everything written to the terminal so far is in `bytes`.
+    func settle() {
+        for _ in 0..<1000 {
+            var unread: Int32 = 0
+            _ = withUnsafeMutablePointer(to: &unread) { ioctl(master, UInt(FIONREAD), $0) }
+            if unread == 0, !reading.withLock({ $0 }) { return }
+            usleep(1000)
+        }
+    }
+
     /// Stops the reader and closes both sides (the editor then sees the terminal gone).
     func close() {
         let first = stopping.withLock { stopping in
@@ -100,9 +111,14 @@ final class PseudoTerminal: Sendable {
         while !stopping.withLock({ $0 }) {
             var entry = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
             guard poll(&entry, 1, 20) > 0 else { continue }
+            reading.withLock { $0 = true }
             let count = read(master, &buffer, buffer.count)
             if count > 0 {
                 output.withLock { $0.append(contentsOf: buffer[0..<count]) }
+            }
+            reading.withLock { $0 = false }
+            if count > 0 {
+                continue
             } else if count < 0, errno == EINTR || errno == EAGAIN {
                 continue
             } else {
