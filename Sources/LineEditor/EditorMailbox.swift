@@ -43,13 +43,7 @@ final class EditorMailbox: Sendable {
     /// Queues text for printing above the prompt; false once the editor is closed.
     @discardableResult
     func post(_ text: String) -> Bool {
-        let accepted = state.withLock { state in
-            guard !state.closed else { return false }
-            state.messages.append(text)
-            return true
-        }
-        if accepted { wake() }
-        return accepted
+        changeUnlessClosed { $0.messages.append(text) }
     }
 
     func markPromptChanged() {
@@ -59,9 +53,13 @@ final class EditorMailbox: Sendable {
 
     /// Queues a read; false once the editor is closed (the caller then answers nil itself).
     func enqueueRead(_ continuation: CheckedContinuation<String?, Never>) -> Bool {
+        changeUnlessClosed { $0.reads.append(continuation) }
+    }
+
+    private func changeUnlessClosed(_ change: (inout State) -> Void) -> Bool {
         let accepted = state.withLock { state in
             guard !state.closed else { return false }
-            state.reads.append(continuation)
+            change(&state)
             return true
         }
         if accepted { wake() }

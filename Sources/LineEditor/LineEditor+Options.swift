@@ -1,8 +1,9 @@
 extension LineEditor {
     /// How the editor looks and behaves.
     ///
-    /// Every closure runs on the editor thread, while the user waits for the screen: keep them
-    /// quick and never block in them.
+    /// Every closure runs on the editor thread, while the user waits for the screen (and other
+    /// editors in the process wait for libedit): keep them quick, never block in them, and do
+    /// not close an editor from them.
     public struct Options: Sendable {
         /// The prompt, such as `dev (2/5)> `. Asked for when a line starts, when messages are
         /// printed above it and after `refreshPrompt()`. ANSI escape sequences (colours) are

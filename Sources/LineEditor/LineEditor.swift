@@ -13,7 +13,7 @@ import Glibc
 /// called from any thread or task at any time. el_wgets blocks; it runs on that thread, never
 /// on Swift's cooperative pool. The `Options` closures run on that thread too.
 ///
-/// Keys are libedit's emacs bindings (arrows, Ctrl-A/E, Ctrl-R redraws, up/down browse
+/// Keys are libedit's emacs bindings (arrows, Ctrl-A/E, Ctrl-K, up/down browse
 /// history), plus: TAB completes (when `Options.completion` is set), Ctrl-C abandons the line
 /// for a fresh prompt, Ctrl-D on an empty line ends input. While editing, Ctrl-C, Ctrl-Z and
 /// Ctrl-\ are keys, not signals. Input is UTF-8. The window size is read when each line starts.
@@ -77,7 +77,8 @@ public final class LineEditor: Sendable {
     /// terminal gone) or once the editor is closed.
     ///
     /// Lines that pass `Options.historyFilter` are recorded in history. Calls made while a line
-    /// is being read queue behind it.
+    /// is being read queue behind it. Cancelling the calling task does not end the read: call
+    /// `close()`.
     public func readLine() async -> String? {
         await withCheckedContinuation { continuation in
             if !mailbox.enqueueRead(continuation) { continuation.resume(returning: nil) }

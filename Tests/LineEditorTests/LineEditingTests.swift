@@ -121,4 +121,22 @@ struct LineEditingTests {
         defer { ends.forEach { _ = Glibc.close($0) } }
         #expect(!LineEditor.isTerminal(fd: ends[0]))
     }
+
+    @Test func aPipeIsReadLineByLineWithoutEditing() async throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let terminal = try PseudoTerminal()
+        defer {
+            _ = Glibc.close(ends[0])
+            terminal.close()
+        }
+        let script = Array("status\nconnect all\n".utf8)
+        #expect(script.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } == script.count)
+        _ = Glibc.close(ends[1])
+        let editor = try LineEditor(input: ends[0], output: terminal.slave, programName: "imsh-test")
+        defer { editor.close() }
+        #expect(await editor.readLine() == "status")
+        #expect(await editor.readLine() == "connect all")
+        #expect(await editor.readLine() == nil)
+    }
 }
