@@ -89,7 +89,15 @@ struct PrintAboveTests {
                 && $0.row == 1 && $0.column == 42
         }
         #expect(screen.lines.dropFirst(3).allSatisfy { $0.isEmpty })
-        harness.terminal.send("+" + Key.enter)
+        harness.terminal.send("+" + Key.controlE)
+        await harness.expectScreen("the cursor at the end, on the second row") { $0.row == 2 && $0.column == 23 }
+        harness.editor.printAbove("[dev] kicked")
+        let edited = "> " + text.prefix(40) + "+" + text.dropFirst(40)
+        await harness.expectScreen("the second message above the line, the cursor still at its end") {
+            $0.lines.prefix(4) == ["[dev] connected", "[dev] kicked", String(edited.prefix(80)), String(edited.dropFirst(80))]
+                && $0.row == 3 && $0.column == 23
+        }
+        harness.terminal.send(Key.enter)
         #expect(await harness.line(of: read) == text.prefix(40) + "+" + text.dropFirst(40))
     }
 
