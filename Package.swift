@@ -41,6 +41,8 @@ let package = Package(
         .target(name: "IMServer", dependencies: ["IMConfig", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
         // The client session engine: reconnection policy, sessions, local database.
         .target(name: "IMEngine", dependencies: ["CNetlink", "IMStore", "IMProtocol", "MQTT"]),
+        // The REPL's line editor on libedit: prompt, completion, history, messages above the prompt.
+        .target(name: "LineEditor", dependencies: ["CEdit"]),
 
         .executableTarget(name: "imsh", dependencies: ["IMCommandLine"]),
         .executableTarget(name: "imserver", dependencies: ["IMCommandLine", "IMServer", "IMConfig", "IMStore", "IMProtocol"]),
@@ -57,6 +59,7 @@ let package = Package(
         .testTarget(name: "IMConfigTests", dependencies: ["IMConfig"]),
         .testTarget(name: "IMServerTests", dependencies: ["IMServer", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
         .testTarget(name: "IMEngineTests", dependencies: ["IMEngine", "IMProtocol", "MQTT"]),
+        .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CEdit", "CSQLite", "CCrypto"]),
     ]
 )

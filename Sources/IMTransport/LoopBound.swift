@@ -13,8 +13,11 @@ public struct LoopBound<Value>: @unchecked Sendable {
         self.init(value, thread: loop.thread)
     }
 
-    /// Wraps a value already confined to `loop`; call on the loop thread.
-    init(confined value: Value, loop: EventLoop) {
+    /// Wraps a value already confined to `loop`; call on the loop thread (checked at run time).
+    ///
+    /// For state that lives on the loop and must ride along with work done elsewhere, such as
+    /// a continuation to run back on the loop.
+    public init(confined value: Value, loop: EventLoop) {
         precondition(loop.inEventLoop, "LoopBound(confined:) called off its event loop thread")
         self.thread = loop.thread
         self.storage = value

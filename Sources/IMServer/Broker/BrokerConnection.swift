@@ -1,0 +1,163 @@
+import IMProtocol
+import IMTransport
+import MQTT
+
+/// One client's MQTT connection as the broker sees it: its login, keep-alive and deliveries.
+///
+/// Lives on the broker's event loop; the transport calls it there, and so does `BrokerCore`.
+final class BrokerConnection: ConnectionHandler {
+    enum Phase: Equatable {
+        /// Accepted; only CONNECT may come.
+        case awaitingConnect
+        /// CONNECT received; the store is being asked about the user and device.
+        case authenticating
+        /// CONNACK 0x00 sent.
+        case online
+        case closed
+    }
+
+    /// Who logged in on this connection.
+    struct Login {
+        var appKey: String
+        var userID: String
+        var deviceID: String
+        var platform: Platform
+        var device: DeviceKey { DeviceKey(appKey: appKey, userID: userID, deviceID: deviceID) }
+    }
+
+    let id: UInt64
+    let connection: Connection
+    unowned let core: BrokerCore
+    var phase = Phase.awaitingConnect
+    var login: Login?
+    var connectTimer: TimerID?
+    var keepAlive: Duration?
+    var keepAliveTimer: TimerID?
+    var lastPacketAt: Duration = .zero
+
+    /// Deliveries: subscribed to the inbox, messages in flight by packet id, and paging state.
+    var subscribed = false
+    var inflight: [UInt16: Int64] = [:]
+    var lastQueuedMessageID: Int64 = 0
+    var fetching = false
+    var fetchAgain = false
+    var nextPacketID: UInt16 = 0
+    /// How many deliveries may be unacknowledged at once (the client's Receive Maximum, capped).
+    var window = 32
+
+    /// Messages from this client waiting to be stored, and whether a store is under way:
+    /// stores run one batch at a time so PUBACKs go out in the order the PUBLISHes came.
+    var pendingPublishes: [PendingPublish] = []
+    var storing = false
+    /// Acknowledged deliveries not yet removed from the store's queue.
+    var pendingAcknowledgements: [Int64] = []
+    var acknowledging = false
+
+    init(id: UInt64, connection: Connection, core: BrokerCore) {
+        self.id = id
+        self.connection = connection
+        self.core = core
+    }
+
+    func send(_ packet: Packet) {
+        guard phase != .closed else { return }
+        do {
+            try connection.send(packet.encoded())
+        } catch {
+            // The transport closed the connection (buffer overflow or already closed): a
+            // client that does not read is dropped so it never stalls the others.
+            phase = .closed
+        }
+    }
+
+    func close(_ mode: CloseMode) {
+        guard phase != .closed else { return }
+        phase = .closed
+        connection.close(mode)
+    }
+
+    // MARK: ConnectionHandler
+
+    func connection(_ connection: Connection, didReceive frame: [UInt8]) {
+        guard phase != .closed else { return }
+        lastPacketAt = core.clock.monotonic()
+        let packet: Packet
+        do {
+            packet = try Packet(frame: frame)
+        } catch {
+            refuseMalformed(error)
+            return
+        }
+        switch (phase, packet) {
+        case (.awaitingConnect, .connect(let connect)):
+            if let connectTimer { core.loop.cancelTimer(connectTimer) }
+            core.handleConnect(self, connect)
+        case (.awaitingConnect, _), (.authenticating, _):
+            // MQTT: the first packet must be CONNECT; nothing else is read before CONNACK.
+            close(.abortive)
+        case (.online, .publish(let publish)):
+            core.handlePublish(self, publish)
+        case (.online, .puback(let ack)):
+            core.handleDeliveryAcknowledgement(self, ack.packetIdentifier)
+        case (.online, .subscribe(let subscribe)):
+            core.handleSubscribe(self, subscribe)
+        case (.online, .unsubscribe(let unsubscribe)):
+            core.handleUnsubscribe(self, unsubscribe)
+        case (.online, .pingreq):
+            send(.pingresp)
+        case (.online, .disconnect):
+            core.removeFromOnline(self)
+            close(.graceful)
+        case (.online, .connect):
+            core.disconnect(self, .protocolError)
+        case (.online, .pubrec), (.online, .pubrel), (.online, .pubcomp):
+            core.disconnect(self, .qosNotSupported)
+        default:
+            core.disconnect(self, .protocolError)
+        }
+    }
+
+    func connection(_ connection: Connection, didCloseWith error: TransportError?) {
+        phase = .closed
+        if let connectTimer { core.loop.cancelTimer(connectTimer) }
+        if let keepAliveTimer { core.loop.cancelTimer(keepAliveTimer) }
+        core.connectionClosed(self)
+    }
+
+    /// A packet that does not decode: CONNACK before login, DISCONNECT after, with its reason (0x81/0x82/...).
+    private func refuseMalformed(_ error: MQTTError) {
+        if phase == .awaitingConnect {
+            send(.connack(ConnAck(reasonCode: error.reasonCode, properties: [.reasonString(error.message)])))
+            close(.graceful)
+        } else {
+            core.disconnect(self, error.reasonCode)
+        }
+    }
+
+    // MARK: Keep-alive
+
+    /// Starts enforcing the client's Keep Alive: no packet for 1.5 × it means DISCONNECT 0x8D.
+    func startKeepAlive(seconds: UInt16) {
+        guard seconds > 0 else { return }
+        keepAlive = .seconds(Int(seconds)) * 1.5
+        armKeepAlive(after: keepAlive!)
+    }
+
+    private func armKeepAlive(after delay: Duration) {
+        keepAliveTimer = core.loop.scheduleTimer(after: delay) { [weak self] in
+            guard let self, phase == .online, let keepAlive else { return }
+            let idle = core.clock.monotonic() - lastPacketAt
+            if idle >= keepAlive {
+                core.disconnect(self, .keepAliveTimeout)
+            } else {
+                armKeepAlive(after: keepAlive - idle)
+            }
+        }
+    }
+}
+
+/// A PUBLISH from a client, checked and waiting to be stored before its PUBACK.
+struct PendingPublish {
+    var packetIdentifier: UInt16?
+    var message: NewMessage
+}

@@ -1,0 +1,106 @@
+import IMProtocol
+import MQTT
+
+extension BrokerCore {
+    /// A SUBSCRIBE: the inbox is granted at QoS 1 at most; any other filter is refused (0x87).
+    func handleSubscribe(_ broker: BrokerConnection, _ subscribe: Subscribe) {
+        var codes: [ReasonCode] = []
+        for subscription in subscribe.subscriptions {
+            if !Topic.isValidFilter(subscription.topicFilter) {
+                codes.append(.topicFilterInvalid)
+            } else if subscription.topicFilter == IMTopic.inboxFilter {
+                broker.subscribed = true
+                codes.append(.granted(min(subscription.options.qos, .atLeastOnce)))
+            } else {
+                codes.append(.notAuthorized)
+            }
+        }
+        broker.send(.suback(SubAck(packetIdentifier: subscribe.packetIdentifier, reasonCodes: codes)))
+        pump(broker)
+    }
+
+    func handleUnsubscribe(_ broker: BrokerConnection, _ unsubscribe: Unsubscribe) {
+        let codes: [ReasonCode] = unsubscribe.topicFilters.map { filter in
+            guard filter == IMTopic.inboxFilter, broker.subscribed else { return .noSubscriptionExisted }
+            broker.subscribed = false
+            return .success
+        }
+        broker.send(.unsuback(UnsubAck(packetIdentifier: unsubscribe.packetIdentifier, reasonCodes: codes)))
+    }
+
+    /// Sends the device's queued messages, as many as its window allows, fetching from the store.
+    ///
+    /// One fetch at a time per connection; a wake-up during a fetch asks for another after it.
+    func pump(_ broker: BrokerConnection) {
+        guard broker.phase == .online, broker.subscribed, let login = broker.login else { return }
+        guard !broker.fetching else {
+            broker.fetchAgain = true
+            return
+        }
+        let room = broker.window - broker.inflight.count
+        guard room > 0 else { return }
+        broker.fetching = true
+        broker.fetchAgain = false
+        let store = self.store
+        let after = broker.lastQueuedMessageID
+        perform({
+            try await store.pending(appKey: login.appKey, userID: login.userID, deviceID: login.deviceID, after: after, limit: room)
+        }) { core, result in
+            broker.fetching = false
+            guard broker.phase == .online, case .success(let messages) = result else { return }
+            for message in messages { core.deliver(message, to: broker, login.device) }
+            if messages.count == room || broker.fetchAgain { core.pump(broker) }
+        }
+    }
+
+    private func deliver(_ message: QueuedMessage, to broker: BrokerConnection, _ device: DeviceKey) {
+        let packetID = broker.takePacketIdentifier()
+        broker.inflight[packetID] = message.messageID
+        broker.lastQueuedMessageID = max(broker.lastQueuedMessageID, message.messageID)
+        let resent = !unacknowledged[device, default: []].insert(message.messageID).inserted
+        let payload = TextMessage(text: message.text, cid: message.cid).delivered(from: message.from).encoded()
+        broker.send(.publish(Publish(
+            topic: IMTopic.inbox(from: message.from).name, payload: payload, qos: .atLeastOnce,
+            packetIdentifier: packetID, dup: resent,
+            properties: [
+                .payloadFormatIndicator(.utf8),
+                .contentType(TextMessage.contentType),
+                .userProperty(IMUserProperty.messageUID, message.uid),
+                .userProperty(IMUserProperty.sentAt, String(message.sentAt)),
+            ])))
+    }
+
+    /// A PUBACK for a delivery: the device has the message; drop it from its queue and send more.
+    func handleDeliveryAcknowledgement(_ broker: BrokerConnection, _ packetID: UInt16) {
+        guard let login = broker.login, let messageID = broker.inflight.removeValue(forKey: packetID) else { return }
+        unacknowledged[login.device]?.remove(messageID)
+        broker.pendingAcknowledgements.append(messageID)
+        flushAcknowledgements(broker)
+        pump(broker)
+    }
+
+    /// Removes acknowledged messages from the store's queue, a batch at a time.
+    private func flushAcknowledgements(_ broker: BrokerConnection) {
+        guard !broker.acknowledging, !broker.pendingAcknowledgements.isEmpty, let login = broker.login else { return }
+        let batch = broker.pendingAcknowledgements
+        broker.pendingAcknowledgements.removeAll()
+        broker.acknowledging = true
+        let store = self.store
+        perform({
+            try await store.acknowledge(appKey: login.appKey, userID: login.userID, deviceID: login.deviceID, messageIDs: batch)
+        }) { core, _ in
+            broker.acknowledging = false
+            core.flushAcknowledgements(broker)
+        }
+    }
+}
+
+extension BrokerConnection {
+    /// The next packet identifier not in flight (1...65535).
+    func takePacketIdentifier() -> UInt16 {
+        repeat {
+            nextPacketID = nextPacketID == .max ? 1 : nextPacketID + 1
+        } while inflight[nextPacketID] != nil
+        return nextPacketID
+    }
+}

@@ -1,0 +1,121 @@
+import IMProtocol
+import MQTT
+
+extension BrokerCore {
+    /// A CONNECT: limits, credentials, the user's standing, then the device policy, then CONNACK.
+    func handleConnect(_ broker: BrokerConnection, _ connect: Connect) {
+        guard !shuttingDown else { return refuse(broker, .serverUnavailable, nil) }
+        guard rateLimiter.tryAcquire(now: clock.monotonic()) else { return refuse(broker, .connectionRateExceeded, nil) }
+        guard online.values.reduce(0, { $0 + $1.count }) < limits.maxConnections else {
+            return refuse(broker, .serverBusy, nil)
+        }
+        guard IMIdentifier.isValidDeviceID(connect.clientIdentifier) else {
+            return refuse(broker, .clientIdentifierNotValid, nil,
+                          reason: "the client identifier (device id) must be 1-64 characters of A-Z a-z 0-9 _ -")
+        }
+        var platform = Platform.default
+        if let name = connect.properties.userProperty(IMUserProperty.platform) {
+            guard let named = Platform(rawValue: name) else {
+                return refuse(broker, .protocolError, nil, reason: "im-platform must be mobile, pc or web")
+            }
+            platform = named
+        }
+        let appKey = connect.userName ?? ""
+        let token = connect.password.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let app = apps[appKey]
+        let now = clock.wallMilliseconds()
+        // The token names the user; the user's standing comes from the store, so check it in two steps.
+        let verdict = LoginCheck.evaluate(appKey: appKey, token: token, app: app, now: now) { _ in .initial }
+        guard case .accept(let userID, _) = verdict else {
+            if case .refuse(let code, let name) = verdict { refuse(broker, code, name) }
+            return
+        }
+        broker.phase = .authenticating
+        broker.login = .init(appKey: appKey, userID: userID, deviceID: connect.clientIdentifier, platform: platform)
+        let store = self.store
+        perform({ try await store.userState(appKey: appKey, userID: userID) }) { core, result in
+            guard broker.phase == .authenticating else { return }
+            switch result {
+            case .success(let state):
+                core.continueLogin(broker, connect, token: token, state: state)
+            case .failure:
+                core.refuse(broker, .serverUnavailable, nil)
+            }
+        }
+    }
+
+    /// The user's standing is known: check again with it, apply the device policy, register the device.
+    private func continueLogin(_ broker: BrokerConnection, _ connect: Connect, token: String, state: UserState) {
+        guard let login = broker.login else { return }
+        let app = apps[login.appKey]
+        let verdict = LoginCheck.evaluate(appKey: login.appKey, token: token, app: app, now: clock.wallMilliseconds()) { _ in state }
+        guard case .accept = verdict else {
+            if case .refuse(let code, let name) = verdict { refuse(broker, code, name) }
+            return
+        }
+        let key = UserKey(appKey: login.appKey, userID: login.userID)
+        let others = online[key] ?? []
+        let attempt = DevicePolicy.Login(
+            clientID: login.deviceID, platform: login.platform.rawValue,
+            isReconnection: connect.properties.userProperty(IMUserProperty.reconnect) == IMUserProperty.flagSet,
+            kickEnable: connect.properties.userProperty(IMUserProperty.kickEnable) == IMUserProperty.flagSet)
+        let devices = others.compactMap { other in
+            other.login.map { DevicePolicy.OnlineDevice(connectionID: other.id, clientID: $0.deviceID, platform: $0.platform.rawValue) }
+        }
+        switch DevicePolicy(clientControlsKickPolicy: app?.clientControlsKickPolicy ?? false).decide(attempt, online: devices) {
+        case .refuseOtherDeviceOnline:
+            return refuse(broker, .notAuthorized, .otherDeviceOnline)
+        case .accept(let evictions):
+            for eviction in evictions {
+                guard let evicted = others.first(where: { $0.id == eviction.connectionID }) else { continue }
+                switch eviction.reason {
+                case .sessionTakenOver: disconnect(evicted, .sessionTakenOver)
+                case .otherDeviceLogin: disconnect(evicted, .sessionTakenOver, .otherDeviceLogin)
+                }
+            }
+        }
+        online[key, default: []].append(broker)
+        let store = self.store
+        let now = clock.wallMilliseconds()
+        perform({
+            try await store.registerDevice(appKey: login.appKey, userID: login.userID, deviceID: login.deviceID,
+                                           platform: login.platform, now: now)
+        }) { core, result in
+            guard broker.phase == .authenticating else { return }
+            guard case .success = result else {
+                core.removeFromOnline(broker)
+                return core.refuse(broker, .serverUnavailable, nil)
+            }
+            core.completeLogin(broker, connect)
+        }
+    }
+
+    private func completeLogin(_ broker: BrokerConnection, _ connect: Connect) {
+        guard let login = broker.login else { return }
+        broker.phase = .online
+        if let receiveMaximum = connect.properties.receiveMaximum {
+            broker.window = min(broker.window, Int(receiveMaximum))
+        }
+        // Session Present is always 0: subscriptions are not kept between connections, so the
+        // client subscribes again; its undelivered messages are kept whatever the session state.
+        broker.send(.connack(ConnAck(sessionPresent: false, reasonCode: .success, properties: [
+            .userProperty(IMUserProperty.userID, login.userID),
+            .maximumQoS(.atLeastOnce),
+            .retainAvailable(false),
+            .topicAliasMaximum(0),
+            .sharedSubscriptionAvailable(false),
+            .subscriptionIdentifierAvailable(false),
+            .maximumPacketSize(UInt32(limits.maxPacketSize)),
+        ])))
+        broker.startKeepAlive(seconds: connect.keepAlive)
+    }
+
+    /// CONNACK with a failure code (and `im-error`), then close.
+    func refuse(_ broker: BrokerConnection, _ code: ReasonCode, _ name: IMErrorName?, reason: String? = nil) {
+        var properties: Properties = []
+        if let name { properties.appendUserProperty(IMUserProperty.error, name.rawValue) }
+        if let reason { properties.reasonString = reason }
+        broker.send(.connack(ConnAck(sessionPresent: false, reasonCode: code, properties: properties)))
+        broker.close(.graceful)
+    }
+}

@@ -1,0 +1,38 @@
+import IMTransport
+
+extension BrokerCore {
+    /// Every second: notices `imserver app` edits made by another process and reloads the apps.
+    /// Every minute: removes messages past their app's retention.
+    func startMaintenance() {
+        var ticks = 0
+        func tick() {
+            guard !shuttingDown else { return }
+            ticks += 1
+            reloadAppsIfChanged()
+            if ticks % 60 == 0 { purgeExpiredMessages() }
+            loop.scheduleTimer(after: .seconds(1), tick)
+        }
+        loop.scheduleTimer(after: .seconds(1), tick)
+    }
+
+    func reloadAppsIfChanged() {
+        let store = self.store
+        let configured = configuredApps
+        let seen = lastExternalChange
+        perform({ () async throws -> (Int64, [AppSettings]?) in
+            let counter = try await store.externalChangeCounter()
+            return (counter, counter == seen ? nil : try await store.effectiveApps(configured: configured))
+        }) { core, result in
+            guard case .success(let (counter, apps)) = result else { return }
+            core.lastExternalChange = counter
+            if let apps { core.apps = Dictionary(apps.map { ($0.appKey, $0) }, uniquingKeysWith: { _, last in last }) }
+        }
+    }
+
+    func purgeExpiredMessages() {
+        let store = self.store
+        let apps = Array(self.apps.values)
+        let now = clock.wallMilliseconds()
+        perform({ try await store.purgeExpired(apps: apps, now: now) }) { _, _ in }
+    }
+}

@@ -1,0 +1,68 @@
+import IMProtocol
+import MQTT
+
+extension BrokerCore {
+    /// A client's PUBLISH: only `im/send/<to>` as itself, QoS 0 or 1, a text payload (section 5).
+    func handlePublish(_ broker: BrokerConnection, _ publish: Publish) {
+        guard let login = broker.login else { return }
+        guard publish.qos != .exactlyOnce else { return disconnect(broker, .qosNotSupported) }
+        guard !publish.retain else { return disconnect(broker, .retainNotSupported) }
+        guard publish.properties.topicAlias == nil else { return disconnect(broker, .topicAliasInvalid) }
+        let packetID = publish.qos == .atLeastOnce ? publish.packetIdentifier : nil
+        func answer(_ code: ReasonCode) {
+            if let packetID { broker.send(.puback(PubAck(packetIdentifier: packetID, reasonCode: code))) }
+        }
+        guard case .send(let recipient)? = IMTopic(publish.topic) else { return answer(.notAuthorized) }
+        let message: TextMessage
+        do {
+            message = try TextMessage.decode(publish.payload)
+        } catch {
+            return answer(.payloadFormatInvalid)
+        }
+        if let from = message.from, from != login.userID { return answer(.notAuthorized) }
+        broker.pendingPublishes.append(PendingPublish(
+            packetIdentifier: packetID,
+            message: NewMessage(appKey: login.appKey, from: login.userID, to: [recipient], cid: message.cid,
+                                text: message.text, sentAt: clock.wallMilliseconds())))
+        storePendingPublishes(broker)
+    }
+
+    /// Stores what the client sent, one batch at a time, then PUBACKs each in order and delivers.
+    private func storePendingPublishes(_ broker: BrokerConnection) {
+        guard !broker.storing, !broker.pendingPublishes.isEmpty else { return }
+        let batch = broker.pendingPublishes
+        broker.pendingPublishes.removeAll()
+        broker.storing = true
+        let store = self.store
+        let messages = batch.map(\.message)
+        perform({ try await store.storeMessages(messages) }) { core, result in
+            broker.storing = false
+            switch result {
+            case .success(let results):
+                for (pending, stored) in zip(batch, results) {
+                    if let packetID = pending.packetIdentifier {
+                        broker.send(.puback(PubAck(packetIdentifier: packetID, reasonCode: .success)))
+                    }
+                    if !stored.isDuplicate { core.notify(appKey: pending.message.appKey, stored.deliveries) }
+                }
+            case .failure:
+                // Not stored, so not acknowledged as stored: the client keeps it and resends.
+                for packetID in batch.compactMap(\.packetIdentifier) {
+                    broker.send(.puback(PubAck(packetIdentifier: packetID, reasonCode: .unspecifiedError,
+                                               properties: [.reasonString("the server could not store the message")])))
+                }
+            }
+            core.storePendingPublishes(broker)
+        }
+    }
+
+    /// Wakes the online connections of these devices to fetch their queues.
+    func notify(appKey: String, _ deliveries: [Delivery]) {
+        for delivery in deliveries {
+            for broker in online[UserKey(appKey: appKey, userID: delivery.userID)] ?? []
+            where broker.login?.deviceID == delivery.deviceID {
+                pump(broker)
+            }
+        }
+    }
+}

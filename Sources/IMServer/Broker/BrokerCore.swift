@@ -1,0 +1,134 @@
+import IMProtocol
+import IMTransport
+import MQTT
+
+/// The MQTT side's live state and decisions: who is online on which device, logins, message
+/// routing and server-side disconnects.
+///
+/// Confined to one event loop: every connection it serves runs on that loop, so connection
+/// callbacks use it directly with no locks or hops. Work on the store runs in tasks and comes
+/// back to the loop with `loop.execute`; each such continuation first checks that its
+/// connection is still the one it started for.
+final class BrokerCore {
+    let loop: EventLoop
+    let store: ServerStore
+    let limits: ServerLimits
+    let clock: ServerClock
+    /// The apps as configured; `apps` is these with the store's overrides applied.
+    let configuredApps: [AppSettings]
+    var apps: [String: AppSettings]
+    var rateLimiter: ConnectRateLimiter
+    /// Every open MQTT connection, by connection id.
+    var connections: [UInt64: BrokerConnection] = [:]
+    /// Logged-in connections of each user, in login order.
+    var online: [UserKey: [BrokerConnection]] = [:]
+    /// Messages sent to a device and not acknowledged, so a resend after reconnection carries DUP.
+    var unacknowledged: [DeviceKey: Set<Int64>] = [:]
+    var nextConnectionID: UInt64 = 0
+    var shuttingDown = false
+    /// The store's change counter as last seen, to notice `imserver app` edits.
+    var lastExternalChange: Int64?
+
+    init(loop: EventLoop, store: ServerStore, configuration: ServerConfiguration, apps: [AppSettings], clock: ServerClock) {
+        self.loop = loop
+        self.store = store
+        self.limits = configuration.limits
+        self.clock = clock
+        self.configuredApps = configuration.apps
+        self.apps = Dictionary(apps.map { ($0.appKey, $0) }, uniquingKeysWith: { _, last in last })
+        self.rateLimiter = ConnectRateLimiter(rate: Double(configuration.limits.connectRate))
+    }
+
+    /// Takes a freshly accepted connection: it must send CONNECT within the connect timeout.
+    func accept(_ connection: Connection) {
+        nextConnectionID += 1
+        let broker = BrokerConnection(id: nextConnectionID, connection: connection, core: self)
+        connections[broker.id] = broker
+        connection.start(broker)
+        broker.connectTimer = loop.scheduleTimer(after: limits.connectTimeout) { [weak broker] in
+            guard let broker, broker.phase == .awaitingConnect else { return }
+            broker.close(.abortive)
+        }
+    }
+
+    /// Forgets a connection that closed.
+    func connectionClosed(_ broker: BrokerConnection) {
+        connections[broker.id] = nil
+        removeFromOnline(broker)
+    }
+
+    func removeFromOnline(_ broker: BrokerConnection) {
+        guard let login = broker.login else { return }
+        let key = UserKey(appKey: login.appKey, userID: login.userID)
+        online[key]?.removeAll { $0 === broker }
+        if online[key]?.isEmpty == true { online[key] = nil }
+    }
+
+    /// Sends DISCONNECT with `reason` (and `im-error`), then closes: the server-side disconnects of section 2.
+    func disconnect(_ broker: BrokerConnection, _ reason: ReasonCode, _ name: IMErrorName? = nil) {
+        guard broker.phase != .closed else { return }
+        var properties: Properties = []
+        if let name { properties.appendUserProperty(IMUserProperty.error, name.rawValue) }
+        broker.send(.disconnect(Disconnect(reasonCode: reason, properties: properties)))
+        removeFromOnline(broker)
+        broker.close(.graceful)
+    }
+
+    /// Disconnects every device of these users with `reason` and `name`.
+    func disconnect(appKey: String, userIDs: [String], _ reason: ReasonCode, _ name: IMErrorName) {
+        for userID in userIDs {
+            for broker in online[UserKey(appKey: appKey, userID: userID)] ?? [] {
+                disconnect(broker, reason, name)
+            }
+        }
+    }
+
+    /// Starts a graceful shutdown: DISCONNECT 0x8B to every client, then close.
+    func beginShutdown() {
+        shuttingDown = true
+        for broker in connections.values {
+            if broker.phase == .online {
+                disconnect(broker, .serverShuttingDown)
+            } else {
+                broker.close(.graceful)
+            }
+        }
+    }
+
+    /// Runs `work` off the loop, then `then` with its result back on the loop.
+    func perform<T: Sendable>(
+        _ work: @escaping @Sendable () async throws -> T,
+        then: @escaping (BrokerCore, Result<T, any Error>) -> Void
+    ) {
+        let loop = self.loop
+        let continuation = LoopBound(confined: LoopContinuation(core: self, then: then), loop: loop)
+        Task {
+            let result: Result<T, any Error>
+            do { result = .success(try await work()) } catch { result = .failure(error) }
+            loop.execute {
+                let pending = continuation.value
+                guard let core = pending.core else { return }
+                pending.then(core, result)
+            }
+        }
+    }
+}
+
+/// What to run back on the loop after a `perform`; holds the core weakly so a stopped server
+/// is not kept alive by store work still under way.
+final class LoopContinuation<T> {
+    weak var core: BrokerCore?
+    let then: (BrokerCore, Result<T, any Error>) -> Void
+
+    init(core: BrokerCore, then: @escaping (BrokerCore, Result<T, any Error>) -> Void) {
+        self.core = core
+        self.then = then
+    }
+}
+
+/// One device of one user: the unit of the message queue.
+struct DeviceKey: Hashable, Sendable {
+    var appKey: String
+    var userID: String
+    var deviceID: String
+}

@@ -1,0 +1,74 @@
+import IMProtocol
+import IMTransport
+import MQTT
+
+/// The server API's view of the broker: store changes first, then their effect on live connections.
+final class ServerBackend: ServerAPIBackend {
+    let core: LoopBound<BrokerCore>
+    let loop: EventLoop
+    let store: ServerStore
+    let clock: ServerClock
+
+    init(core: LoopBound<BrokerCore>, loop: EventLoop, store: ServerStore, clock: ServerClock) {
+        self.core = core
+        self.loop = loop
+        self.store = store
+        self.clock = clock
+    }
+
+    /// Runs `body` with the core on its loop and returns its result.
+    private func onLoop<T: Sendable>(_ body: @escaping @Sendable (BrokerCore) -> T) async -> T {
+        let core = self.core
+        return await withCheckedContinuation { continuation in
+            let accepted = loop.execute { continuation.resume(returning: body(core.value)) }
+            precondition(accepted, "the server's event loop stopped before the API did")
+        }
+    }
+
+    func app(forKey appKey: String) async -> AppSettings? {
+        await onLoop { $0.apps[appKey] }
+    }
+
+    func issueToken(appKey: String, userID: String) async throws -> String {
+        guard let app = await app(forKey: appKey) else { throw ServerError.unknownApp(appKey) }
+        return try Token.issue(appKey: appKey, secret: app.appSecret, userID: userID, issuedAt: clock.wallMilliseconds())
+    }
+
+    func expireTokens(appKey: String, userIDs: [String], before: Int64) async throws {
+        try await store.expireTokens(appKey: appKey, userIDs: userIDs, before: before)
+    }
+
+    func block(appKey: String, userIDs: [String], minutes: Int) async throws {
+        let until = clock.wallMilliseconds() + Int64(minutes) * 60_000
+        try await store.block(appKey: appKey, userIDs: userIDs, until: until)
+        await onLoop { $0.disconnect(appKey: appKey, userIDs: userIDs, .administrativeAction, .userBlocked) }
+    }
+
+    func unblock(appKey: String, userIDs: [String]) async throws {
+        try await store.unblock(appKey: appKey, userIDs: userIDs)
+    }
+
+    func deactivate(appKey: String, userIDs: [String]) async throws {
+        try await store.deactivate(appKey: appKey, userIDs: userIDs)
+        await onLoop { $0.disconnect(appKey: appKey, userIDs: userIDs, .administrativeAction, .userAbandoned) }
+    }
+
+    func reactivate(appKey: String, userIDs: [String]) async throws {
+        try await store.reactivate(appKey: appKey, userIDs: userIDs)
+    }
+
+    func kick(appKey: String, userIDs: [String]) async throws {
+        await onLoop { $0.disconnect(appKey: appKey, userIDs: userIDs, .administrativeAction, .kicked) }
+    }
+
+    func isOnline(appKey: String, userID: String) async -> Bool {
+        await onLoop { $0.online[UserKey(appKey: appKey, userID: userID)]?.isEmpty == false }
+    }
+
+    func publish(appKey: String, from: String, to: [String], text: String) async throws -> String {
+        let cid = "api-" + Hex.encode(try Crypto.randomBytes(12))
+        let stored = try await store.storeMessage(appKey: appKey, from: from, to: to, cid: cid, text: text, sentAt: clock.wallMilliseconds())
+        await onLoop { $0.notify(appKey: appKey, stored.deliveries) }
+        return stored.uid
+    }
+}

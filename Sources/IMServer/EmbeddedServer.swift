@@ -1,0 +1,121 @@
+import Dispatch
+import IMTransport
+
+/// The IM server running in this process: its store, event loop and MQTT listener.
+///
+/// `imserver` runs one; imsh embeds one for profiles whose server is `"embedded"`; tests start
+/// one on port 0 and read the ports back. All of the broker's state lives on one event loop.
+public final class EmbeddedServer: Sendable {
+    /// Where and how to run.
+    public struct Options: Sendable {
+        public var configuration: ServerConfiguration
+        public var mqttHost: String
+        /// 0 picks a free port; read it back from `mqttAddress`.
+        public var mqttPort: UInt16
+        /// The data directory (created if missing); the store is `DIR/server.sqlite`.
+        public var dataDirectory: String
+        public var clock: ServerClock
+
+        public init(
+            configuration: ServerConfiguration = ServerConfiguration(), mqttHost: String = "127.0.0.1", mqttPort: UInt16 = 0,
+            dataDirectory: String, clock: ServerClock = .system
+        ) {
+            self.configuration = configuration
+            self.mqttHost = mqttHost
+            self.mqttPort = mqttPort
+            self.dataDirectory = dataDirectory
+            self.clock = clock
+        }
+    }
+
+    /// Where MQTT clients connect.
+    public let mqttAddress: SocketAddress
+    /// What the HTTP API (or an in-process caller such as imsh) asks of the server.
+    public let backend: any ServerAPIBackend
+    let group: EventLoopGroup
+    let loop: EventLoop
+    let listener: Listener
+    let core: LoopBound<BrokerCore>
+    let store: ServerStore
+
+    private init(mqttAddress: SocketAddress, backend: any ServerAPIBackend, group: EventLoopGroup, listener: Listener,
+                 core: LoopBound<BrokerCore>, store: ServerStore) {
+        self.mqttAddress = mqttAddress
+        self.backend = backend
+        self.group = group
+        self.loop = group.loops[0]
+        self.listener = listener
+        self.core = core
+        self.store = store
+    }
+
+    /// Opens the store and starts listening.
+    public static func start(_ options: Options) async throws -> EmbeddedServer {
+        let store = try await ServerStore.open(directory: options.dataDirectory)
+        do {
+            let apps = try await store.effectiveApps(configured: options.configuration.apps)
+            let group = try EventLoopGroup(threads: 1, name: "imserver")
+            let loop = group.loops[0]
+            let core = LoopBound(
+                BrokerCore(loop: loop, store: store, configuration: options.configuration, apps: apps, clock: options.clock),
+                loop: loop)
+            let limits = options.configuration.limits
+            let highWater = min(256 * 1024, limits.outgoingBufferLimit)
+            let connectionOptions = ConnectionOptions(
+                maximumFrameSize: limits.maxPacketSize, highWaterMark: highWater, lowWaterMark: highWater / 4,
+                outboundLimit: limits.outgoingBufferLimit)
+            let listener: Listener
+            do {
+                listener = try Listener(host: options.mqttHost, port: options.mqttPort, group: group, options: connectionOptions) {
+                    core.value.accept($0)
+                }
+            } catch {
+                group.shutdown()
+                throw error
+            }
+            loop.execute { core.value.startMaintenance() }
+            let backend = ServerBackend(core: core, loop: loop, store: store, clock: options.clock)
+            return EmbeddedServer(mqttAddress: listener.localAddress, backend: backend, group: group,
+                                  listener: listener, core: core, store: store)
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+
+    /// Stops gracefully: no new connections, DISCONNECT 0x8B to every client, a short wait for
+    /// them to close, then the store and the loop.
+    /// A second call does nothing.
+    public func stop() async {
+        listener.close()
+        let core = self.core
+        let started = await onLoop { () -> Bool in
+            guard !core.value.shuttingDown else { return false }
+            core.value.beginShutdown()
+            return true
+        }
+        guard started == true else { return }
+        for _ in 0..<100 {
+            if await onLoop({ core.value.connections.isEmpty }) != false { break }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        let group = self.group
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                group.shutdown()
+                continuation.resume()
+            }
+        }
+        await store.close()
+    }
+
+    /// Runs `body` on the loop; nil once the loop has stopped.
+    private func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T? {
+        let loop = self.loop
+        return await withCheckedContinuation { continuation in
+            if !loop.execute({ continuation.resume(returning: body()) }) {
+                continuation.resume(returning: nil)
+            }
+        }
+    }
+}

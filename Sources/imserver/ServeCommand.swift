@@ -1,0 +1,114 @@
+import Dispatch
+import IMCommandLine
+import IMServer
+import IMTransport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `imserver [--listen HOST:PORT] [--api HOST:PORT] [--data DIR] [--config FILE] [--json]`:
+/// runs the server until SIGINT or SIGTERM, then stops gracefully.
+enum ServeCommand {
+    static let spec = CommandSpec(
+        name: "imserver",
+        version: imshVersion,
+        summary: "the IM server: MQTT 5 for clients, an HTTP API for app servers",
+        usage: [
+            "[--listen HOST:PORT] [--api HOST:PORT] [--data DIR] [--config FILE] [--json]",
+            "app list|block|unblock|rotate-secret [KEY] [--data DIR] [--config FILE] (see 'imserver app --help')",
+        ],
+        options: [
+            OptionSpec("--listen", value: "HOST:PORT", help: "where MQTT clients connect (default 127.0.0.1:1883; port 0 picks one)"),
+            OptionSpec("--api", value: "HOST:PORT", help: "where the HTTP server API listens (default 127.0.0.1:8080)"),
+            OptionSpec("--data", value: "DIR", help: "data directory (default $XDG_STATE_HOME/imserver, else ~/.local/state/imserver)"),
+            OptionSpec("--config", value: "FILE", help: "apps and limits (JSON); without it the development app imsh-dev exists"),
+            OptionSpec("--json", help: "print events as JSON objects, one a line"),
+        ],
+        epilogue: "Stops gracefully on SIGINT or SIGTERM. See imserver(8).")
+
+    static func main(arguments: [String]) async -> Never {
+        let parsed = CommandLineTool.parseOrExit(spec, arguments: arguments)
+        if let extra = parsed.positionals.first {
+            CommandLineTool.fail(spec, UsageError("unexpected argument '\(extra)' (see 'imserver --help')"))
+        }
+        let json = parsed.has("--json")
+        let mqtt = endpoint(parsed.value("--listen") ?? "127.0.0.1:1883", option: "--listen")
+        let configuration = ConfigurationFile.loadOrExit(parsed.value("--config"))
+        let dataDirectory = parsed.value("--data") ?? ServerStore.defaultDirectory()
+
+        ProcessLimits.ignoreSIGPIPE()
+        let descriptors = (try? ProcessLimits.raiseOpenFileLimit()) ?? 0
+        if !json {
+            CommandLineTool.writeOut("data \(dataDirectory), open-file limit \(descriptors)\n")
+        }
+        let server: EmbeddedServer
+        do {
+            server = try await EmbeddedServer.start(.init(
+                configuration: configuration, mqttHost: mqtt.host, mqttPort: mqtt.port, dataDirectory: dataDirectory))
+        } catch {
+            CommandLineTool.writeError("imserver: \(error)\n")
+            exit(1)
+        }
+        let address = server.mqttAddress.description
+        if json {
+            CommandLineTool.writeOut(#"{"event":"listening","mqtt":"\#(address)"}"# + "\n")
+        } else {
+            CommandLineTool.writeOut("listening mqtt \(address)\n")
+        }
+        let signal = await waitForSignal()
+        await server.stop()
+        if json {
+            CommandLineTool.writeOut(#"{"event":"stopped","signal":"\#(signal)"}"# + "\n")
+        } else {
+            CommandLineTool.writeOut("stopped (\(signal))\n")
+        }
+        exit(0)
+    }
+
+    /// Splits `HOST:PORT` (an IPv6 host in brackets); a usage error otherwise.
+    static func endpoint(_ text: String, option: String) -> (host: String, port: UInt16) {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
+            CommandLineTool.fail(spec, UsageError("\(option) wants HOST:PORT, such as 127.0.0.1:1883, not '\(text)'"))
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else {
+            CommandLineTool.fail(spec, UsageError("\(option) wants HOST:PORT with a numeric host, not '\(text)'"))
+        }
+        return (host, port)
+    }
+
+    /// Waits for SIGINT or SIGTERM and returns its name.
+    static func waitForSignal() async -> String {
+        await withCheckedContinuation { continuation in
+            let queue = DispatchQueue(label: "imserver.signals")
+            let once = SignalOnce(continuation)
+            queue.async {
+                for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
+                    Glibc.signal(number, SIG_IGN)
+                    let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+                    source.setEventHandler { once.fire(name) }
+                    once.keep(source)
+                    source.resume()
+                }
+            }
+        }
+    }
+}
+
+/// Resumes a continuation on the first signal only; keeps the signal sources alive meanwhile.
+/// Unchecked Sendable: every use happens on the one serial queue of `waitForSignal`.
+final class SignalOnce: @unchecked Sendable {
+    private var continuation: CheckedContinuation<String, Never>?
+    private var sources: [any DispatchSourceSignal] = []
+
+    init(_ continuation: CheckedContinuation<String, Never>) { self.continuation = continuation }
+
+    func keep(_ source: any DispatchSourceSignal) { sources.append(source) }
+
+    func fire(_ name: String) {
+        continuation?.resume(returning: name)
+        continuation = nil
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import IMProtocol
+import MQTT
+import Testing
+
+/// The `imserver` executable as an operator runs it: port 0, --json, a client, then SIGTERM.
+@Suite(.timeLimit(.minutes(1)))
+struct ImserverProcessTests {
+    static var binary: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("imserver").path
+    }
+
+    @Test func listensOnAFreePortServesTheDevelopmentAppAndStopsGracefullyOnSIGTERM() async throws {
+        let directory = StoreTemporaryDirectory()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["--listen", "127.0.0.1:0", "--data", directory.path, "--json"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        let firstLine = try #require(readLine(out.fileHandleForReading))
+        let event = try #require(try JSONSerialization.jsonObject(with: Data(firstLine.utf8)) as? [String: String])
+        #expect(event["event"] == "listening")
+        let port = try #require(event["mqtt"].flatMap { $0.split(separator: ":").last }.flatMap { UInt16($0) })
+
+        // The documented development app works at once.
+        let token = try Token.issue(appKey: "imsh-dev", secret: "imsh-dev-secret", userID: "alice", issuedAt: Int64(Date().timeIntervalSince1970 * 1000))
+        let client = try await MQTTTestClient.open(port: port)
+        let connack = try await client.login(appKey: "imsh-dev", token: token, device: "phone-1")
+        #expect(connack?.reasonCode == .success)
+
+        kill(process.processIdentifier, SIGTERM)
+        guard case .disconnect(let disconnect)? = await client.next() else { Issue.record("no DISCONNECT"); return }
+        #expect(disconnect.reasonCode == .serverShuttingDown)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(readLine(out.fileHandleForReading)?.contains(#""event":"stopped""#) == true)
+    }
+
+    @Test func aPortInUseIsAnErrorWithExitStatus1() async throws {
+        let directory = StoreTemporaryDirectory()
+        let server = try await TestServer.start(directory: directory)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["--listen", "127.0.0.1:\(server.port)", "--data", directory.path + "/other"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = Pipe()
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message.contains("127.0.0.1:\(server.port)"))
+        await server.stop()
+    }
+
+    /// One line from `handle`, without its newline; nil at end of file.
+    func readLine(_ handle: FileHandle) -> String? {
+        var bytes: [UInt8] = []
+        while true {
+            let byte = handle.readData(ofLength: 1)
+            guard let first = byte.first else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+            if first == 0x0A { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(first)
+        }
+    }
+}

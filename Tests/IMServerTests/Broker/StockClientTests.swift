@@ -1,0 +1,37 @@
+import Foundation
+import IMServer
+import Testing
+
+/// A stock MQTT 5 client (paho-mqtt, installed by scripts/bootstrap) logs in to our server.
+@Suite(.timeLimit(.minutes(1)))
+struct StockClientTests {
+    static let script = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("StockClient/paho_login.py").path
+
+    func runPaho(port: UInt16, token: String) throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.script, "--port", String(port), "--app-key", TestServer.appKey, "--token", token]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output, errors)
+    }
+
+    @Test func pahoLogsInWithAppKeyAndTokenAndIsRefusedWithAWrongToken() async throws {
+        let directory = StoreTemporaryDirectory()
+        let server = try await TestServer.start(directory: directory)
+        let good = try runPaho(port: server.port, token: try await server.token("alice"))
+        #expect(good.status == 0, "paho failed: \(good.errors)")
+        #expect(good.output == "00 alice\n")
+        let bad = try runPaho(port: server.port, token: "not-a-token")
+        #expect(bad.status == 0, "paho failed: \(bad.errors)")
+        #expect(bad.output == "86 \n")
+        await server.stop()
+    }
+}

@@ -1,0 +1,67 @@
+import IMServer
+import Synchronization
+
+/// An embedded server on 127.0.0.1 port 0 over a temporary data directory, with a wall clock
+/// the test can move.
+final class TestServer: Sendable {
+    static let appKey = "test-app"
+    static let secret = "test-secret"
+
+    let server: EmbeddedServer
+    let offset: ClockOffset
+
+    var port: UInt16 { server.mqttAddress.port }
+    var backend: any ServerAPIBackend { server.backend }
+
+    private init(server: EmbeddedServer, offset: ClockOffset) {
+        self.server = server
+        self.offset = offset
+    }
+
+    static func app(lifetime: Duration? = nil, clientKickPolicy: Bool = true, blocked: Bool = false) -> AppSettings {
+        AppSettings(appKey: appKey, appSecret: secret, tokenLifetime: lifetime,
+                    clientControlsKickPolicy: clientKickPolicy, blocked: blocked)
+    }
+
+    /// Starts a server with `apps` (by default one test app) on `directory`.
+    static func start(
+        directory: StoreTemporaryDirectory, apps: [AppSettings] = [app()], limits: ServerLimits = ServerLimits()
+    ) async throws -> TestServer {
+        let offset = ClockOffset()
+        let system = ServerClock.system
+        let clock = ServerClock(
+            wallMilliseconds: { system.wallMilliseconds() + offset.milliseconds.withLock { $0 } },
+            monotonic: system.monotonic)
+        let server = try await EmbeddedServer.start(.init(
+            configuration: ServerConfiguration(apps: apps, limits: limits), dataDirectory: directory.path, clock: clock))
+        return TestServer(server: server, offset: offset)
+    }
+
+    /// Moves the server's wall clock forward.
+    func advanceWallClock(by milliseconds: Int64) {
+        offset.milliseconds.withLock { $0 += milliseconds }
+    }
+
+    /// The server's wall clock now (ms).
+    func now() -> Int64 { ServerClock.system.wallMilliseconds() + offset.milliseconds.withLock { $0 } }
+
+    func token(_ user: String) async throws -> String {
+        try await backend.issueToken(appKey: Self.appKey, userID: user)
+    }
+
+    /// A client logged in as `user` on `device`, with its inbox subscribed.
+    func loggedIn(_ user: String, device: String, platform: String? = nil) async throws -> MQTTTestClient {
+        let client = try await MQTTTestClient.open(port: port)
+        let connack = try await client.login(appKey: Self.appKey, token: try await token(user), device: device, platform: platform)
+        precondition(connack?.reasonCode == .success, "login of \(user) failed: \(String(describing: connack))")
+        _ = try await client.subscribeInbox()
+        return client
+    }
+
+    func stop() async { await server.stop() }
+}
+
+/// How far a test has moved the server's wall clock.
+final class ClockOffset: Sendable {
+    let milliseconds = Mutex<Int64>(0)
+}
