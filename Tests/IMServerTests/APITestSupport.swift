@@ -32,7 +32,9 @@ final class APITestClock: Sendable {
     private let millis = Atomic<Int64>(APITestClock.start)
 
     var now: Int64 { millis.load(ordering: .relaxed) }
-    var clock: APIClock { APIClock { [self] in now } }
+    var clock: ServerClock {
+        ServerClock(wallMilliseconds: { [self] in now }, monotonic: ServerClock.system.monotonic)
+    }
 
     func advance(by milliseconds: Int64) {
         millis.add(milliseconds, ordering: .relaxed)

@@ -9,7 +9,7 @@ import IMProtocol
 struct APIResponder: Sendable {
     let backend: any ServerAPIBackend
     let replayGuard: NonceReplayGuard
-    let clock: APIClock
+    let clock: ServerClock
 
     /// The endpoint `request` names, or the error to answer.
     func route(_ request: HTTPRequest) -> Result<APIEndpoint, APIError> {
@@ -59,7 +59,7 @@ struct APIResponder: Sendable {
         guard !app.blocked else {
             throw APIError(.forbidden, "app key \(app.appKey) is blocked")
         }
-        let now = clock.now()
+        let now = clock.wallMilliseconds()
         guard credentials.isFresh(now: now) else {
             throw .unauthorized(
                 "timestamp \(credentials.timestamp) is more than 5 minutes from the server's clock (\(now) ms)")

@@ -19,8 +19,8 @@ public struct APIServerOptions: Sendable {
     public var maxNoncesPerApp: Int
     /// How long `APIServer.close()` lets requests under way finish before resetting connections.
     public var shutdownGracePeriod: Duration
-    /// The clock request timestamps are checked against (±5 min).
-    public var clock: APIClock
+    /// The clock request timestamps are checked against (±5 min, on its wall time).
+    public var clock: ServerClock
 
     public init(
         idleTimeout: Duration = .seconds(60),
@@ -30,7 +30,7 @@ public struct APIServerOptions: Sendable {
         maxConnections: Int = 10_000,
         maxNoncesPerApp: Int = 100_000,
         shutdownGracePeriod: Duration = .seconds(10),
-        clock: APIClock = .system
+        clock: ServerClock = .system
     ) {
         self.idleTimeout = idleTimeout
         self.requestTimeout = requestTimeout
