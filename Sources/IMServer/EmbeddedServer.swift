@@ -1,7 +1,7 @@
 import Dispatch
 import IMTransport
 
-/// The IM server running in this process: its store, event loop and MQTT listener.
+/// The IM server running in this process: its store, event loop, MQTT listener and HTTP API.
 ///
 /// `imserver` runs one; imsh embeds one for profiles whose server is `"embedded"`; tests start
 /// one on port 0 and read the ports back. All of the broker's state lives on one event loop.
@@ -12,17 +12,22 @@ public final class EmbeddedServer: Sendable {
         public var mqttHost: String
         /// 0 picks a free port; read it back from `mqttAddress`.
         public var mqttPort: UInt16
+        public var apiHost: String
+        /// 0 picks a free port; read it back from `apiAddress`.
+        public var apiPort: UInt16
         /// The data directory (created if missing); the store is `DIR/server.sqlite`.
         public var dataDirectory: String
         public var clock: ServerClock
 
         public init(
             configuration: ServerConfiguration = ServerConfiguration(), mqttHost: String = "127.0.0.1", mqttPort: UInt16 = 0,
-            dataDirectory: String, clock: ServerClock = .system
+            apiHost: String = "127.0.0.1", apiPort: UInt16 = 0, dataDirectory: String, clock: ServerClock = .system
         ) {
             self.configuration = configuration
             self.mqttHost = mqttHost
             self.mqttPort = mqttPort
+            self.apiHost = apiHost
+            self.apiPort = apiPort
             self.dataDirectory = dataDirectory
             self.clock = clock
         }
@@ -30,21 +35,25 @@ public final class EmbeddedServer: Sendable {
 
     /// Where MQTT clients connect.
     public let mqttAddress: SocketAddress
+    /// Where the HTTP server API listens.
+    public var apiAddress: SocketAddress { api.localAddress }
     /// What the HTTP API (or an in-process caller such as imsh) asks of the server.
     public let backend: any ServerAPIBackend
     let group: EventLoopGroup
     let loop: EventLoop
     let listener: Listener
+    let api: APIServer
     let core: LoopBound<BrokerCore>
     let store: ServerStore
 
     private init(mqttAddress: SocketAddress, backend: any ServerAPIBackend, group: EventLoopGroup, listener: Listener,
-                 core: LoopBound<BrokerCore>, store: ServerStore) {
+                 api: APIServer, core: LoopBound<BrokerCore>, store: ServerStore) {
         self.mqttAddress = mqttAddress
         self.backend = backend
         self.group = group
         self.loop = group.loops[0]
         self.listener = listener
+        self.api = api
         self.core = core
         self.store = store
     }
@@ -64,27 +73,35 @@ public final class EmbeddedServer: Sendable {
             let connectionOptions = ConnectionOptions(
                 maximumFrameSize: limits.maxPacketSize, highWaterMark: highWater, lowWaterMark: highWater / 4,
                 outboundLimit: limits.outgoingBufferLimit)
+            let backend = ServerBackend(core: core, loop: loop, store: store, clock: options.clock)
             let listener: Listener
+            let api: APIServer
             do {
                 listener = try Listener(host: options.mqttHost, port: options.mqttPort, group: group, options: connectionOptions) {
                     core.value.accept($0)
+                }
+                do {
+                    api = try APIServer(host: options.apiHost, port: options.apiPort, group: group, backend: backend,
+                                        limits: limits, options: APIServerOptions(clock: options.clock))
+                } catch {
+                    listener.close()
+                    throw error
                 }
             } catch {
                 group.shutdown()
                 throw error
             }
             loop.execute { core.value.startMaintenance() }
-            let backend = ServerBackend(core: core, loop: loop, store: store, clock: options.clock)
             return EmbeddedServer(mqttAddress: listener.localAddress, backend: backend, group: group,
-                                  listener: listener, core: core, store: store)
+                                  listener: listener, api: api, core: core, store: store)
         } catch {
             await store.close()
             throw error
         }
     }
 
-    /// Stops gracefully: no new connections, DISCONNECT 0x8B to every client, a short wait for
-    /// them to close, then the store and the loop.
+    /// Stops gracefully: no new connections, DISCONNECT 0x8B to every client, API requests under
+    /// way answered, a short wait for clients to close, then the store and the loop.
     /// A second call does nothing.
     public func stop() async {
         listener.close()
@@ -95,6 +112,7 @@ public final class EmbeddedServer: Sendable {
             return true
         }
         guard started == true else { return }
+        await api.close()
         for _ in 0..<100 {
             if await onLoop({ core.value.connections.isEmpty }) != false { break }
             try? await Task.sleep(for: .milliseconds(20))

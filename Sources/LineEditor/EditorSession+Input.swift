@@ -9,10 +9,6 @@ extension EditorSession {
         case bytes, ended, nothing
     }
 
-    /// How long the redraw character waits after ESC or Ctrl-X, which start key sequences, so
-    /// it does not land in the middle of one.
-    static let sequenceHold: Duration = .milliseconds(500)
-
     /// Hands libedit the next character: 1 when `character` is set, 0 at end of input.
     ///
     /// Keys already typed go first. When the mailbox wants a redraw and no key is waiting, the
@@ -30,7 +26,7 @@ extension EditorSession {
             }
             if let scalar = decoder.next() {
                 guard scalar != Self.redrawCharacter else { continue }
-                hold = Self.hold(after: scalar)
+                hold = Self.hold(after: scalar, sequenceHold: options.keySequenceHold)
                 character.pointee = wchar_t(bitPattern: scalar.value)
                 return 1
             }
@@ -53,7 +49,7 @@ extension EditorSession {
         }
     }
 
-    private static func hold(after scalar: Unicode.Scalar) -> WakeHold {
+    private static func hold(after scalar: Unicode.Scalar, sequenceHold: Duration) -> WakeHold {
         switch scalar.value {
         case 0x1B, 0x18: return .until(.now + sequenceHold)
         case 0x16: return .nextKey  // Ctrl-V inserts the next character as it is.

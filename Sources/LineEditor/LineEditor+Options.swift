@@ -25,6 +25,9 @@ extension LineEditor {
         public var historyFilter: (@Sendable (_ line: String) -> Bool)?
         /// The terminal type to use instead of `$TERM`, such as `xterm`.
         public var terminalType: String?
+        /// How long messages wait after ESC or Ctrl-X for the rest of a key sequence, so that
+        /// printing them never splits a sequence such as ESC b.
+        public var keySequenceHold: Duration = .milliseconds(500)
 
         public init(
             prompt: @escaping @Sendable () -> String = { "> " },

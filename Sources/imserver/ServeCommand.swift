@@ -34,6 +34,7 @@ enum ServeCommand {
         }
         let json = parsed.has("--json")
         let mqtt = endpoint(parsed.value("--listen") ?? "127.0.0.1:1883", option: "--listen")
+        let api = endpoint(parsed.value("--api") ?? "127.0.0.1:8080", option: "--api")
         let configuration = ConfigurationFile.loadOrExit(parsed.value("--config"))
         let dataDirectory = parsed.value("--data") ?? ServerStore.defaultDirectory()
 
@@ -45,16 +46,17 @@ enum ServeCommand {
         let server: EmbeddedServer
         do {
             server = try await EmbeddedServer.start(.init(
-                configuration: configuration, mqttHost: mqtt.host, mqttPort: mqtt.port, dataDirectory: dataDirectory))
+                configuration: configuration, mqttHost: mqtt.host, mqttPort: mqtt.port,
+                apiHost: api.host, apiPort: api.port, dataDirectory: dataDirectory))
         } catch {
             CommandLineTool.writeError("imserver: \(error)\n")
             exit(1)
         }
-        let address = server.mqttAddress.description
+        let mqttAddress = server.mqttAddress.description, apiAddress = server.apiAddress.description
         if json {
-            CommandLineTool.writeOut(#"{"event":"listening","mqtt":"\#(address)"}"# + "\n")
+            CommandLineTool.writeOut(#"{"event":"listening","mqtt":"\#(mqttAddress)","api":"\#(apiAddress)"}"# + "\n")
         } else {
-            CommandLineTool.writeOut("listening mqtt \(address)\n")
+            CommandLineTool.writeOut("listening mqtt \(mqttAddress) api \(apiAddress)\n")
         }
         let signal = await waitForSignal()
         await server.stop()

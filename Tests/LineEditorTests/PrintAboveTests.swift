@@ -102,7 +102,10 @@ struct PrintAboveTests {
     }
 
     @Test func aMessageWaitsForTheKeyAfterEscape() async throws {
-        let harness = try EditorHarness()
+        // A long hold, so a busy machine delaying this test cannot run out the wait.
+        var options = LineEditor.Options()
+        options.keySequenceHold = .seconds(10)
+        let harness = try EditorHarness(options: options)
         defer { harness.close() }
         let read = await harness.startLine()
         harness.terminal.send("hello world\u{1B}")

@@ -15,7 +15,7 @@ struct ImserverProcessTests {
         let directory = StoreTemporaryDirectory()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["--listen", "127.0.0.1:0", "--data", directory.path, "--json"]
+        process.arguments = ["--listen", "127.0.0.1:0", "--api", "127.0.0.1:0", "--data", directory.path, "--json"]
         let out = Pipe()
         process.standardOutput = out
         try process.run()
@@ -24,6 +24,8 @@ struct ImserverProcessTests {
         let firstLine = try #require(readLine(out.fileHandleForReading))
         let event = try #require(try JSONSerialization.jsonObject(with: Data(firstLine.utf8)) as? [String: String])
         #expect(event["event"] == "listening")
+        #expect(Set(event.keys) == ["event", "mqtt", "api"])
+        #expect(event["api"]?.hasPrefix("127.0.0.1:") == true && event["api"] != "127.0.0.1:0")
         let port = try #require(event["mqtt"].flatMap { $0.split(separator: ":").last }.flatMap { UInt16($0) })
 
         // The documented development app works at once.
@@ -45,7 +47,7 @@ struct ImserverProcessTests {
         let server = try await TestServer.start(directory: directory)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["--listen", "127.0.0.1:\(server.port)", "--data", directory.path + "/other"]
+        process.arguments = ["--listen", "127.0.0.1:\(server.port)", "--api", "127.0.0.1:0", "--data", directory.path + "/other"]
         let err = Pipe()
         process.standardError = err
         process.standardOutput = Pipe()

@@ -11,6 +11,7 @@ final class TestServer: Sendable {
     let offset: ClockOffset
 
     var port: UInt16 { server.mqttAddress.port }
+    var apiPort: UInt16 { server.apiAddress.port }
     var backend: any ServerAPIBackend { server.backend }
 
     private init(server: EmbeddedServer, offset: ClockOffset) {
