@@ -8,6 +8,12 @@ struct ProfileFile {
     /// The permission bits (`st_mode & 0o7777`).
     var mode: mode_t
 
+    /// The permission bits as `chmod` takes them, such as `0644`.
+    var octalMode: String {
+        let digits = String(mode, radix: 8)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
     /// Whether the group or others may read the file.
     var isReadableByOthers: Bool { mode & 0o044 != 0 }
 

@@ -34,18 +34,23 @@ public enum ProfileLoader {
     public static func load(file path: String) -> ProfileSet {
         let name = profileName(ofFile: path)
         let diagnostics = ConfigDiagnostics(file: path)
-        var set = ProfileSet(directory: nil, profiles: [], failed: [name], diagnostics: [])
-        defer { set.diagnostics = sorted(diagnostics.all) }
+        let profile = read(file: path, name: name, diagnostics: diagnostics)
+        return ProfileSet(
+            directory: nil, profiles: profile.map { [$0] } ?? [], failed: profile == nil ? [name] : [],
+            diagnostics: sorted(diagnostics.all))
+    }
+
+    private static func read(file path: String, name: String, diagnostics: ConfigDiagnostics) -> Profile? {
         guard ProfileName.isValid(name) else {
             diagnostics.error("", at: nil, "'\(name)' cannot be a profile name (the file name without .json); \(ProfileName.rule)")
-            return set
+            return nil
         }
         let file: ProfileFile
         switch ProfileFile.read(path, limit: maximumFileSize) {
         case .success(let read): file = read
         case .failure(let problem):
             diagnostics.error("", at: nil, problem.reason)
-            return set
+            return nil
         }
         var reader = ProfileReader(name: name, diagnostics: diagnostics)
         let profile = reader.read(file.bytes)
@@ -53,14 +58,10 @@ public enum ProfileLoader {
         if !sensitive.isEmpty, file.isReadableByOthers {
             diagnostics.warning("", at: nil, """
                 holds secrets (\(sensitive.joined(separator: ", "))) but is readable by group or others \
-                (mode \(String(file.mode, radix: 8))); run chmod 600 \(path)
+                (mode \(file.octalMode)); run chmod 600 \(path)
                 """)
         }
-        if let profile {
-            set.profiles = [profile]
-            set.failed = []
-        }
-        return set
+        return profile
     }
 
     /// The file name without directories and `.json`.

@@ -48,8 +48,8 @@ extension ProfileReader {
         var userID = readIdentifier(object, "userId", IMIdentifier.isValidUserID, "user ids are 1-64 characters of A-Z a-z 0-9 + = _ -")
         let deviceID = readIdentifier(object, "deviceId", IMIdentifier.isValidDeviceID, "device ids are 1-64 characters of A-Z a-z 0-9 _ -")
         let source = readTokenSource(object)
+        if case .string = object.node("token")?.value { noteSecret(object.fieldPath("token")) }
         if case .literal(let token) = source {
-            noteSecret(object.fieldPath("token"))
             userID = checkClaims(of: token, object: object, userID: userID, appKey: context.appKey)
         }
         if source == .serverAPI {
