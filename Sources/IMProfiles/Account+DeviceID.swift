@@ -8,14 +8,8 @@ extension Account {
     /// so accounts of the same name in two profiles get different devices. The result always
     /// satisfies `IMIdentifier.isValidDeviceID`.
     public static func derivedDeviceID(profile: String, account: String) -> String {
-        let allowed = account.utf8.prefix(55).map { byte -> UInt8 in
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                return byte
-            default:
-                return UInt8(ascii: "_")
-            }
+        let allowed = account.utf8.prefix(55).map { byte in
+            ProfileName.isNameByte(byte) && byte != UInt8(ascii: ".") ? byte : UInt8(ascii: "_")
         }
         let hash = Hex.encode(Array(Crypto.sha256(Array("\(profile)/\(account)".utf8)).prefix(4)))
         return String(decoding: allowed, as: UTF8.self) + "-" + hash

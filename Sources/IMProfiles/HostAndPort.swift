@@ -42,7 +42,7 @@ enum HostAndPort {
                 host = text
             }
             guard !host.isEmpty else { throw URLParseError("no host") }
-            guard host.utf8.allSatisfy(isHostCharacter) else { throw URLParseError("invalid character in host \(host)") }
+            guard host.utf8.allSatisfy(ProfileName.isNameByte) else { throw URLParseError("invalid character in host \(host)") }
         }
         guard let port else { return (host.lowercased(), defaultPort) }
         guard (1...5).contains(port.utf8.count), port.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
@@ -55,15 +55,5 @@ enum HostAndPort {
     /// `host:port`, with brackets around an IPv6 literal.
     static func format(host: String, port: UInt16) -> String {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-    }
-
-    private static func isHostCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
-            return true
-        default:
-            return false
-        }
     }
 }

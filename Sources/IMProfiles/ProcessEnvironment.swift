@@ -5,14 +5,14 @@ import Glibc
 /// The closures the path resolutions take, for this process.
 public enum ProcessEnvironment {
     /// The variable's value; `HOME`, when unset or empty, comes from the password database.
-    @Sendable public static func variable(_ name: String) -> String? {
-        if let value = getenv(name) { return String(cString: value) }
-        guard name == "HOME" else { return nil }
+    public static func variable(_ name: String) -> String? {
+        let value = getenv(name).map { String(cString: $0) }
+        guard name == "HOME", value?.isEmpty ?? true else { return value }
         return homeFromPasswordDatabase()
     }
 
     /// Whether `path` names a directory (following links).
-    @Sendable public static func isDirectory(_ path: String) -> Bool {
+    public static func isDirectory(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
