@@ -4,8 +4,9 @@ import IMProtocol
 /// What an account needs to know of its profile while it is read.
 struct AccountContext {
     var appKey: String?
+    /// `appSecret` is given (even if in error).
     var hasAppSecret: Bool
-    /// `api` is set, or the server is embedded.
+    /// `api` is set, or the server is embedded (or either field is in error).
     var hasAPI: Bool
     var defaults: SessionSettings
 }

@@ -43,8 +43,11 @@ struct ProfileReader {
         if let object = top.object("defaults", allowed: Self.settingNames.union(["jitter"])) {
             defaults = readSettings(object, over: defaults, includingJitter: true)
         }
+        // A field present but in error counts as there, so its error is not repeated for each account.
+        let serverInError = server == nil && top.node("server") != nil, apiInError = api == nil && top.node("api") != nil
         let context = AccountContext(
-            appKey: appKey, hasAppSecret: appSecret != nil, hasAPI: api != nil || server == .embedded, defaults: defaults)
+            appKey: appKey, hasAppSecret: top.node("appSecret") != nil,
+            hasAPI: api != nil || server == .embedded || serverInError || apiInError, defaults: defaults)
         let accounts = top.node("accounts").map { readAccounts($0, context: context) } ?? []
         guard !diagnostics.hasErrors, let appKey, let server else { return nil }
         return Profile(

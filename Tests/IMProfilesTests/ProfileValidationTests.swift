@@ -65,7 +65,19 @@ struct ProfileValidationTests {
             "dev.json:3:70: error: server[5]: port must be a number from 1 to 65535",
             "dev.json:3:88: error: server[6]: only a host and port may follow mqtt://; expected mqtt://HOST:PORT",
             "dev.json:3:102: error: server[7]: expected mqtt://HOST:PORT (or \"embedded\")",
-            "dev.json:5:16: error: accounts.x: has no token, tokenCommand or tokenURL, and the profile has no api (or embedded server) to get one from",
+        ])
+    }
+
+    @Test func accountWithoutTokenNeedsAServerAPI() {
+        let text = #"{"appKey": "k", "server": "mqtt://h", "appSecret": "s", "accounts": {"x": {"userId": "x"}}}"#
+        #expect(ProfileFixture().diagnostics(text) == [
+            "dev.json:1:70: error: accounts.x: has no token, tokenCommand or tokenURL, and the profile has no api (or embedded server) to get one from",
+        ])
+        // A server or api field in error is reported once, not again for every account.
+        let misspelt = #"{"appKey": "k", "server": "embeded", "appSecret": 1, "accounts": {"x": {"userId": "x"}}}"#
+        #expect(ProfileFixture().diagnostics(misspelt) == [
+            "dev.json:1:27: error: server: expected mqtt://HOST:PORT (or \"embedded\")",
+            "dev.json:1:51: error: appSecret: expected a string, found a number",
         ])
     }
 
