@@ -37,6 +37,8 @@ let package = Package(
         .target(name: "IMHTTP"),
         // JSON configuration files read with line/column diagnostics (server config, profiles).
         .target(name: "IMConfig", dependencies: ["IMJSON"]),
+        // imsh's profiles: app-key environments and their accounts, read from JSON files.
+        .target(name: "IMProfiles", dependencies: ["IMConfig", "IMProtocol", "IMHTTP"]),
         // The IM server: device policy, connect limits, MQTT side and HTTP API.
         .target(name: "IMServer", dependencies: ["IMConfig", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
         // The client session engine: reconnection policy, sessions, local database.
@@ -57,6 +59,7 @@ let package = Package(
         .testTarget(name: "IMProtocolTests", dependencies: ["IMProtocol"]),
         .testTarget(name: "IMHTTPTests", dependencies: ["IMHTTP"]),
         .testTarget(name: "IMConfigTests", dependencies: ["IMConfig"]),
+        .testTarget(name: "IMProfilesTests", dependencies: ["IMProfiles", "IMConfig", "IMProtocol", "IMHTTP"]),
         .testTarget(name: "IMServerTests", dependencies: ["IMServer", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
         .testTarget(name: "IMEngineTests", dependencies: ["IMEngine", "IMProtocol", "MQTT"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
