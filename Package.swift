@@ -40,7 +40,7 @@ let package = Package(
         // The IM server: device policy, connect limits, MQTT side and HTTP API.
         .target(name: "IMServer", dependencies: ["IMConfig", "IMStore", "IMProtocol", "MQTT"]),
         // The client session engine: reconnection policy, sessions, local database.
-        .target(name: "IMEngine", dependencies: ["CNetlink", "IMStore", "IMProtocol", "MQTT"]),
+        .target(name: "IMEngine", dependencies: ["CNetlink", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
 
         .executableTarget(name: "imsh", dependencies: ["IMCommandLine"]),
         .executableTarget(name: "imserver", dependencies: ["IMCommandLine", "IMServer", "IMConfig", "IMStore", "IMProtocol"]),
@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "IMHTTPTests", dependencies: ["IMHTTP"]),
         .testTarget(name: "IMConfigTests", dependencies: ["IMConfig"]),
         .testTarget(name: "IMServerTests", dependencies: ["IMServer", "IMProtocol", "MQTT"]),
-        .testTarget(name: "IMEngineTests", dependencies: ["IMEngine", "IMProtocol", "MQTT"]),
+        .testTarget(name: "IMEngineTests", dependencies: ["IMEngine", "IMProtocol", "MQTT", "IMTransport", "IMStore", "IMHTTP"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CEdit", "CSQLite", "CCrypto"]),
     ]
 )

@@ -1,0 +1,185 @@
+import IMProtocol
+
+extension Session {
+    /// Connects: reads the token, opens the local database, then connects and keeps connecting.
+    ///
+    /// `databaseOpened` runs once the database is open (or could not be: 33002), before
+    /// `completion`. `completion` runs exactly once: with the user id when the server accepts,
+    /// or with the error that ended the call (33001, 33002, 33003, already connecting, or a
+    /// no-retry status such as tokenIncorrect or timeout). Later endings are reported to status
+    /// handlers only. Both run on the engine's callback executor.
+    public func connect(
+        databaseOpened: (@Sendable (_ isRecreated: Bool, _ error: EngineError?) -> Void)? = nil,
+        completion: (@Sendable (_ userID: String?, _ error: EngineError?) -> Void)?
+    ) async {
+        let callbacks = runtime?.callbacks ?? engine.runtime?.callbacks ?? SessionEngine.fallbackCallbacks
+        let call = ConnectCall(callbacks: callbacks, databaseOpened: databaseOpened) { userID, error in
+            completion?(userID, error)
+        }
+        await start(call)
+    }
+
+    /// Connects and returns the user id once the server accepts; throws what ended the call.
+    public func connect(
+        databaseOpened: (@Sendable (_ isRecreated: Bool, _ error: EngineError?) -> Void)? = nil
+    ) async throws(EngineError) -> String {
+        let outcome = Outcome<Result<String, EngineError>>()
+        await connect(databaseOpened: databaseOpened) { userID, error in
+            outcome.fulfil(userID.map { .success($0) } ?? .failure(error ?? .notConnected("no user id")))
+        }
+        return try await outcome.value.get()
+    }
+
+    /// Disconnects on purpose: no more attempts, status signOut.
+    ///
+    /// With `disablePush`, the final DISCONNECT asks the server to drop the session (Session
+    /// Expiry 0), so it keeps no messages for this device. A pending connect call ends with signOut.
+    public func disconnect(disablePush: Bool = false) {
+        if isPreparing, let call = call.take() {
+            call.finish(.failure(.terminated(.signedOut)))
+        }
+        if let link {
+            link.send(.disconnect(SessionPackets.disconnect(disablePush: disablePush)), at: clock.now)
+        }
+        statusDetail = disablePush ? "disconnected by the app, push disabled" : "disconnected by the app"
+        perform(machine.disconnect())
+    }
+
+    /// Disconnects if active, closes the database and leaves the engine; the session is done.
+    public func close() async {
+        guard !isClosed else { return }
+        if isActive || isPreparing { disconnect() }
+        isClosed = true
+        for task in timers.values { task.cancel() }
+        timers = [:]
+        attempt.take()?.task.cancel()
+        if let link = link.take() { link.close() }
+        statusStreams.finishAll()
+        messageStreams.finishAll()
+        reportStreams.finishAll()
+        await closeDatabase()
+        engine.forget(self)
+    }
+
+    func start(_ call: ConnectCall) async {
+        guard let runtime = self.runtime ?? engine.runtime, engine.isInitialized else {
+            return call.finish(.failure(.notInitialized))
+        }
+        guard !isClosed else { return call.finish(.failure(.notConnected("the session is closed; make a new one"))) }
+        guard !isPreparing, !isActive else {
+            return call.finish(.failure(.alreadyActive(isPreparing ? "connecting" : "\(machine.phase)")))
+        }
+        do {
+            try parameters.validate()
+        } catch {
+            return call.finish(.failure(error))
+        }
+        self.runtime = runtime
+        self.clock = runtime.clock
+        if loop == nil { loop = runtime.group.next() }
+        self.call = call
+        isPreparing = true
+        tokenRefreshed = false
+        needsFreshToken = false
+
+        let token: String
+        if let known = self.token ?? parameters.token {
+            token = known
+        } else if let source = parameters.tokenSource {
+            do {
+                token = try await TokenFetcher.fetch(source, timeout: runtime.configuration.tokenFetchTimeout)
+            } catch {
+                guard self.call === call else { return }
+                return endPreparing(call, .terminated(SessionTermination(.tokenIncorrect, .tokenIncorrect, detail: "\(error)")))
+            }
+            guard self.call === call else { return }
+        } else {
+            return endPreparing(call, .invalidParameter("no token and no token source given"))
+        }
+
+        let userID: String
+        if let given = parameters.userID {
+            userID = given
+        } else {
+            do {
+                userID = try TokenClaims.read(token).userID
+            } catch {
+                let failure = EngineError.database("cannot name the local database: the token does not say its user (\(error)); give the user id")
+                call.reportDatabase(isRecreated: false, error: failure)
+                return endPreparing(call, failure)
+            }
+        }
+        let isRecreated: Bool
+        do {
+            isRecreated = try await openDatabase(userID: userID, runtime: runtime)
+        } catch {
+            call.reportDatabase(isRecreated: false, error: error)
+            guard self.call === call else { return }
+            return endPreparing(call, error)
+        }
+        call.reportDatabase(isRecreated: isRecreated, error: nil)
+        guard self.call === call else { return }
+        isPreparing = false
+        self.token = token
+        do {
+            let actions = try machine.connect(timeout: parameters.timeout)
+            statusDetail = "connect called"
+            perform(actions)
+        } catch {
+            self.call = nil
+            call.finish(.failure(.alreadyActive("\(machine.phase)")))
+        }
+    }
+
+    private func endPreparing(_ call: ConnectCall, _ error: EngineError) {
+        isPreparing = false
+        self.call = nil
+        if case .terminated(let termination) = error { report(termination.status, termination.code, detail: termination.detail) }
+        call.finish(.failure(error))
+    }
+
+    /// Opens `userID`'s database unless it is the one open; returns whether it was recreated.
+    private func openDatabase(userID: String, runtime: EngineRuntime) async throws(EngineError) -> Bool {
+        if database != nil && localUserID == userID { return false }
+        await closeDatabase()
+        guard IMIdentifier.isValidUserID(userID) else {
+            throw .database(SessionDatabaseError.invalidUserID(userID).description)
+        }
+        let directory = parameters.dataDirectory ?? runtime.configuration.dataDirectory
+        let appKey = runtime.configuration.appKey
+        let path = SessionDatabase.path(directory: directory, appKey: appKey, userID: userID)
+        guard runtime.claimDatabase(path) else {
+            throw .database("\(path) is in use by another session; give each device of a user its own data directory")
+        }
+        do {
+            let (database, isRecreated) = try await SessionDatabase.open(directory: directory, appKey: appKey, userID: userID)
+            self.database = database
+            databasePath = path
+            localUserID = userID
+            startLogWriter(database)
+            return isRecreated
+        } catch {
+            runtime.releaseDatabase(path)
+            throw .database(error.description)
+        }
+    }
+
+    func closeDatabase() async {
+        if let writer = logWriter.take() {
+            writer.continuation.finish()
+            await writer.task.value
+        }
+        await database.take()?.close()
+        if let path = databasePath.take() { runtime?.releaseDatabase(path) }
+        localUserID = nil
+    }
+
+    /// Writes status changes to the connection log in order, off the session's path.
+    private func startLogWriter(_ database: SessionDatabase) {
+        let (stream, continuation) = AsyncStream<ConnectionLogEntry>.makeStream()
+        let task = Task.detached {
+            for await entry in stream { try? await database.appendLog(entry) }
+        }
+        logWriter = (continuation, task)
+    }
+}
