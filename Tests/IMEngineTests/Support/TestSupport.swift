@@ -1,6 +1,7 @@
 import Foundation
 import IMEngine
 import IMProtocol
+import IMStore
 import MQTT
 import Synchronization
 import Testing
@@ -112,4 +113,26 @@ extension Session {
 
 extension Connect {
     func userProperty(_ name: String) -> String? { properties.userProperty(name) }
+}
+
+/// Reads a session's database file directly, on the calling thread, through a connection of its
+/// own: what an outside observer sees committed at this moment.
+enum DatabaseProbe {
+    static func rows(_ path: String, _ sql: String, _ arguments: [DatabaseValue] = []) -> [Row] {
+        var configuration = Database.Configuration()
+        configuration.readOnly = true
+        configuration.walMode = false
+        guard let database = try? Database(path: path, configuration: configuration) else { return [] }
+        defer { database.close() }
+        return (try? database.fetchAll(sql, arguments)) ?? []
+    }
+
+    static func count(uid: String, in path: String) -> Int {
+        Int(rows(path, "SELECT count(*) FROM message WHERE uid = ?", [.text(uid)]).first?[0].int64 ?? -1)
+    }
+
+    /// The state of the outgoing message `cid` (1 pending, 2 sent), nil when it is not there.
+    static func state(cid: String, in path: String) -> Int? {
+        rows(path, "SELECT state FROM message WHERE direction = 1 AND cid = ?", [.text(cid)]).first?[0].int64.map(Int.init)
+    }
 }
