@@ -7,10 +7,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct SessionConnectTests {
     @Test func successReportsTheUserIDAfterTheDatabaseOpened() async throws {
-        let broker = try ScriptedBroker()
-        let test = try TestEngine(servers: [broker.address])
-        defer { broker.shutdown() }
-        try await withTimeout {
+        try await withBroker { broker, test in
             let session = test.session("alice") { $0.reconnectKickEnable = true; $0.platform = .pc; $0.heartbeat = 45 }
             let recorder = CallRecorder()
             await session.connect(databaseOpened: recorder.databaseOpened, completion: recorder.completed)
@@ -38,14 +35,10 @@ struct SessionConnectTests {
             #expect(log.map(\.status) == [.connecting, .connected])
             await session.close()
         }
-        await test.shutdown()
     }
 
     @Test func asyncConnectAndTheDefaultCallbackQueue() async throws {
-        let broker = try ScriptedBroker()
-        let test = try TestEngine(servers: [broker.address], callbacks: .queue(.init(label: "test.callbacks")))
-        defer { broker.shutdown() }
-        try await withTimeout {
+        try await withBroker(callbacks: .queue(.init(label: "test.callbacks"))) { broker, test in
             let session = test.session("bob")
             let recorder = CallRecorder()
             let user = try await session.connect(databaseOpened: recorder.databaseOpened)
@@ -53,7 +46,6 @@ struct SessionConnectTests {
             #expect(recorder.events == [.databaseOpened(isRecreated: false, error: nil)])
             await session.close()
         }
-        await test.shutdown()
     }
 
     @Test func connectBeforeInitializingFailsWith33001() async throws {
@@ -127,10 +119,7 @@ struct SessionConnectTests {
 
     @Test func secondConnectIsRefusedWithoutASecondConnection() async throws {
         // Connection 0 gets no CONNACK, so the session stays connecting; later ones are accepted.
-        let broker = try ScriptedBroker(.init(connack: { index, connect in index == 0 ? nil : ScriptedBroker.accept(connect) }))
-        let test = try TestEngine(servers: [broker.address])
-        defer { broker.shutdown() }
-        try await withTimeout {
+        try await withBroker(.init(connack: { index, connect in index == 0 ? nil : ScriptedBroker.accept(connect) })) { broker, test in
             let session = test.session()
             await session.connect(completion: nil)
             #expect(await eventually { broker.connects.count == 1 })
@@ -142,6 +131,5 @@ struct SessionConnectTests {
             #expect(broker.connectionCount == 2)
             await session.close()
         }
-        await test.shutdown()
     }
 }

@@ -23,10 +23,7 @@ final class ManualNetworkMonitor: NetworkMonitoring {
 @Suite(.timeLimit(.minutes(1)))
 struct SessionLifecycleTests {
     @Test func heartbeatLossIsDetectedWithinTwiceTheHeartbeat() async throws {
-        let broker = try ScriptedBroker()
-        let test = try TestEngine(servers: [broker.address])
-        defer { broker.shutdown() }
-        try await withTimeout {
+        try await withBroker { broker, test in
             let session = test.session { $0.heartbeat = 1 }
             _ = try await session.connect()
             // Answered pings keep the connection up.
@@ -47,14 +44,10 @@ struct SessionLifecycleTests {
             #expect(broker.connects[1].userProperty(IMUserProperty.reconnect) == "1")
             await session.close()
         }
-        await test.shutdown()
     }
 
     @Test(arguments: [false, true]) func disconnectSignsOutAndStops(disablePush: Bool) async throws {
-        let broker = try ScriptedBroker()
-        let test = try TestEngine(servers: [broker.address])
-        defer { broker.shutdown() }
-        try await withTimeout {
+        try await withBroker { broker, test in
             let session = test.session()
             _ = try await session.connect()
             await session.disconnect(disablePush: disablePush)
@@ -71,7 +64,6 @@ struct SessionLifecycleTests {
             #expect(try await session.connectionLog().last?.status == .signOut)
             await session.close()
         }
-        await test.shutdown()
     }
 
     @Test func simulatedNetworkDownPausesAndUpReconnectsAtOnce() async throws {

@@ -50,10 +50,7 @@ struct SessionMessageTests {
 
     @Test func unacknowledgedSendIsResentWithTheSameCIDAfterReconnection() async throws {
         // The first connection never acknowledges; the second does.
-        let broker = try ScriptedBroker(.init(publishAcknowledgement: { index, _ in index == 0 ? nil : .success }))
-        let test = try TestEngine(servers: [broker.address])
-        defer { broker.shutdown() }
-        try await withTimeout {
+        try await withBroker(.init(publishAcknowledgement: { index, _ in index == 0 ? nil : .success })) { broker, test in
             let session = test.session()
             _ = try await session.connect()
             let message = try await session.send(text: "survives", to: "bob")
@@ -70,15 +67,11 @@ struct SessionMessageTests {
             #expect(await eventually { (try? await session.pendingOutgoing().isEmpty) == true })
             await session.close()
         }
-        await test.shutdown()
     }
 
     @Test func pendingSendsWaitForTheConnection() async throws {
         // No CONNACK for the first connection: the message waits, then goes out after CONNACK.
-        let broker = try ScriptedBroker(.init(connack: { index, connect in index == 0 ? nil : ScriptedBroker.accept(connect) }))
-        let test = try TestEngine(servers: [broker.address], attemptTimeout: .milliseconds(300))
-        defer { broker.shutdown() }
-        try await withTimeout {
+        try await withBroker(.init(connack: { index, connect in index == 0 ? nil : ScriptedBroker.accept(connect) }), attemptTimeout: .milliseconds(300)) { broker, test in
             let session = test.session()
             await session.connect(completion: nil)
             #expect(await eventually { broker.connects.count == 1 })
@@ -89,7 +82,6 @@ struct SessionMessageTests {
             #expect(try TextMessage.decode(broker.publishes[0].payload).cid == message.cid)
             await session.close()
         }
-        await test.shutdown()
     }
 
     @Test func incomingMessageIsStoredBeforeItsPubAckAndADuplicateUIDIsIgnored() async throws {
@@ -134,10 +126,7 @@ struct SessionMessageTests {
     }
 
     @Test func invalidPayloadIsRefusedAndNotStored() async throws {
-        let broker = try ScriptedBroker()
-        let test = try TestEngine(servers: [broker.address])
-        defer { broker.shutdown() }
-        try await withTimeout {
+        try await withBroker { broker, test in
             let session = test.session()
             _ = try await session.connect()
             broker.send(.publish(Publish(topic: "im/inbox/bob", payload: Array("not json".utf8), qos: .atLeastOnce,
@@ -147,7 +136,6 @@ struct SessionMessageTests {
             #expect(try await session.history().isEmpty)
             await session.close()
         }
-        await test.shutdown()
     }
 
     @Test func sendingWithoutAConnectionIsRefused() async throws {

@@ -53,10 +53,7 @@ struct SessionNetworkPathTests {
 
     @Test func unreachableProxyIsTerminal() async throws {
         let closed = try ClosedPort()
-        let broker = try ScriptedBroker()
-        let test = try TestEngine(servers: [broker.address])
-        defer { broker.shutdown() }
-        try await withTimeout {
+        try await withBroker { broker, test in
             let session = test.session { $0.proxy = SOCKS5Proxy(host: "127.0.0.1", port: closed.port) }
             await #expect(throws: EngineError.terminated(SessionTermination(.proxyUnavailable, .proxyUnavailable))) {
                 try await session.connect()
@@ -66,7 +63,6 @@ struct SessionNetworkPathTests {
             #expect(broker.connectionCount == 0)
             await session.close()
         }
-        await test.shutdown()
     }
 
     @Test func refusingProxyIsTerminalWithoutRetry() async throws {
@@ -83,10 +79,7 @@ struct SessionNetworkPathTests {
             RawTCPServer.send(fd, [5, 5, 0, 1, 0, 0, 0, 0, 0, 0])
         }
         defer { proxy.stop() }
-        let broker = try ScriptedBroker()
-        let test = try TestEngine(servers: [broker.address])
-        defer { broker.shutdown() }
-        try await withTimeout {
+        try await withBroker { broker, test in
             let session = test.session { $0.proxy = SOCKS5Proxy(host: "127.0.0.1", port: proxy.port) }
             let recorder = CallRecorder()
             await session.connect(databaseOpened: recorder.databaseOpened, completion: recorder.completed)
@@ -98,7 +91,6 @@ struct SessionNetworkPathTests {
             #expect(broker.connectionCount == 0)
             await session.close()
         }
-        await test.shutdown()
     }
 
     /// A token source command that prints the contents of a file the test rewrites.
@@ -129,12 +121,9 @@ struct SessionNetworkPathTests {
     }
 
     @Test func secondTokenRefusalInARowIsTerminal() async throws {
-        let broker = try ScriptedBroker(.init(connack: { _, _ in ScriptedBroker.refuse(.badUserNameOrPassword, .tokenIncorrect) }))
-        let test = try TestEngine(servers: [broker.address])
-        defer { broker.shutdown() }
-        let fresh = TestTokens.token(for: "alice", issuedAt: 2)
-        let (_, source) = try Self.tokenFile(test.directory, fresh)
-        try await withTimeout {
+        try await withBroker(.init(connack: { _, _ in ScriptedBroker.refuse(.badUserNameOrPassword, .tokenIncorrect) })) { broker, test in
+            let fresh = TestTokens.token(for: "alice", issuedAt: 2)
+            let (_, source) = try Self.tokenFile(test.directory, fresh)
             let session = test.session { $0.tokenSource = source }
             await #expect(throws: EngineError.terminated(SessionTermination(.tokenIncorrect, .tokenIncorrect))) {
                 try await session.connect()
@@ -145,29 +134,21 @@ struct SessionNetworkPathTests {
             #expect(await session.statuses == [.connecting, .tokenIncorrect])
             await session.close()
         }
-        await test.shutdown()
     }
 
     @Test func tokenRefusalWithoutASourceIsTerminalAtOnce() async throws {
-        let broker = try ScriptedBroker(.init(connack: { _, _ in ScriptedBroker.refuse(.badUserNameOrPassword, .tokenIncorrect) }))
-        let test = try TestEngine(servers: [broker.address])
-        defer { broker.shutdown() }
-        try await withTimeout {
+        try await withBroker(.init(connack: { _, _ in ScriptedBroker.refuse(.badUserNameOrPassword, .tokenIncorrect) })) { broker, test in
             let session = test.session()
             await #expect(throws: EngineError.self) { try await session.connect() }
             try await Task.sleep(for: .milliseconds(300))
             #expect(broker.connects.count == 1)
             await session.close()
         }
-        await test.shutdown()
     }
 
     @Test func tokenFromACommandAtConnect() async throws {
-        let broker = try ScriptedBroker()
-        let test = try TestEngine(servers: [broker.address])
-        defer { broker.shutdown() }
         let token = TestTokens.token(for: "carol")
-        try await withTimeout {
+        try await withBroker { broker, test in
             let session = test.session("carol") {
                 $0.token = nil
                 $0.tokenSource = .command("printf '  %s\\n' '\(token)'")
@@ -177,14 +158,10 @@ struct SessionNetworkPathTests {
             #expect(broker.connects.first?.password == Array(token.utf8))
             await session.close()
         }
-        await test.shutdown()
     }
 
     @Test func failingTokenCommandEndsTheCall() async throws {
-        let broker = try ScriptedBroker()
-        let test = try TestEngine(servers: [broker.address])
-        defer { broker.shutdown() }
-        try await withTimeout {
+        try await withBroker { broker, test in
             let session = test.session {
                 $0.token = nil
                 $0.tokenSource = .command("echo no token here >&2; exit 3")
@@ -199,7 +176,6 @@ struct SessionNetworkPathTests {
             #expect(broker.connectionCount == 0)
             await session.close()
         }
-        await test.shutdown()
     }
 
     @Test(arguments: [true, false]) func tokenFromAURL(json: Bool) async throws {
@@ -213,10 +189,7 @@ struct SessionNetworkPathTests {
             RawTCPServer.send(fd, Array("HTTP/1.1 200 OK\r\nContent-Type: \(type)\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8))
         }
         defer { server.stop() }
-        let broker = try ScriptedBroker()
-        let test = try TestEngine(servers: [broker.address])
-        defer { broker.shutdown() }
-        try await withTimeout {
+        try await withBroker { broker, test in
             let session = test.session("dave") {
                 $0.token = nil
                 $0.tokenSource = .url(try! HTTPURL(parsing: "http://127.0.0.1:\(server.port)/token?user=dave"))
@@ -227,6 +200,5 @@ struct SessionNetworkPathTests {
             #expect(requests.withLock { $0.first?.hasPrefix("GET /token?user=dave HTTP/1.1\r\n") } == true)
             await session.close()
         }
-        await test.shutdown()
     }
 }

@@ -30,10 +30,7 @@ struct SessionRefusalTests {
     ]
 
     @Test(arguments: connackRows) func terminalRefusalEndsTheCallWithNoRetry(row: Row) async throws {
-        let broker = try ScriptedBroker(.init(connack: { _, _ in ScriptedBroker.refuse(row.reason, row.name) }))
-        let test = try TestEngine(servers: [broker.address])
-        defer { broker.shutdown() }
-        try await withTimeout {
+        try await withBroker(.init(connack: { _, _ in ScriptedBroker.refuse(row.reason, row.name) })) { broker, test in
             let session = test.session()
             let recorder = CallRecorder()
             await session.connect(databaseOpened: recorder.databaseOpened, completion: recorder.completed)
@@ -49,7 +46,6 @@ struct SessionRefusalTests {
             #expect(try await session.connectionLog().last?.status == row.status)
             await session.close()
         }
-        await test.shutdown()
     }
 
     static let disconnectRows: [Row] = [
@@ -62,10 +58,7 @@ struct SessionRefusalTests {
     ]
 
     @Test(arguments: disconnectRows) func terminalDisconnectGoesToTheStatusOnly(row: Row) async throws {
-        let broker = try ScriptedBroker()
-        let test = try TestEngine(servers: [broker.address])
-        defer { broker.shutdown() }
-        try await withTimeout {
+        try await withBroker { broker, test in
             let session = test.session()
             let changes = await session.statusChanges()
             let user = try await session.connect()
@@ -87,7 +80,6 @@ struct SessionRefusalTests {
             #expect(await session.phase == .stopped(SessionTermination(row.status, row.code)))
             await session.close()
         }
-        await test.shutdown()
     }
 
     @Test func retryableRefusalsAreRetriedAsReconnections() async throws {
@@ -110,10 +102,7 @@ struct SessionRefusalTests {
 
     @Test(arguments: [ReasonCode.serverShuttingDown, .keepAliveTimeout])
     func retryableDisconnectReconnects(reason: ReasonCode) async throws {
-        let broker = try ScriptedBroker()
-        let test = try TestEngine(servers: [broker.address])
-        defer { broker.shutdown() }
-        try await withTimeout {
+        try await withBroker { broker, test in
             let session = test.session()
             _ = try await session.connect()
             broker.send(.disconnect(Disconnect(reasonCode: reason)), on: 0)
@@ -122,7 +111,6 @@ struct SessionRefusalTests {
             #expect(broker.connects.last?.userProperty(IMUserProperty.reconnect) == "1")
             await session.close()
         }
-        await test.shutdown()
     }
 
     @Test func connackRedirectIsFollowedToTheReferencedServer() async throws {

@@ -20,14 +20,18 @@ extension Session {
     }
 
     /// Connects and returns the user id once the server accepts; throws what ended the call.
+    ///
+    /// Cancelling the waiting task stops the wait, not the connection: use `disconnect`.
     public func connect(
         databaseOpened: (@Sendable (_ isRecreated: Bool, _ error: EngineError?) -> Void)? = nil
     ) async throws(EngineError) -> String {
-        let outcome = Outcome<Result<String, EngineError>>()
+        let (results, continuation) = AsyncStream<Result<String, EngineError>>.makeStream()
         await connect(databaseOpened: databaseOpened) { userID, error in
-            outcome.fulfil(userID.map { .success($0) } ?? .failure(error ?? .notConnected("no user id")))
+            continuation.yield(userID.map { .success($0) } ?? .failure(error ?? .notConnected("no user id")))
+            continuation.finish()
         }
-        return try await outcome.value.get()
+        for await result in results { return try result.get() }
+        throw .notConnected("stopped waiting: the task was cancelled")
     }
 
     /// Disconnects on purpose: no more attempts, status signOut.

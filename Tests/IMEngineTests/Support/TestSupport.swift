@@ -136,3 +136,28 @@ enum DatabaseProbe {
         rows(path, "SELECT state FROM message WHERE direction = 1 AND cid = ?", [.text(cid)]).first?[0].int64.map(Int.init)
     }
 }
+
+/// Runs `body` with a scripted broker and an engine pointed at it, within `limit`; shuts both
+/// down after (the engine's shutdown closes the sessions).
+func withBroker(
+    _ script: ScriptedBroker.Script = .init(), clock: any EngineClock = SystemEngineClock(),
+    callbacks: CallbackExecutor = .immediate, attemptTimeout: Duration = .seconds(3), limit: Duration = .seconds(15),
+    _ body: @escaping @Sendable (ScriptedBroker, TestEngine) async throws -> Void
+) async throws {
+    let broker = try ScriptedBroker(script)
+    defer { broker.shutdown() }
+    let test = try TestEngine(servers: [broker.address], clock: clock, callbacks: callbacks, attemptTimeout: attemptTimeout)
+    let result = await Result { try await withTimeout(limit) { try await body(broker, test) } }
+    await test.shutdown()
+    try result.get()
+}
+
+extension Result where Failure == any Error {
+    init(catching body: () async throws -> Success) async {
+        do {
+            self = .success(try await body())
+        } catch {
+            self = .failure(error)
+        }
+    }
+}
