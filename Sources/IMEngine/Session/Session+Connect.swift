@@ -34,6 +34,17 @@ extension Session {
         throw .notConnected("stopped waiting: the task was cancelled")
     }
 
+    /// Replaces the token the next attempts log in with (after tokenIncorrect, say, then `connect`).
+    ///
+    /// The next `connect` reads the user id from it again, unless the parameters give one.
+    public func updateToken(_ token: String) throws(EngineError) {
+        guard !token.isEmpty, token.utf8.count <= TokenClaims.maxTokenLength else {
+            throw .invalidParameter("the token is empty or longer than \(TokenClaims.maxTokenLength) bytes")
+        }
+        self.token = token
+        needsFreshToken = false
+    }
+
     /// Disconnects on purpose: no more attempts, status signOut.
     ///
     /// With `disablePush`, the final DISCONNECT asks the server to drop the session (Session
@@ -168,6 +179,14 @@ extension Session {
         }
     }
 
+    /// Waits until every status change reported so far is in the connection log.
+    func flushLog() async {
+        guard let writer = logWriter else { return }
+        await withCheckedContinuation { done in
+            if case .terminated = writer.continuation.yield(.flush(done)) { done.resume() }
+        }
+    }
+
     func closeDatabase() async {
         if let writer = logWriter.take() {
             writer.continuation.finish()
@@ -180,9 +199,14 @@ extension Session {
 
     /// Writes status changes to the connection log in order, off the session's path.
     private func startLogWriter(_ database: SessionDatabase) {
-        let (stream, continuation) = AsyncStream<ConnectionLogEntry>.makeStream()
+        let (stream, continuation) = AsyncStream<LogWrite>.makeStream()
         let task = Task.detached {
-            for await entry in stream { try? await database.appendLog(entry) }
+            for await write in stream {
+                switch write {
+                case .append(let entry): try? await database.appendLog(entry)
+                case .flush(let done): done.resume()
+                }
+            }
         }
         logWriter = (continuation, task)
     }

@@ -38,7 +38,8 @@ extension Session {
 
     /// The connection log in the local database: the latest `limit` status changes, oldest first.
     public func connectionLog(limit: Int = 100) async throws(EngineError) -> [ConnectionLogEntry] {
-        try await withDatabase { try await $0.connectionLog(limit: limit) }
+        await flushLog()
+        return try await withDatabase { try await $0.connectionLog(limit: limit) }
     }
 
     private func withDatabase<T: Sendable>(
