@@ -19,7 +19,9 @@ struct SessionIsolationTests {
                 #expect(connected == Set(users))
             }
             #expect(broker.connectionCount == users.count)
-            let victim = try #require(broker.connects.firstIndex { $0.clientIdentifier == "dev-user7" })
+            let victim = try #require(broker.packets.first {
+                if case .connect(let connect) = $0.packet { connect.clientIdentifier == "dev-user7" } else { false }
+            }?.index)
             broker.send(.disconnect(Disconnect(reasonCode: .administrativeAction,
                                                properties: [.userProperty(IMUserProperty.error, "kicked")])), on: victim)
             #expect(await sessions[7].reached(.kickedOfflineByOtherClient))
