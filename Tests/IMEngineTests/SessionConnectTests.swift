@@ -132,4 +132,26 @@ struct SessionConnectTests {
             await session.close()
         }
     }
+
+    @Test func disconnectWhileFetchingTheTokenEndsTheCallAndAllowsANewOne() async throws {
+        try await withBroker { broker, test in
+            let token = TestTokens.token(for: "alice")
+            let session = test.session {
+                $0.token = nil
+                $0.tokenSource = .command("sleep 0.3; echo '\(token)'")
+            }
+            let recorder = CallRecorder()
+            await session.connect(databaseOpened: recorder.databaseOpened, completion: recorder.completed)
+            await session.disconnect()
+            #expect(recorder.events == [.completed(userID: nil, error: .terminated(.signedOut))])
+            await #expect(throws: EngineError.alreadyActive("connecting")) { try await session.connect() }
+            #expect(await eventually { await !session.statuses.isEmpty })
+            try await Task.sleep(for: .milliseconds(400))
+            let user = try await session.connect()
+            #expect(user == "alice")
+            #expect(recorder.events.count == 1)
+            #expect(broker.connects.count == 1)
+            #expect(await session.statuses == [.signOut, .connecting, .connected])
+        }
+    }
 }

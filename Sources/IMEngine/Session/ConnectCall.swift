@@ -18,7 +18,9 @@ final class ConnectCall {
         callbacks.run { handler(isRecreated, error) }
     }
 
+    /// Runs the completion; a `reportDatabase` after this does nothing, so order holds.
     func finish(_ result: Result<String, EngineError>) {
+        databaseOpened = nil
         guard let handler = completion.take() else { return }
         switch result {
         case .success(let userID): callbacks.run { handler(userID, nil) }

@@ -11,12 +11,13 @@ extension Session {
     public func connect(
         databaseOpened: (@Sendable (_ isRecreated: Bool, _ error: EngineError?) -> Void)? = nil,
         completion: (@Sendable (_ userID: String?, _ error: EngineError?) -> Void)?
-    ) async {
-        let callbacks = runtime?.callbacks ?? engine.runtime?.callbacks ?? SessionEngine.fallbackCallbacks
+    ) {
+        let callbacks = engine.runtime?.callbacks ?? SessionEngine.fallbackCallbacks
         let call = ConnectCall(callbacks: callbacks, databaseOpened: databaseOpened) { userID, error in
             completion?(userID, error)
         }
-        await start(call)
+        guard let runtime = begin(call) else { return }
+        Task { await self.start(call, runtime: runtime) }
     }
 
     /// Connects and returns the user id once the server accepts; throws what ended the call.
@@ -26,7 +27,7 @@ extension Session {
         databaseOpened: (@Sendable (_ isRecreated: Bool, _ error: EngineError?) -> Void)? = nil
     ) async throws(EngineError) -> String {
         let (results, continuation) = AsyncStream<Result<String, EngineError>>.makeStream()
-        await connect(databaseOpened: databaseOpened) { userID, error in
+        connect(databaseOpened: databaseOpened) { userID, error in
             continuation.yield(userID.map { .success($0) } ?? .failure(error ?? .notConnected("no user id")))
             continuation.finish()
         }
@@ -76,65 +77,45 @@ extension Session {
         engine.forget(self)
     }
 
-    func start(_ call: ConnectCall) async {
-        guard let runtime = self.runtime ?? engine.runtime, engine.isInitialized else {
-            return call.finish(.failure(.notInitialized))
+    /// Checks that a connect call may start and marks it under way; nil after ending it.
+    private func begin(_ call: ConnectCall) -> EngineRuntime? {
+        guard let runtime = engine.runtime else {
+            call.finish(.failure(.notInitialized))
+            return nil
         }
-        guard !isClosed else { return call.finish(.failure(.notConnected("the session is closed; make a new one"))) }
+        guard !isClosed else {
+            call.finish(.failure(.notConnected("the session is closed; make a new one")))
+            return nil
+        }
         guard !isPreparing, !isActive else {
-            return call.finish(.failure(.alreadyActive(isPreparing ? "connecting" : "\(machine.phase)")))
+            call.finish(.failure(.alreadyActive(isPreparing ? "connecting" : "\(machine.phase)")))
+            return nil
         }
         do {
             try parameters.validate()
         } catch {
-            return call.finish(.failure(error))
+            call.finish(.failure(error))
+            return nil
         }
-        self.runtime = runtime
-        self.clock = runtime.clock
-        if loop == nil { loop = runtime.group.next() }
+        if self.runtime !== runtime {
+            self.runtime = runtime
+            clock = runtime.clock
+            loop = runtime.group.next()
+        }
         self.call = call
-        isPreparing = true
         tokenRefreshed = false
         needsFreshToken = false
+        // Until preparation ends, even after a disconnect cancelled the call, other connect
+        // calls are refused: two preparations would race for the database.
+        isPreparing = true
+        return runtime
+    }
 
-        let token: String
-        if let known = self.token ?? parameters.token {
-            token = known
-        } else if let source = parameters.tokenSource {
-            do {
-                token = try await TokenFetcher.fetch(source, timeout: runtime.configuration.tokenFetchTimeout)
-            } catch {
-                guard self.call === call else { return }
-                return endPreparing(call, .terminated(SessionTermination(.tokenIncorrect, .tokenIncorrect, detail: "\(error)")))
-            }
-            guard self.call === call else { return }
-        } else {
-            return endPreparing(call, .invalidParameter("no token and no token source given"))
-        }
-
-        let userID: String
-        if let given = parameters.userID {
-            userID = given
-        } else {
-            do {
-                userID = try TokenClaims.read(token).userID
-            } catch {
-                let failure = EngineError.database("cannot name the local database: the token does not say its user (\(error)); give the user id")
-                call.reportDatabase(isRecreated: false, error: failure)
-                return endPreparing(call, failure)
-            }
-        }
-        let isRecreated: Bool
-        do {
-            isRecreated = try await openDatabase(userID: userID, runtime: runtime)
-        } catch {
-            call.reportDatabase(isRecreated: false, error: error)
-            guard self.call === call else { return }
-            return endPreparing(call, error)
-        }
-        call.reportDatabase(isRecreated: isRecreated, error: nil)
-        guard self.call === call else { return }
+    /// Prepares (token, database), then hands the call to the policy.
+    private func start(_ call: ConnectCall, runtime: EngineRuntime) async {
+        let token = await prepare(call, runtime: runtime)
         isPreparing = false
+        guard let token, self.call === call else { return }
         self.token = token
         do {
             let actions = try machine.connect(timeout: parameters.timeout)
@@ -146,11 +127,52 @@ extension Session {
         }
     }
 
-    private func endPreparing(_ call: ConnectCall, _ error: EngineError) {
-        isPreparing = false
+    /// Gets the token, names and opens the database; the token, or nil after ending the call.
+    private func prepare(_ call: ConnectCall, runtime: EngineRuntime) async -> String? {
+        let token: String
+        if let known = self.token ?? parameters.token {
+            token = known
+        } else if let source = parameters.tokenSource {
+            do {
+                token = try await TokenFetcher.fetch(source, timeout: runtime.configuration.tokenFetchTimeout)
+            } catch {
+                return endCall(call, .terminated(SessionTermination(.tokenIncorrect, .tokenIncorrect, detail: "\(error)")))
+            }
+        } else {
+            return endCall(call, .invalidParameter("no token and no token source given"))
+        }
+        guard self.call === call else { return nil }
+
+        let userID: String
+        if let given = parameters.userID {
+            userID = given
+        } else {
+            do {
+                userID = try TokenClaims.read(token).userID
+            } catch {
+                let failure = EngineError.database(
+                    "cannot name the local database: the token does not say its user (\(error)); give the user id")
+                call.reportDatabase(isRecreated: false, error: failure)
+                return endCall(call, failure)
+            }
+        }
+        do {
+            let isRecreated = try await openDatabase(userID: userID, runtime: runtime)
+            call.reportDatabase(isRecreated: isRecreated, error: nil)
+            return token
+        } catch {
+            call.reportDatabase(isRecreated: false, error: error)
+            return endCall(call, error)
+        }
+    }
+
+    /// Ends a connect call that failed before the policy started, unless it was ended already.
+    private func endCall(_ call: ConnectCall, _ error: EngineError) -> String? {
+        guard self.call === call else { return nil }
         self.call = nil
         if case .terminated(let termination) = error { report(termination.status, termination.code, detail: termination.detail) }
         call.finish(.failure(error))
+        return nil
     }
 
     /// Opens `userID`'s database unless it is the one open; returns whether it was recreated.
