@@ -46,6 +46,8 @@ let package = Package(
         .executableTarget(name: "imserver", dependencies: ["IMCommandLine", "IMServer", "IMConfig", "IMStore", "IMProtocol"]),
         // Encode/decode throughput of the MQTT codec.
         .executableTarget(name: "mqtt-bench", dependencies: ["MQTT"]),
+        // Many sessions of one engine against an in-process broker: connect, send, receive.
+        .executableTarget(name: "engine-bench", dependencies: ["IMEngine", "IMTransport", "IMProtocol", "MQTT"]),
 
         .testTarget(name: "MQTTTests", dependencies: ["MQTT"]),
         .testTarget(name: "IMTransportTests", dependencies: ["IMTransport", "MQTT"]),

@@ -1,3 +1,5 @@
+// CNetlink includes <sys/socket.h>: in whole-module builds its SOCK_* hide Glibc's, so take them from it.
+import CNetlink
 import IMHTTP
 #if canImport(Glibc)
 import Glibc
