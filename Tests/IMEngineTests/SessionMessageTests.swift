@@ -153,4 +153,21 @@ struct SessionMessageTests {
         await session.close()
         await test.shutdown()
     }
+
+    @Test func refusedSendIsMarkedFailedAndNotResent() async throws {
+        try await withBroker(.init(publishAcknowledgement: { _, _ in .notAuthorized })) { broker, test in
+            let session = test.session()
+            _ = try await session.connect()
+            let reports = await session.sendReports()
+            let message = try await session.send(text: "to nobody", to: "bob")
+            var iterator = reports.makeAsyncIterator()
+            let report = await iterator.next()
+            #expect(report?.cid == message.cid && report?.isAccepted == false && report?.reasonCode == .notAuthorized)
+            #expect(try await session.history().map(\.state) == [.failed])
+            broker.close(0)
+            #expect(await eventually { broker.connects.count == 2 && broker.packets(on: 1).contains { $0.type == .subscribe } })
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(broker.publishes.count == 1)
+        }
+    }
 }
