@@ -1,7 +1,7 @@
 import Foundation
 
 /// A fresh directory under the system's temp dir, removed when the test is done with it.
-final class TemporaryDirectory {
+final class TemporaryDirectory: Sendable {
     let path: String
 
     init() {

@@ -54,13 +54,16 @@ public final class LinuxNetworkMonitor: Sendable {
         thread.start()
         started.wait()
         if case .failure(let error) = ready.withLock({ $0 }) {
-            close(wake)
+            // deinit closes the eventfd; there is no thread to wake.
+            state.withLock { $0.stopped = true }
             throw error
         }
     }
 
     deinit {
         stop()
+        // The thread holds the monitor while it runs, so it has exited by now.
+        close(wakeDescriptor)
     }
 
     /// The usable addresses as of the last look.
@@ -87,12 +90,15 @@ public final class LinuxNetworkMonitor: Sendable {
 
     /// Stops the monitor's thread and ends every stream.
     public func stop() {
-        let subscribers = state.withLock { state -> [AsyncStream<NetworkEvent>.Continuation] in
-            guard !state.stopped else { return [] }
+        let subscribers = state.withLock { state -> [AsyncStream<NetworkEvent>.Continuation]? in
+            guard !state.stopped else { return nil }
             state.stopped = true
             defer { state.subscribers.removeAll() }
             return Array(state.subscribers.values)
         }
+        // Only the first call may write: the thread closes the eventfd once woken, and a later
+        // write would land in whatever file reused the descriptor number.
+        guard let subscribers else { return }
         var one: UInt64 = 1
         _ = write(wakeDescriptor, &one, 8)
         subscribers.forEach { $0.finish() }
@@ -126,7 +132,6 @@ public final class LinuxNetworkMonitor: Sendable {
                            pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)]
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         let quietMilliseconds = Int32(quietPeriod / .milliseconds(1))
-        defer { close(wakeDescriptor) }
         while true {
             guard poll(&descriptors, 2, -1) >= 0 || errno == EINTR else { return }
             if descriptors[1].revents != 0 { return }

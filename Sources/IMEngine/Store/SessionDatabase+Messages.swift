@@ -7,14 +7,22 @@ extension SessionDatabase {
     ///
     /// Returns only after the commit, so the caller may acknowledge the message to the server.
     public func storeIncoming(uid: String, from peer: String, text: String, cid: String?, sentAt: Int64) async throws -> Bool {
+        try await receive(uid: uid, from: peer, text: text, cid: cid, sentAt: sentAt) != nil
+    }
+
+    /// Stores a delivered message unless its uid is already there; returns it when it was new.
+    ///
+    /// Returns only after the commit, so the caller may acknowledge the message to the server.
+    public func receive(uid: String, from peer: String, text: String, cid: String?, sentAt: Int64) async throws -> StoredMessage? {
         try await queue.write { db in
             try db.execute("""
                 INSERT INTO message(uid, cid, direction, peer, text, sent_at, state) VALUES (?, ?, 0, ?, ?, ?, 0)
                 ON CONFLICT(uid) DO NOTHING
                 """, [.text(uid), DatabaseValue(cid), .text(peer), .text(text), .integer(sentAt)])
-            guard db.changes > 0 else { return false }
-            try Self.touchConversation(db, peer: peer, messageID: db.lastInsertRowID, at: sentAt, unread: 1)
-            return true
+            guard db.changes > 0 else { return nil }
+            let id = db.lastInsertRowID
+            try Self.touchConversation(db, peer: peer, messageID: id, at: sentAt, unread: 1)
+            return StoredMessage(id: id, uid: uid, cid: cid, direction: .incoming, peer: peer, text: text, sentAt: sentAt, state: .received)
         }
     }
 
@@ -34,6 +42,13 @@ extension SessionDatabase {
     public func markSent(cid: String) async throws {
         try await queue.write { db in
             try db.execute("UPDATE message SET state = 2 WHERE direction = 1 AND cid = ?", [.text(cid)])
+        }
+    }
+
+    /// Marks an outgoing message the server refused (PUBACK with a failure code): it is not resent.
+    public func markFailed(cid: String) async throws {
+        try await queue.write { db in
+            try db.execute("UPDATE message SET state = 3 WHERE direction = 1 AND cid = ?", [.text(cid)])
         }
     }
 

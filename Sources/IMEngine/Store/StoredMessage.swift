@@ -12,6 +12,8 @@ public struct StoredMessage: Sendable, Equatable {
         case pending = 1
         /// Sent and acknowledged: the server has stored it.
         case sent = 2
+        /// Refused by the server (PUBACK with a failure code); not resent.
+        case failed = 3
     }
 
     /// The row id: the local order of messages.

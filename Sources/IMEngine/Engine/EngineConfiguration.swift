@@ -1,0 +1,56 @@
+import Dispatch
+
+/// What an engine needs to run sessions: the environment and where things happen.
+public struct EngineConfiguration: Sendable {
+    /// The app key: the MQTT user name of every session and the first folder of its database.
+    public var appKey: String
+    /// The environment's servers, tried in order with `serverStagger` between them.
+    public var servers: [ServerAddress]
+    /// Where sessions keep their databases (`<dir>/<app key>/<user id>.sqlite`).
+    public var dataDirectory: String
+    /// Where callbacks and handlers run.
+    public var callbacks: CallbackExecutor
+    /// The clock of the reconnection policy and heartbeat.
+    public var clock: any EngineClock
+    public var networkMonitor: NetworkMonitorSetting
+    /// Event loop threads shared by every session's sockets.
+    public var eventLoopThreads: Int
+    /// With several servers, how long one has to answer before the next is tried too.
+    public var serverStagger: Duration
+    /// The bound on one server: TCP connect, proxy negotiation and CONNACK.
+    public var attemptTimeout: Duration
+    /// The bound on fetching a token from a command or URL.
+    public var tokenFetchTimeout: Duration
+    /// How many CONNACK redirects (0x9C/0x9D) one attempt follows.
+    public var maximumRedirects: Int
+
+    public init(
+        appKey: String, servers: [ServerAddress], dataDirectory: String,
+        callbacks: CallbackExecutor = .queue(DispatchQueue(label: "imsh.engine.callbacks")),
+        clock: any EngineClock = SystemEngineClock(), networkMonitor: NetworkMonitorSetting = .system,
+        eventLoopThreads: Int = 2, serverStagger: Duration = .milliseconds(250),
+        attemptTimeout: Duration = .seconds(10), tokenFetchTimeout: Duration = .seconds(10), maximumRedirects: Int = 3
+    ) {
+        self.appKey = appKey
+        self.servers = servers
+        self.dataDirectory = dataDirectory
+        self.callbacks = callbacks
+        self.clock = clock
+        self.networkMonitor = networkMonitor
+        self.eventLoopThreads = eventLoopThreads
+        self.serverStagger = serverStagger
+        self.attemptTimeout = attemptTimeout
+        self.tokenFetchTimeout = tokenFetchTimeout
+        self.maximumRedirects = maximumRedirects
+    }
+
+    func validate() throws(EngineError) {
+        guard !appKey.isEmpty else { throw .invalidParameter("the app key is empty") }
+        guard !servers.isEmpty else { throw .invalidParameter("no server address given") }
+        guard !dataDirectory.isEmpty else { throw .invalidParameter("the data directory is empty") }
+        guard eventLoopThreads >= 1 else { throw .invalidParameter("eventLoopThreads must be at least 1") }
+        guard attemptTimeout > .zero, tokenFetchTimeout > .zero, serverStagger >= .zero, maximumRedirects >= 0 else {
+            throw .invalidParameter("timeouts must be positive, the stagger and redirect limit not negative")
+        }
+    }
+}

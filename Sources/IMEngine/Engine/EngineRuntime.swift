@@ -1,0 +1,27 @@
+import IMTransport
+import Synchronization
+
+/// An initialized engine's shared parts, handed to each session when it connects.
+final class EngineRuntime: Sendable {
+    let configuration: EngineConfiguration
+    let group: EventLoopGroup
+    /// Database files held by a live session, so two sessions never write one file.
+    private let claimedDatabases = Mutex<Set<String>>([])
+
+    init(configuration: EngineConfiguration, group: EventLoopGroup) {
+        self.configuration = configuration
+        self.group = group
+    }
+
+    var clock: any EngineClock { configuration.clock }
+    var callbacks: CallbackExecutor { configuration.callbacks }
+
+    /// Reserves `path` for one session; false when another holds it.
+    func claimDatabase(_ path: String) -> Bool {
+        claimedDatabases.withLock { $0.insert(path).inserted }
+    }
+
+    func releaseDatabase(_ path: String) {
+        _ = claimedDatabases.withLock { $0.remove(path) }
+    }
+}

@@ -1,0 +1,139 @@
+import IMProtocol
+import IMTransport
+import MQTT
+
+extension Session {
+    /// Takes over a connection the server accepted: policy, subscription, reading, heartbeat, resends.
+    func establish(_ established: EstablishedConnection, generation: UInt64) {
+        let connack = established.connack
+        let seconds = connack.properties.serverKeepAlive.map(Int.init) ?? parameters.heartbeat
+        let link = SessionLink(
+            generation: generation, connection: established.connection, server: established.server,
+            keepAlive: seconds > 0 ? .seconds(seconds) : nil, now: clock.now)
+        self.link = link
+        serverUserID = connack.properties.userProperty(IMUserProperty.userID) ?? localUserID
+        tokenRefreshed = false
+        if established.viaRedirect { preferredServer = established.server }
+
+        statusDetail = "connected to \(established.server)" + (connack.sessionPresent ? ", session resumed" : "")
+        perform(machine.connected(generation: generation))
+        guard self.link === link else { return }
+
+        if !connack.sessionPresent, let id = outgoing.reserve() {
+            link.subscribeID = id
+            link.send(.subscribe(SessionPackets.subscribeInbox(packetID: id)), at: clock.now)
+        }
+        let frames = established.frames
+        link.reader = Task {
+            var iterator = frames.makeAsyncIterator()
+            var failure: TransportError?
+            do throws(TransportError) {
+                while let frame = try await iterator.next() {
+                    await self.received(frame, on: link)
+                }
+            } catch {
+                failure = error
+            }
+            self.linkEnded(link, failure)
+        }
+        if let keepAlive = link.keepAlive {
+            link.heartbeat = Task { await self.runHeartbeat(link, keepAlive: keepAlive) }
+        }
+        Task { await self.resendPending(on: link) }
+    }
+
+    /// Handles one packet from the server, in arrival order.
+    private func received(_ frame: [UInt8], on link: SessionLink) async {
+        guard self.link === link else { return }
+        link.lastReceived = clock.now
+        link.pingSentAt = nil
+        let packet: Packet
+        do {
+            packet = try Packet(frame: frame)
+        } catch {
+            return violation(on: link, .malformedPacket, "the server sent a malformed packet: \(error)")
+        }
+        switch packet {
+        case .publish(let publish):
+            await incoming(publish, on: link)
+        case .puback(let acknowledgement):
+            await acknowledged(acknowledgement)
+        case .suback(let acknowledgement):
+            if acknowledgement.packetIdentifier == link.subscribeID {
+                outgoing.release(acknowledgement.packetIdentifier)
+                link.subscribeID = nil
+            }
+        case .pingresp, .unsuback:
+            break
+        case .disconnect(let disconnect):
+            serverDisconnected(disconnect, on: link)
+        default:
+            violation(on: link, .protocolError, "the server sent \(packet.type) on an established connection")
+        }
+    }
+
+    /// The server sent DISCONNECT: read it per contract section 2 (stop, retry, or go elsewhere).
+    private func serverDisconnected(_ disconnect: Disconnect, on link: SessionLink) {
+        let name = disconnect.properties.userProperty(IMUserProperty.error).map(IMErrorName.init(rawValue:))
+        let verdict = ServerVerdict.disconnect(
+            disconnect.reasonCode, imError: name, serverReference: disconnect.properties.serverReference)
+        tearDown(link)
+        let reason = disconnect.properties.reasonString.map { " (\($0))" } ?? ""
+        switch verdict {
+        case .redirect(let reference):
+            if let target = ConnectionAttempt.firstAddress(in: reference) { preferredServer = target }
+            fail(link.generation, .retryable("the server sent us to \(reference)\(reason)"))
+        case .failure(.terminal(var termination)):
+            termination.detail += reason
+            fail(link.generation, .terminal(termination))
+        case .failure(.retryable(let detail)):
+            fail(link.generation, .retryable(detail + reason))
+        }
+    }
+
+    /// The server broke the protocol: say so, drop the connection, and reconnect.
+    private func violation(on link: SessionLink, _ reason: ReasonCode, _ detail: String) {
+        link.send(.disconnect(Disconnect(reasonCode: reason, properties: [.reasonString(detail)])), at: clock.now)
+        tearDown(link)
+        fail(link.generation, .retryable(detail))
+    }
+
+    /// The connection's frames ended without us closing it.
+    private func linkEnded(_ link: SessionLink, _ error: TransportError?) {
+        guard self.link === link else { return }
+        tearDown(link)
+        fail(link.generation, .retryable("connection lost: \(error.map { "\($0)" } ?? "closed by the server")"))
+    }
+
+    func tearDown(_ link: SessionLink, _ mode: CloseMode = .graceful) {
+        link.close(mode)
+        if self.link === link { self.link = nil }
+        if let id = link.subscribeID { outgoing.release(id) }
+    }
+
+    /// Sends PINGREQ after `keepAlive` without traffic; no answer within half of it is a dead
+    /// connection. A peer that goes silent is found within 1.5 × keepAlive.
+    private func runHeartbeat(_ link: SessionLink, keepAlive: Duration) async {
+        let answerWithin = keepAlive / 2
+        let clock = self.clock
+        while self.link === link {
+            let due = link.pingSentAt.map { $0 + answerWithin } ?? min(link.lastSent, link.lastReceived) + keepAlive
+            do {
+                try await clock.sleep(until: due)
+            } catch {
+                return
+            }
+            guard self.link === link else { return }
+            let now = clock.now
+            if let pinged = link.pingSentAt {
+                guard now >= pinged + answerWithin else { continue }
+                tearDown(link, .abortive)
+                return fail(link.generation, .retryable("the server did not answer PINGREQ within \(answerWithin)"))
+            }
+            if now >= min(link.lastSent, link.lastReceived) + keepAlive {
+                link.send(.pingreq, at: now)
+                link.pingSentAt = now
+            }
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import IMProtocol
+import MQTT
+
+extension Session {
+    /// Sends a text message to `peer`: stored as pending first, then published (QoS 1).
+    ///
+    /// While the session is reconnecting the message waits in the database and goes out after
+    /// the next CONNACK, with the same client message id; the server's PUBACK marks it sent
+    /// (see `sendReports()`).
+    /// - Returns: the stored message, with its `cid`.
+    /// - Throws: `invalidParameter` for a bad recipient, `notConnected` when no connection is
+    ///   wanted (never connected, signed out, stopped), `database` when it cannot be stored.
+    public func send(text: String, to peer: String) async throws(EngineError) -> StoredMessage {
+        guard IMIdentifier.isValidUserID(peer) else {
+            throw .invalidParameter("recipient '\(peer)' is not a valid user id")
+        }
+        guard isActive, let database else { throw .notConnected("connect before sending") }
+        let message: StoredMessage
+        do {
+            message = try await database.enqueueOutgoing(
+                cid: Self.newClientMessageID(), to: peer, text: text, at: clock.epochMilliseconds)
+        } catch {
+            throw .database("cannot store the message: \(error)")
+        }
+        if let link { publish(message, on: link) }
+        return message
+    }
+
+    /// Messages in the local database, `peer`'s only when given, oldest first.
+    public func history(peer: String? = nil, limit: Int = 50) async throws(EngineError) -> [StoredMessage] {
+        try await withDatabase { try await $0.history(peer: peer, limit: limit) }
+    }
+
+    /// Sent messages the server has not acknowledged yet.
+    public func pendingOutgoing() async throws(EngineError) -> [StoredMessage] {
+        try await withDatabase { try await $0.pendingOutgoing() }
+    }
+
+    /// The connection log in the local database: the latest `limit` status changes, oldest first.
+    public func connectionLog(limit: Int = 100) async throws(EngineError) -> [ConnectionLogEntry] {
+        await flushLog()
+        return try await withDatabase { try await $0.connectionLog(limit: limit) }
+    }
+
+    private func withDatabase<T: Sendable>(
+        _ body: @Sendable (SessionDatabase) async throws -> T
+    ) async throws(EngineError) -> T {
+        guard let database else { throw .notConnected("the local database opens with the first connect") }
+        do {
+            return try await body(database)
+        } catch {
+            throw .database("\(error)")
+        }
+    }
+
+    /// Publishes `message` unless it already went out on this connection.
+    func publish(_ message: StoredMessage, on link: SessionLink) {
+        guard let cid = message.cid, !link.publishedCIDs.contains(cid),
+              let (id, isResend) = outgoing.packetID(for: cid) else { return }
+        link.publishedCIDs.insert(cid)
+        link.send(.publish(SessionPackets.publish(message, packetID: id, dup: isResend)), at: clock.now)
+    }
+
+    /// After CONNACK: what the server has not acknowledged goes out again, same cid.
+    func resendPending(on link: SessionLink) async {
+        guard let database, let pending = try? await database.pendingOutgoing() else { return }
+        guard self.link === link else { return }
+        for message in pending { publish(message, on: link) }
+    }
+
+    /// A delivery: stored first (a known uid is skipped), acknowledged only then.
+    func incoming(_ publish: Publish, on link: SessionLink) async {
+        let acknowledge = { [self] (reason: ReasonCode) in
+            guard publish.qos == .atLeastOnce, self.link === link else { return }
+            link.send(.puback(PubAck(packetIdentifier: publish.packetIdentifier, reasonCode: reason)), at: clock.now)
+        }
+        guard case .inbox(let from)? = IMTopic(publish.topic) else { return acknowledge(.topicNameInvalid) }
+        guard let message = try? TextMessage.decode(publish.payload) else { return acknowledge(.payloadFormatInvalid) }
+        let properties = publish.properties
+        // A stock broker sends no uid: sender and cid then identify the message.
+        let uid = properties.userProperty(IMUserProperty.messageUID) ?? "\(from)/\(message.cid)"
+        let sentAt = properties.userProperty(IMUserProperty.sentAt).flatMap { Int64($0) } ?? clock.epochMilliseconds
+        guard let database else { return }
+        let stored: StoredMessage?
+        do {
+            stored = try await database.receive(uid: uid, from: from, text: message.text, cid: message.cid, sentAt: sentAt)
+        } catch {
+            // Not stored, so not acknowledged: the server delivers it again.
+            return
+        }
+        acknowledge(.success)
+        if let stored {
+            messageStreams.yield(stored)
+            for handler in messageHandlers.values {
+                runtime?.callbacks.run { handler(stored) }
+            }
+        }
+    }
+
+    /// PUBACK: the server stored the message (or refused it, for good).
+    func acknowledged(_ acknowledgement: PubAck) async {
+        guard let cid = outgoing.acknowledge(acknowledgement.packetIdentifier) else { return }
+        if acknowledgement.reasonCode.isFailure {
+            try? await database?.markFailed(cid: cid)
+        } else {
+            try? await database?.markSent(cid: cid)
+        }
+        reportStreams.yield(SendReport(cid: cid, reasonCode: acknowledgement.reasonCode))
+    }
+
+    /// A client message id: 16 random bytes in hex, unique without coordination.
+    static func newClientMessageID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let high = generator.next() as UInt64
+        let low = generator.next() as UInt64
+        return hex(high) + hex(low)
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

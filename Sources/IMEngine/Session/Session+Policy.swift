@@ -1,0 +1,170 @@
+import IMTransport
+import MQTT
+
+extension Session {
+    /// Carries out the policy's actions, in order, without suspending.
+    func perform(_ actions: [SessionStateMachine.Action]) {
+        for action in actions {
+            switch action {
+            case let .status(status, code):
+                report(status, code, detail: statusDetail)
+            case let .open(generation, isReconnection):
+                open(generation, isReconnection: isReconnection)
+            case let .close(generation):
+                close(generation)
+            case let .startTimer(kind, token, delay):
+                startTimer(kind, token: token, delay: delay)
+            case let .cancelTimer(kind):
+                timers.removeValue(forKey: kind)?.cancel()
+            case let .complete(failure):
+                guard let call = call.take() else { continue }
+                if let failure {
+                    call.finish(.failure(.terminated(failure)))
+                } else {
+                    call.finish(.success(userID ?? ""))
+                }
+            }
+        }
+        statusDetail = ""
+    }
+
+    private func startTimer(_ kind: SessionStateMachine.TimerKind, token: UInt64, delay: Duration) {
+        timers[kind]?.cancel()
+        let clock = self.clock
+        let deadline = clock.now + delay
+        timers[kind] = Task {
+            do {
+                try await clock.sleep(until: deadline)
+            } catch {
+                return
+            }
+            self.timerFired(kind, token: token)
+        }
+    }
+
+    private func timerFired(_ kind: SessionStateMachine.TimerKind, token: UInt64) {
+        guard !isClosed else { return }
+        switch kind {
+        case .deadline: statusDetail = SessionTermination.timedOut.detail
+        case .backgroundGrace: statusDetail = "in the background longer than \(parameters.backgroundGrace)"
+        case .retry, .stable: statusDetail = ""
+        }
+        perform(machine.timerFired(kind, token: token))
+    }
+
+    /// Starts connection attempt `generation`: a fresh token first if the last was refused.
+    private func open(_ generation: UInt64, isReconnection: Bool) {
+        attempt.take()?.task.cancel()
+        guard let runtime, let loop, let localUserID else { return }
+        let configuration = runtime.configuration
+        var servers = configuration.servers
+        if let preferredServer { servers = [preferredServer] + servers.filter { $0 != preferredServer } }
+        let request = ConnectionAttempt(
+            servers: servers, loop: loop,
+            options: ConnectOptions(timeout: configuration.attemptTimeout, proxy: parameters.proxy),
+            stagger: configuration.serverStagger, connackTimeout: configuration.attemptTimeout,
+            maximumRedirects: configuration.maximumRedirects)
+        var connect = SessionPackets.connect(
+            appKey: configuration.appKey, deviceID: parameters.effectiveDeviceID(userID: localUserID), token: token ?? "",
+            parameters: parameters, isReconnection: isReconnection)
+        let source = needsFreshToken ? parameters.tokenSource : nil
+        let fetchTimeout = configuration.tokenFetchTimeout
+        attempt = (generation, Task {
+            var fresh: String?
+            if let source {
+                do {
+                    fresh = try await TokenFetcher.fetch(source, timeout: fetchTimeout)
+                } catch {
+                    let termination = SessionTermination(.tokenIncorrect, .tokenIncorrect, detail: "token refused, and \(error)")
+                    self.attemptFinished(generation, .failed(.terminal(termination), unreachable: false), freshToken: nil)
+                    return
+                }
+                connect.password = Array((fresh ?? "").utf8)
+            }
+            let outcome = await request.run(connect: Packet.connect(connect).encoded())
+            self.attemptFinished(generation, outcome, freshToken: fresh)
+        })
+    }
+
+    private func attemptFinished(_ generation: UInt64, _ outcome: AttemptOutcome, freshToken: String?) {
+        guard attempt?.generation == generation, !isClosed else { return outcome.abandon() }
+        attempt = nil
+        if let freshToken {
+            token = freshToken
+            needsFreshToken = false
+            tokenRefreshed = true
+        }
+        switch outcome {
+        case .connected(let established):
+            guard machine.phase == .connecting, machine.generation == generation else { return established.abandon() }
+            establish(established, generation: generation)
+        case let .failed(failure, unreachable):
+            if unreachable { preferredServer = nil }
+            fail(generation, failure)
+        }
+    }
+
+    /// Tells the policy that connection `generation` failed, after the token rule: a refused
+    /// token is replaced once from the token source; a second refusal in a row stops.
+    func fail(_ generation: UInt64, _ failure: SessionStateMachine.Failure) {
+        switch failure {
+        case .terminal(let termination):
+            if termination.status == .tokenIncorrect, parameters.tokenSource != nil, !tokenRefreshed {
+                needsFreshToken = true
+                statusDetail = "\(termination.detail); fetching a fresh token"
+                perform(machine.failed(generation: generation, .retryable(statusDetail)))
+                return
+            }
+            statusDetail = termination.detail
+        case .retryable(let detail):
+            statusDetail = detail
+        }
+        perform(machine.failed(generation: generation, failure))
+    }
+
+    /// Ends connection attempt or connection `generation`, if it is still the current one.
+    private func close(_ generation: UInt64) {
+        if let attempt, attempt.generation == generation {
+            attempt.task.cancel()
+            self.attempt = nil
+        }
+        if let link, link.generation == generation {
+            tearDown(link)
+        }
+    }
+
+    /// A network change, from the engine's monitor or simulated on this session.
+    ///
+    /// While a simulated outage lasts, the real monitor's events are ignored.
+    func networkChanged(_ event: NetworkEvent, simulated: Bool) {
+        guard !isClosed else { return }
+        if simulated {
+            simulatedNetworkDown = event == .down
+        } else if simulatedNetworkDown {
+            return
+        }
+        statusDetail = simulated ? "network \(event.rawValue) (simulated)" : "network \(event.rawValue)"
+        let change: SessionStateMachine.NetworkChange = switch event {
+        case .down: .down
+        case .up: .up
+        case .changed: .changed
+        }
+        perform(machine.network(change))
+    }
+
+    /// Simulates a network change on this session only (for tests and the shell).
+    public func simulateNetwork(_ event: NetworkEvent) {
+        networkChanged(event, simulated: true)
+    }
+
+    /// The app went to the background: after the grace period the session suspends (status 13).
+    public func enterBackground() {
+        perform(machine.background())
+    }
+
+    /// The app came back: the backoff starts over and a suspended session reconnects at once.
+    public func enterForeground() {
+        statusDetail = "foreground"
+        perform(machine.foreground())
+    }
+}

@@ -1,0 +1,101 @@
+import IMProtocol
+import IMTransport
+
+/// One account on one device: its connection, reconnect loop, heartbeat, status history and
+/// local database.
+///
+/// An actor, so each session's state is its own: sessions run side by side in one process and
+/// a failure of one touches no other. The reconnection policy is `SessionStateMachine`; the
+/// session feeds it events (connect calls, connections made and lost, timers on the engine's
+/// clock, network changes, background and foreground) and carries out the actions it returns.
+/// Sockets live on the engine's shared event loops.
+public actor Session {
+    /// The parameters the session was made with.
+    public nonisolated let parameters: ConnectParameters
+    nonisolated let engine: SessionEngine
+
+    // Set when the first connect call finds the engine initialized.
+    var runtime: EngineRuntime?
+    var loop: EventLoop?
+    var clock: any EngineClock = SystemEngineClock()
+
+    var machine: SessionStateMachine
+    var call: ConnectCall?
+    /// A connect call is reading its token or opening the database (the machine is not started yet).
+    var isPreparing = false
+    var isClosed = false
+
+    var database: SessionDatabase?
+    var databasePath: String?
+    var logWriter: (continuation: AsyncStream<LogWrite>.Continuation, task: Task<Void, Never>)?
+    /// The user id the local database belongs to.
+    var localUserID: String?
+    /// The user id the server named in CONNACK (`im-user-id`).
+    var serverUserID: String?
+
+    var token: String?
+    /// The server refused the token: the next attempt fetches a fresh one first.
+    var needsFreshToken = false
+    /// A fresh token was fetched since the last connection: another refusal is final.
+    var tokenRefreshed = false
+    /// Where the server sent us (0x9C/0x9D); tried first until it cannot be reached.
+    var preferredServer: ServerAddress?
+
+    var attempt: (generation: UInt64, task: Task<Void, Never>)?
+    var link: SessionLink?
+    var timers: [SessionStateMachine.TimerKind: Task<Void, Never>] = [:]
+    var outgoing = OutgoingWindow()
+    var simulatedNetworkDown = false
+
+    /// Said with the next status change (why it happened).
+    var statusDetail = ""
+    var history: [StatusChange] = []
+    static let historyLimit = 1000
+    var statusHandlers: [String: @Sendable (StatusChange) -> Void] = [:]
+    var messageHandlers: [String: @Sendable (StoredMessage) -> Void] = [:]
+    var statusStreams = Subscribers<StatusChange>()
+    var messageStreams = Subscribers<StoredMessage>()
+    var reportStreams = Subscribers<SendReport>()
+
+    /// Work for the connection log's writer, done in order.
+    enum LogWrite: Sendable {
+        case append(ConnectionLogEntry)
+        /// Resumes once everything before it is written.
+        case flush(CheckedContinuation<Void, Never>)
+    }
+
+    init(engine: SessionEngine, parameters: ConnectParameters) {
+        self.engine = engine
+        self.parameters = parameters
+        let schedule = BackoffSchedule(jitter: parameters.jitter)
+        machine = SessionStateMachine(
+            configuration: .init(schedule: schedule, backgroundGrace: max(.zero, parameters.backgroundGrace)),
+            seed: UInt64.random(in: 1...UInt64.max))
+    }
+
+    /// The current status.
+    public var status: ConnectionStatus { machine.status }
+
+    /// The policy's phase (idle, connecting, waiting, connected, paused, suspended, stopped).
+    public var phase: SessionStateMachine.Phase { machine.phase }
+
+    /// Status changes since the session was made, oldest first (the latest 1,000).
+    public var statusHistory: [StatusChange] { history }
+
+    /// The user id: the server's (CONNACK `im-user-id`) once connected, else the local one.
+    public var userID: String? { serverUserID ?? localUserID }
+
+    /// The server of the live connection, if connected.
+    public var connectedServer: ServerAddress? { link?.server }
+
+    /// The local database file, once a connect call opened it.
+    public var databaseFile: String? { databasePath }
+
+    /// Whether a connection is wanted: connecting, connected, waiting, paused or suspended.
+    var isActive: Bool {
+        switch machine.phase {
+        case .idle, .stopped: return false
+        default: return true
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import IMTransport
+import MQTT
+
+/// The live MQTT connection of a session, after CONNACK. Confined to the session actor.
+final class SessionLink {
+    let generation: UInt64
+    let connection: Connection
+    let server: ServerAddress
+    /// The keep-alive in force (the server's Server Keep Alive, else ours); nil when off.
+    let keepAlive: Duration?
+    /// Clock times of the last packet sent and received, for the heartbeat.
+    var lastSent: Duration
+    var lastReceived: Duration
+    /// When a PINGREQ went out with nothing received since.
+    var pingSentAt: Duration?
+    /// Outgoing messages already published on this connection.
+    var publishedCIDs: Set<String> = []
+    /// The packet identifier of the inbox SUBSCRIBE until its SUBACK.
+    var subscribeID: UInt16?
+    var reader: Task<Void, Never>?
+    var heartbeat: Task<Void, Never>?
+
+    init(generation: UInt64, connection: Connection, server: ServerAddress, keepAlive: Duration?, now: Duration) {
+        self.generation = generation
+        self.connection = connection
+        self.server = server
+        self.keepAlive = keepAlive
+        self.lastSent = now
+        self.lastReceived = now
+    }
+
+    /// Queues `packet` on the connection's loop; packets go out in the order of these calls.
+    func send(_ packet: Packet, at now: Duration) {
+        lastSent = now
+        let bytes = packet.encoded()
+        let connection = self.connection
+        connection.loop.execute { _ = try? connection.send(bytes) }
+    }
+
+    /// Stops reading and the heartbeat, and closes the connection after what is queued.
+    func close(_ mode: CloseMode = .graceful) {
+        reader?.cancel()
+        heartbeat?.cancel()
+        connection.close(mode)
+    }
+}

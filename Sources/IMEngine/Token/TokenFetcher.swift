@@ -1,0 +1,54 @@
+import Foundation
+import IMProtocol
+
+/// Gets a token from a `TokenSource`, on a thread of its own and within a time bound.
+///
+/// Both sources block (a child process, a socket), so they never run on Swift's cooperative pool.
+public enum TokenFetcher {
+    /// The most bytes of output or body read; a token is far smaller.
+    static let outputLimit = 64 * 1024
+
+    /// Runs `source` and returns the token it gives, or why it gave none within `timeout`.
+    public static func fetch(_ source: TokenSource, timeout: Duration) async throws(TokenFetchError) -> String {
+        let result: Result<String, TokenFetchError> = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(returning: Result { () throws(TokenFetchError) in
+                    try fetchBlocking(source, deadline: ContinuousClock.now + timeout)
+                })
+            }
+        }
+        return try result.get()
+    }
+
+    static func fetchBlocking(_ source: TokenSource, deadline: ContinuousClock.Instant) throws(TokenFetchError) -> String {
+        switch source {
+        case .command(let command):
+            let output = try CommandRunner.run(command, deadline: deadline, limit: outputLimit)
+                .mapError { TokenFetchError(source, $0.reason) }.get()
+            return try token(in: output, from: source)
+        case .url(let url):
+            let body = try BlockingHTTPClient.get(url, deadline: deadline, limit: outputLimit)
+                .mapError { TokenFetchError(source, $0.reason) }.get()
+            return try token(in: body, from: source)
+        }
+    }
+
+    /// The token in a command's output or a response body: the trimmed text, or the `token`
+    /// member when the text is a JSON object.
+    static func token(in bytes: [UInt8], from source: TokenSource) throws(TokenFetchError) -> String {
+        let text = String(decoding: bytes, as: UTF8.self).trimmingWhitespace()
+        guard text.hasPrefix("{") else {
+            guard !text.isEmpty else { throw TokenFetchError(source, "the answer is empty") }
+            guard !text.contains(where: { $0.isWhitespace }) else {
+                throw TokenFetchError(source, "the answer has more than one word; print only the token")
+            }
+            return text
+        }
+        guard let value = try? JSONValue(parsing: text), let token = value.objectValue?["token"]?.stringValue,
+              !token.isEmpty
+        else {
+            throw TokenFetchError(source, "the JSON answer has no non-empty string member \"token\"")
+        }
+        return token
+    }
+}

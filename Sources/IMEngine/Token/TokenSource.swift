@@ -1,0 +1,16 @@
+import IMHTTP
+
+/// Where a session gets fresh tokens from.
+public enum TokenSource: Sendable, Equatable, CustomStringConvertible {
+    /// A shell command (`/bin/sh -c`); the token is its standard output, trimmed.
+    case command(String)
+    /// An HTTP URL answered by GET; the token is the body, trimmed, or the `token` member of a JSON body.
+    case url(HTTPURL)
+
+    public var description: String {
+        switch self {
+        case .command(let command): return "command '\(command)'"
+        case .url(let url): return "URL \(url)"
+        }
+    }
+}

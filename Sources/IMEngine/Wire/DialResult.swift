@@ -1,0 +1,87 @@
+import IMTransport
+import MQTT
+
+/// How one server answered a CONNECT.
+enum DialResult: Sendable {
+    /// CONNACK 0x00.
+    case accepted(EstablishedConnection)
+    /// CONNACK with a failure reason code; the connection is closed.
+    case refused(ConnAck)
+    /// No usable answer; the connection, if any, is closed.
+    case unusable(DialFailure)
+
+    var detail: String {
+        switch self {
+        case .accepted: return "accepted"
+        case .refused(let connack):
+            var text = "refused with \(connack.reasonCode)"
+            if let reason = connack.properties.reasonString { text += " (\(reason))" }
+            return text
+        case .unusable(let failure): return failure.description
+        }
+    }
+}
+
+/// Why a server gave no usable answer.
+enum DialFailure: Sendable, CustomStringConvertible {
+    case transport(TransportError)
+    /// Connected, but no CONNACK came within the time allowed.
+    case noAnswer(Duration)
+    /// The server broke MQTT (a malformed packet, something other than CONNACK first).
+    case protocolViolation(String)
+
+    var description: String {
+        switch self {
+        case .transport(let error): return "\(error)"
+        case .noAnswer(let limit): return "no CONNACK within \(limit)"
+        case .protocolViolation(let detail): return detail
+        }
+    }
+}
+
+extension ConnectionAttempt {
+    /// Connects to `server`, sends CONNECT and reads the answer.
+    func dial(_ server: ServerAddress, connect: [UInt8], viaRedirect: Bool) async -> DialResult {
+        let connection: Connection
+        do {
+            connection = try await Connection.connect(to: server.host, port: server.port, options: options, on: loop)
+        } catch {
+            return .unusable(.transport(error))
+        }
+        let frames = connection.frames()
+        do {
+            try await connection.write(connect)
+        } catch {
+            connection.close(.abortive)
+            return .unusable(.transport(error))
+        }
+        // A local close ends the frames: that is how the wait for CONNACK is bounded.
+        let limit = connackTimeout
+        let watchdog = Task {
+            try await Task.sleep(for: limit)
+            connection.close(.abortive)
+        }
+        defer { watchdog.cancel() }
+        var iterator = frames.makeAsyncIterator()
+        let frame: [UInt8]
+        do {
+            guard let next = try await iterator.next() else {
+                connection.close(.abortive)
+                return .unusable(Task.isCancelled ? .transport(.cancelled) : .noAnswer(limit))
+            }
+            frame = next
+        } catch {
+            return .unusable(.transport(error))
+        }
+        guard case .connack(let connack)? = try? Packet(frame: frame) else {
+            connection.close(.abortive)
+            return .unusable(.protocolViolation("the server did not answer CONNECT with a valid CONNACK"))
+        }
+        guard connack.reasonCode == .success else {
+            connection.close()
+            return .refused(connack)
+        }
+        return .accepted(EstablishedConnection(
+            connection: connection, frames: frames, connack: connack, server: server, viaRedirect: viaRedirect))
+    }
+}

@@ -1,0 +1,158 @@
+import IMEngine
+import IMProtocol
+import MQTT
+import Synchronization
+import Testing
+
+/// A network monitor the test drives.
+final class ManualNetworkMonitor: NetworkMonitoring {
+    private let continuations = Mutex<[AsyncStream<NetworkEvent>.Continuation]>([])
+
+    func events() -> AsyncStream<NetworkEvent> {
+        let (stream, continuation) = AsyncStream<NetworkEvent>.makeStream()
+        continuations.withLock { $0.append(continuation) }
+        return stream
+    }
+
+    func emit(_ event: NetworkEvent) {
+        for continuation in continuations.withLock({ $0 }) { continuation.yield(event) }
+    }
+}
+
+/// Heartbeat, disconnect, network changes and background, against the scripted broker.
+@Suite(.timeLimit(.minutes(1)))
+struct SessionLifecycleTests {
+    @Test func heartbeatLossIsDetectedWithinTwiceTheHeartbeat() async throws {
+        try await withBroker { broker, test in
+            let session = test.session { $0.heartbeat = 1 }
+            _ = try await session.connect()
+            // Answered pings keep the connection up.
+            #expect(await eventually(within: .seconds(3)) {
+                broker.packets(on: 0).contains(.pingreq)
+            })
+            #expect(await session.statuses == [.connecting, .connected])
+
+            broker.silence(0)
+            let silencedAt = ContinuousClock.now
+            #expect(await eventually(within: .seconds(3)) { await session.statuses.count >= 3 })
+            let detectedAfter = ContinuousClock.now - silencedAt
+            #expect(detectedAfter < .seconds(2), "heartbeat loss took \(detectedAfter)")
+            #expect(await session.statuses.prefix(3) == [.connecting, .connected, .connecting])
+            #expect(await session.statusHistory[2].detail.contains("PINGREQ"))
+
+            #expect(await eventually { await session.statuses.last == .connected && broker.connects.count == 2 })
+            #expect(broker.connects[1].userProperty(IMUserProperty.reconnect) == "1")
+            await session.close()
+        }
+    }
+
+    @Test(arguments: [false, true]) func disconnectSignsOutAndStops(disablePush: Bool) async throws {
+        try await withBroker { broker, test in
+            let session = test.session()
+            _ = try await session.connect()
+            await session.disconnect(disablePush: disablePush)
+            #expect(await session.statuses == [.connecting, .connected, .signOut])
+            #expect(await eventually { broker.isClosed(0) })
+            guard case .disconnect(let disconnect)? = broker.packets(on: 0).last else {
+                Issue.record("no DISCONNECT before the close: \(broker.packets(on: 0).map(\.type))")
+                return
+            }
+            #expect(disconnect.reasonCode == .normalDisconnection)
+            #expect(disconnect.properties.sessionExpiryInterval == (disablePush ? 0 : nil))
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(broker.connects.count == 1)
+            #expect(try await session.connectionLog().last?.status == .signOut)
+            await session.close()
+        }
+    }
+
+    @Test func simulatedNetworkDownPausesAndUpReconnectsAtOnce() async throws {
+        let broker = try ScriptedBroker()
+        let monitor = ManualNetworkMonitor()
+        let directory = TemporaryDirectory()
+        let engine = try SessionEngine(EngineConfiguration(
+            appKey: TestTokens.appKey, servers: [broker.address], dataDirectory: directory.path,
+            callbacks: .immediate, networkMonitor: .custom(monitor), eventLoopThreads: 1))
+        defer { broker.shutdown() }
+        try await withTimeout {
+            let session = engine.makeSession(ConnectParameters(token: TestTokens.token(for: "alice")))
+            _ = try await session.connect()
+            await session.simulateNetwork(.down)
+            #expect(await session.statuses == [.connecting, .connected, .networkUnavailable])
+            #expect(await eventually { broker.isClosed(0) })
+            // The real monitor does not end a simulated outage.
+            monitor.emit(.up)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(broker.connects.count == 1)
+
+            await session.simulateNetwork(.up)
+            #expect(await eventually { await session.statuses.last == .connected })
+            #expect(broker.connects.count == 2)
+            #expect(broker.connects[1].userProperty(IMUserProperty.reconnect) == "1")
+
+            // Once the simulation is over, the engine's monitor reaches the session.
+            monitor.emit(.down)
+            #expect(await eventually { await session.statuses.last == .networkUnavailable })
+            monitor.emit(.up)
+            #expect(await eventually { await session.statuses.last == .connected })
+            #expect(broker.connects.count == 3)
+            await session.close()
+        }
+        await engine.shutdown()
+    }
+
+    @Test func backgroundGraceSuspendsAndForegroundReconnects() async throws {
+        let broker = try ScriptedBroker()
+        let clock = VirtualClock()
+        let test = try TestEngine(servers: [broker.address], clock: clock)
+        defer { broker.shutdown() }
+        try await withTimeout {
+            let session = test.session { $0.backgroundGrace = .seconds(120) }
+            _ = try await session.connect()
+            await session.enterBackground()
+            clock.advance(by: .seconds(119))
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(await session.statuses.last == .connected)
+            clock.advance(by: .seconds(1))
+            #expect(await eventually { await session.statuses.last == .suspend })
+            #expect(await eventually { broker.isClosed(0) })
+
+            await session.enterForeground()
+            #expect(await eventually { await session.statuses.last == .connected })
+            #expect(broker.connects.count == 2)
+            await session.close()
+        }
+        await test.shutdown()
+    }
+
+    @Test func firstConnectionTimeoutEndsWith34006InVirtualTime() async throws {
+        let broker = try ScriptedBroker(.init(connack: { _, _ in ScriptedBroker.refuse(.serverBusy) }))
+        let clock = VirtualClock()
+        let test = try TestEngine(servers: [broker.address], clock: clock)
+        defer { broker.shutdown() }
+        try await withTimeout {
+            let session = test.session { $0.timeout = .seconds(5) }
+            let recorder = CallRecorder()
+            await session.connect(databaseOpened: recorder.databaseOpened, completion: recorder.completed)
+            // Attempts at 0, 0.05, 0.3, 0.8, 1.8 and 3.8 s; the next would be at 7.8 s, after the deadline.
+            var attemptTimes: [Duration] = []
+            for attempt in 1...6 {
+                #expect(await eventually { broker.connects.count == attempt && clock.sleeperCount == 2 })
+                attemptTimes.append(clock.now)
+                clock.advance(to: clock.nextDeadline ?? clock.now)
+            }
+            let completion = await recorder.waitForCompletion()
+            #expect(attemptTimes == [.zero, .milliseconds(50), .milliseconds(300), .milliseconds(800),
+                                     .milliseconds(1800), .milliseconds(3800)])
+            #expect(clock.now == .seconds(5))
+            #expect(completion?.error == .terminated(.timedOut))
+            #expect(completion?.error?.code?.rawValue == 34006)
+            #expect(await session.statuses == [.connecting, .timeout])
+            clock.advance(by: .seconds(600))
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(broker.connects.count == 6)
+            await session.close()
+        }
+        await test.shutdown()
+    }
+}

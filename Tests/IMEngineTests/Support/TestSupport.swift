@@ -1,0 +1,163 @@
+import Foundation
+import IMEngine
+import IMProtocol
+import IMStore
+import MQTT
+import Synchronization
+import Testing
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Runs `body` with a deadline; past it the body is cancelled and the test fails.
+func withTimeout<T: Sendable>(
+    _ limit: Duration = .seconds(15), _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: limit)
+            throw TestFailure("timed out after \(limit)")
+        }
+        defer { group.cancelAll() }
+        return try await group.next()!
+    }
+}
+
+/// Polls `condition` every 5 ms until it holds or `limit` passes; whether it held.
+func eventually(within limit: Duration = .seconds(5), _ condition: @Sendable () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while ContinuousClock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return await condition()
+}
+
+enum TestTokens {
+    static let appKey = "app1"
+    static let secret = "secret1"
+
+    /// A well-formed token for `user`, as the server would issue it; the same for the same arguments.
+    static func token(for user: String, issuedAt: Int64 = 1) -> String {
+        try! Token.sign(TokenClaims(appKey: appKey, userID: user, issuedAt: issuedAt, nonce: "00c0ffee"), secret: secret)
+    }
+}
+
+/// What the connect callbacks did, in order.
+final class CallRecorder: Sendable {
+    enum Event: Equatable, Sendable {
+        case databaseOpened(isRecreated: Bool, error: EngineError?)
+        case completed(userID: String?, error: EngineError?)
+    }
+
+    private let recorded = Mutex<[Event]>([])
+
+    var events: [Event] { recorded.withLock { $0 } }
+
+    var completion: (userID: String?, error: EngineError?)? {
+        for case let .completed(userID, error) in events { return (userID, error) }
+        return nil
+    }
+
+    var databaseOpened: @Sendable (Bool, EngineError?) -> Void {
+        { isRecreated, error in self.recorded.withLock { $0.append(.databaseOpened(isRecreated: isRecreated, error: error)) } }
+    }
+
+    var completed: @Sendable (String?, EngineError?) -> Void {
+        { userID, error in self.recorded.withLock { $0.append(.completed(userID: userID, error: error)) } }
+    }
+
+    /// Waits until the completion ran.
+    func waitForCompletion(within limit: Duration = .seconds(5)) async -> (userID: String?, error: EngineError?)? {
+        _ = await eventually(within: limit) { self.completion != nil }
+        return completion
+    }
+}
+
+/// An engine over temp storage, without the real network monitor, for one test.
+final class TestEngine: Sendable {
+    let directory = TemporaryDirectory()
+    let engine: SessionEngine
+
+    init(servers: [ServerAddress], clock: any EngineClock = SystemEngineClock(),
+         callbacks: CallbackExecutor = .immediate, stagger: Duration = .milliseconds(250),
+         attemptTimeout: Duration = .seconds(3)) throws {
+        engine = try SessionEngine(EngineConfiguration(
+            appKey: TestTokens.appKey, servers: servers, dataDirectory: directory.path, callbacks: callbacks,
+            clock: clock, networkMonitor: .none, eventLoopThreads: 1, serverStagger: stagger,
+            attemptTimeout: attemptTimeout, tokenFetchTimeout: .seconds(5)))
+    }
+
+    /// A session for `user` with a fresh token and a short heartbeat.
+    func session(_ user: String = "alice", _ configure: (inout ConnectParameters) -> Void = { _ in }) -> Session {
+        var parameters = ConnectParameters(token: TestTokens.token(for: user), deviceID: "dev-\(user)", heartbeat: 30)
+        configure(&parameters)
+        return engine.makeSession(parameters)
+    }
+
+    func shutdown() async { await engine.shutdown() }
+}
+
+extension Session {
+    /// The statuses reported so far, in order.
+    var statuses: [ConnectionStatus] { statusHistory.map(\.status) }
+
+    /// Waits until status `status` was reported; whether it was.
+    func reached(_ status: ConnectionStatus, within limit: Duration = .seconds(5)) async -> Bool {
+        await eventually(within: limit) { await self.statuses.contains(status) }
+    }
+}
+
+extension Connect {
+    func userProperty(_ name: String) -> String? { properties.userProperty(name) }
+}
+
+/// Reads a session's database file directly, on the calling thread, through a connection of its
+/// own: what an outside observer sees committed at this moment.
+enum DatabaseProbe {
+    static func rows(_ path: String, _ sql: String, _ arguments: [DatabaseValue] = []) -> [Row] {
+        var configuration = Database.Configuration()
+        configuration.readOnly = true
+        configuration.walMode = false
+        guard let database = try? Database(path: path, configuration: configuration) else { return [] }
+        defer { database.close() }
+        return (try? database.fetchAll(sql, arguments)) ?? []
+    }
+
+    static func count(uid: String, in path: String) -> Int {
+        Int(rows(path, "SELECT count(*) FROM message WHERE uid = ?", [.text(uid)]).first?[0].int64 ?? -1)
+    }
+
+    /// The state of the outgoing message `cid` (1 pending, 2 sent), nil when it is not there.
+    static func state(cid: String, in path: String) -> Int? {
+        rows(path, "SELECT state FROM message WHERE direction = 1 AND cid = ?", [.text(cid)]).first?[0].int64.map(Int.init)
+    }
+}
+
+/// Runs `body` with a scripted broker and an engine pointed at it, within `limit`; shuts both
+/// down after (the engine's shutdown closes the sessions).
+func withBroker(
+    _ script: ScriptedBroker.Script = .init(), clock: any EngineClock = SystemEngineClock(),
+    callbacks: CallbackExecutor = .immediate, attemptTimeout: Duration = .seconds(3), limit: Duration = .seconds(15),
+    _ body: @escaping @Sendable (ScriptedBroker, TestEngine) async throws -> Void
+) async throws {
+    let broker = try ScriptedBroker(script)
+    defer { broker.shutdown() }
+    let test = try TestEngine(servers: [broker.address], clock: clock, callbacks: callbacks, attemptTimeout: attemptTimeout)
+    let result = await Result { try await withTimeout(limit) { try await body(broker, test) } }
+    await test.shutdown()
+    try result.get()
+}
+
+extension Result where Failure == any Error {
+    init(catching body: () async throws -> Success) async {
+        do {
+            self = .success(try await body())
+        } catch {
+            self = .failure(error)
+        }
+    }
+}
