@@ -13,13 +13,17 @@ public final class Statement {
 
     init(connection: OpaquePointer, sql: String, path: String) throws(DatabaseError) {
         var statement: OpaquePointer?
-        var tail: UnsafePointer<CChar>?
-        let code = sqlite3_prepare_v2(connection, sql, -1, &statement, &tail)
+        // `tail` points into the C string, so it is read while that string is alive.
+        let (code, moreSQL) = sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v2(connection, text, -1, &statement, &tail)
+            return (code, tail.map(Self.hasMoreSQL) ?? false)
+        }
         guard code == SQLITE_OK, let statement else {
             throw DatabaseError.last(connection, code: code == SQLITE_OK ? SQLITE_MISUSE : code, sql: sql, path: path)
         }
         // A second statement after the first would be silently ignored: refuse it instead.
-        if let tail, Self.hasMoreSQL(tail) {
+        if moreSQL {
             sqlite3_finalize(statement)
             throw DatabaseError(code: SQLITE_MISUSE, message: "more than one statement; use executeScript", sql: sql, path: path)
         }
