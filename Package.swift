@@ -50,8 +50,8 @@ let package = Package(
         .executableTarget(name: "imserver", dependencies: ["IMCommandLine", "IMServer", "IMConfig", "IMStore", "IMProtocol"]),
         // Encode/decode throughput of the MQTT codec.
         .executableTarget(name: "mqtt-bench", dependencies: ["MQTT"]),
-        // Many sessions of one engine against an in-process broker: connect, send, receive.
-        .executableTarget(name: "engine-bench", dependencies: ["IMEngine", "IMTransport", "IMProtocol", "MQTT"]),
+        // Many sessions of one engine against the embedded IM server in the same process: connect, memory, send, receive.
+        .executableTarget(name: "engine-bench", dependencies: ["IMEngine", "IMServer", "IMTransport", "IMProtocol", "MQTT"]),
 
         .testTarget(name: "MQTTTests", dependencies: ["MQTT"]),
         .testTarget(name: "IMTransportTests", dependencies: ["IMTransport", "MQTT"]),
@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "IMConfigTests", dependencies: ["IMConfig"]),
         .testTarget(name: "IMProfilesTests", dependencies: ["IMProfiles", "IMConfig", "IMProtocol", "IMHTTP"]),
         .testTarget(name: "IMServerTests", dependencies: ["IMServer", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
-        .testTarget(name: "IMEngineTests", dependencies: ["IMEngine", "IMProtocol", "MQTT", "IMTransport", "IMStore", "IMHTTP"]),
+        .testTarget(name: "IMEngineTests", dependencies: ["IMEngine", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMStore", "IMHTTP"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CEdit", "CSQLite", "CCrypto"]),
     ]

@@ -1,0 +1,95 @@
+import IMEngine
+import IMServer
+import Synchronization
+
+/// The real IM server, embedded, on 127.0.0.1 over a temporary data directory, for tests of
+/// the engine against it. It can be stopped and started again on the same directory and the
+/// same MQTT port, and its wall clock can be moved forward (token lifetimes).
+final class IntegrationServer: Sendable {
+    /// The app the engine's tests log in to (`TestTokens`' key and secret).
+    static let appKey = TestTokens.appKey
+    static let secret = TestTokens.secret
+
+    let directory = TemporaryDirectory()
+    let configuration: ServerConfiguration
+    private let wallOffset = WallOffset()
+    private let running = Mutex<EmbeddedServer?>(nil)
+    private let boundPort = Mutex<UInt16>(0)
+
+    /// The app settings tests start from; the kick policy is left to clients, as seed 003 needs.
+    static func app(lifetime: Duration? = nil, clientControlsKickPolicy: Bool = true, blocked: Bool = false) -> AppSettings {
+        AppSettings(appKey: appKey, appSecret: secret, tokenLifetime: lifetime,
+                    clientControlsKickPolicy: clientControlsKickPolicy, blocked: blocked)
+    }
+
+    private init(configuration: ServerConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Starts a server on a free port.
+    static func start(apps: [AppSettings] = [app()]) async throws -> IntegrationServer {
+        let server = IntegrationServer(configuration: ServerConfiguration(apps: apps))
+        try await server.start()
+        return server
+    }
+
+    /// Starts the server (again): the first time on a free port, later on that same port.
+    func start() async throws {
+        let offset = wallOffset
+        let system = ServerClock.system
+        let clock = ServerClock(
+            wallMilliseconds: { system.wallMilliseconds() + offset.value.withLock { $0 } }, monotonic: system.monotonic)
+        let server = try await EmbeddedServer.start(.init(
+            configuration: configuration, mqttPort: boundPort.withLock { $0 }, dataDirectory: directory.path, clock: clock))
+        boundPort.withLock { $0 = server.mqttAddress.port }
+        running.withLock { $0 = server }
+    }
+
+    /// Stops gracefully (DISCONNECT 0x8B to every client); `start` brings it back.
+    func stop() async {
+        let server = running.withLock { running in
+            defer { running = nil }
+            return running
+        }
+        await server?.stop()
+    }
+
+    /// Stops, then starts again on the same data directory and port.
+    func restart() async throws {
+        await stop()
+        try await start()
+    }
+
+    var port: UInt16 { boundPort.withLock { $0 } }
+    var address: ServerAddress { ServerAddress(host: "127.0.0.1", port: port) }
+
+    /// The running server's backend (the server API without HTTP).
+    var backend: any ServerAPIBackend {
+        get throws {
+            guard let server = running.withLock({ $0 }) else { throw TestFailure("the server is not running") }
+            return server.backend
+        }
+    }
+
+    /// A token the server issues for `user`.
+    func token(_ user: String) async throws -> String {
+        try await backend.issueToken(appKey: Self.appKey, userID: user)
+    }
+
+    func isOnline(_ user: String) async throws -> Bool {
+        try await backend.isOnline(appKey: Self.appKey, userID: user)
+    }
+
+    /// The server's wall clock now (ms), as it checks tokens.
+    func now() -> Int64 { ServerClock.system.wallMilliseconds() + wallOffset.value.withLock { $0 } }
+
+    /// Moves the server's wall clock forward.
+    func advanceWallClock(by duration: Duration) {
+        wallOffset.value.withLock { $0 += Int64(duration / .milliseconds(1)) }
+    }
+
+    /// How far the test moved the server's wall clock (ms); shared with the clock closure.
+    private final class WallOffset: Sendable {
+        let value = Mutex<Int64>(0)
+    }
+}
