@@ -1,8 +1,8 @@
-// engine-bench: many sessions of one engine against an in-process broker.
-// Run in release mode: swift run -c release engine-bench [--sessions N] [--messages M] [--threads T]
+// engine-bench: many sessions of one engine against the embedded IM server, in one process.
+// Run in release mode: swift build -c release --product engine-bench && .build/release/engine-bench
 import Foundation
 import IMEngine
-import IMProtocol
+import IMServer
 import IMTransport
 
 @main
@@ -10,66 +10,127 @@ struct EngineBench {
     static let usage = """
         usage: engine-bench [--sessions N] [--messages M] [--threads T]
 
-        Starts N sessions (default 500) of one engine on T event loop threads (default 2)
-        against a broker on 127.0.0.1 in this process, each with its own SQLite database
-        in a temporary directory. Measures: all N connected (CONNECT to CONNACK, database
-        opened first); M messages (default 20) sent per session, each stored pending,
-        published and marked sent on PUBACK; M messages delivered to each session, each
-        stored before its PUBACK.
+        Starts the IM server (EmbeddedServer) on 127.0.0.1 in this process, then N sessions
+        (default 1000) of one engine on T event loop threads (default 2), each a user of its
+        own with its own SQLite database in a temporary directory. Measures:
+          open      the time until every session's database is open (part of connect).
+          connect   the time until all N are connected (token issued by the server, database
+                    opened, CONNECT to CONNACK), and the resident memory (VmRSS) before and
+                    after, total and per session. Both ends of each connection live in this
+                    process, so the per-session figure holds the server's share too.
+          send      M messages (default 10) from each session to the next user, each stored
+                    pending, published, stored by the server and marked sent on its PUBACK.
+          deliver   the same messages stored in each recipient's database (from the first send).
+        Use --messages 0 to measure connecting only.
         """
 
-    static func main() async throws {
-        var sessions = 500
-        var messages = 20
+    struct Options {
+        var sessions = 1000
+        var messages = 10
         var threads = 2
+    }
+
+    static func main() async {
+        var options = Options()
         var arguments = CommandLine.arguments.dropFirst()
         while let argument = arguments.popFirst() {
-            let value = { () -> Int in
-                guard let text = arguments.popFirst(), let value = Int(text), value > 0 else { fail("\(argument) needs a positive number") }
+            let value = { (range: ClosedRange<Int>) -> Int in
+                guard let text = arguments.popFirst(), let value = Int(text), range.contains(value) else {
+                    fail("\(argument) needs a number in \(range.lowerBound)...\(range.upperBound)")
+                }
                 return value
             }
             switch argument {
-            case "--sessions": sessions = min(value(), 5000)
-            case "--messages": messages = value()
-            case "--threads": threads = min(value(), 64)
+            case "--sessions": options.sessions = value(1...5000)
+            case "--messages": options.messages = value(0...1000)
+            case "--threads": options.threads = value(1...64)
             case "-h", "--help":
                 print(usage)
                 return
             default: fail("unknown argument \(argument)")
             }
         }
-        try await run(sessions: sessions, messages: messages, threads: threads)
+        do {
+            try await run(options)
+        } catch {
+            FileHandle.standardError.write(Data("engine-bench: \(error)\n".utf8))
+            exit(1)
+        }
     }
 
-    static func run(sessions: Int, messages: Int, threads: Int) async throws {
-        _ = try? ProcessLimits.raiseOpenFileLimit()
-        let broker = try BenchBroker()
-        let directory = NSTemporaryDirectory() + "engine-bench-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+    static func run(_ options: Options) async throws {
+        let descriptors = (try? ProcessLimits.raiseOpenFileLimit()) ?? 0
+        let root = NSTemporaryDirectory() + "engine-bench-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let app = AppSettings(appKey: "bench", appSecret: "bench-secret")
+        let server = try await EmbeddedServer.start(.init(
+            configuration: ServerConfiguration(apps: [app]), dataDirectory: root + "/server"))
         let engine = try SessionEngine(EngineConfiguration(
-            appKey: "bench", servers: [ServerAddress(host: "127.0.0.1", port: broker.port)], dataDirectory: directory,
-            callbacks: .immediate, networkMonitor: .none, eventLoopThreads: threads))
-        let all = (0..<sessions).map { index in
-            engine.makeSession(ConnectParameters(token: token(for: "u\(index)"), deviceID: "d\(index)"))
-        }
-        print("engine-bench: \(sessions) sessions, \(messages) messages each way, \(threads) event loop threads")
+            appKey: app.appKey, servers: [ServerAddress(host: "127.0.0.1", port: server.mqttAddress.port)],
+            dataDirectory: root + "/clients", callbacks: .immediate, networkMonitor: .none,
+            eventLoopThreads: options.threads))
+        print("engine-bench: \(options.sessions) sessions, \(options.messages) messages each, "
+            + "\(options.threads) event loop threads, embedded server on \(server.mqttAddress), \(descriptors) descriptors")
 
-        let connected = try await measure {
+        let users = (0..<options.sessions).map { "u\($0)" }
+        var sessions: [Session] = []
+        for user in users {
+            let token = try await server.backend.issueToken(appKey: app.appKey, userID: user)
+            sessions.append(engine.makeSession(ConnectParameters(token: token, deviceID: "d-\(user)")))
+        }
+        let before = ResidentMemory.current()
+        let opened = Milestone(count: options.sessions)
+        let connected = try await Measurement.time {
             try await withThrowingTaskGroup(of: String.self) { group in
-                for session in all { group.addTask { try await session.connect() } }
+                for session in sessions {
+                    group.addTask { try await session.connect(databaseOpened: { _, _ in opened.reach() }) }
+                }
                 try await group.waitForAll()
             }
         }
-        report("connect", count: sessions, unit: "sessions", connected)
+        let after = ResidentMemory.current()
+        if let databases = opened.reachedAfter {
+            Measurement.report("open", count: options.sessions, unit: "databases", databases)
+        }
+        Measurement.report("connect", count: options.sessions, unit: "sessions", connected)
+        ResidentMemory.report(before: before, after: after, sessions: options.sessions)
 
-        let sent = try await measure {
+        if options.messages > 0 {
+            try await exchange(sessions, users: users, messages: options.messages)
+        }
+        await engine.shutdown()
+        await server.stop()
+    }
+
+    /// Each session sends `messages` to the next user; times the PUBACKs and the deliveries.
+    static func exchange(_ sessions: [Session], users: [String], messages: Int) async throws {
+        var inboxes: [AsyncStream<StoredMessage>] = []
+        for session in sessions { inboxes.append(await session.receivedMessages()) }
+        let start = ContinuousClock.now
+        let delivered = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for inbox in inboxes {
+                    group.addTask {
+                        var count = 0
+                        for await _ in inbox {
+                            count += 1
+                            if count == messages { break }
+                        }
+                    }
+                }
+            }
+            return ContinuousClock.now - start
+        }
+        let sent = try await Measurement.time {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for session in all {
+                for (index, session) in sessions.enumerated() {
+                    let peer = users[(index + 1) % users.count]
                     group.addTask {
                         let reports = await session.sendReports()
-                        for number in 0..<messages { _ = try await session.send(text: "bench \(number)", to: "peer") }
+                        for number in 0..<messages { _ = try await session.send(text: "bench \(number)", to: peer) }
                         var acknowledged = 0
-                        for await _ in reports {
+                        for await report in reports {
+                            guard report.isAccepted else { throw BenchError("the server refused a message: \(report)") }
                             acknowledged += 1
                             if acknowledged == messages { break }
                         }
@@ -78,41 +139,24 @@ struct EngineBench {
                 try await group.waitForAll()
             }
         }
-        report("send", count: sessions * messages, unit: "messages", sent)
-
-        let received = try await measure {
-            broker.deliver(messages)
-            let deadline = ContinuousClock.now + .seconds(120)
-            while broker.deliveriesAcknowledged < sessions * messages {
-                guard ContinuousClock.now < deadline else { fail("deliveries not acknowledged within 120 s") }
-                try await Task.sleep(for: .milliseconds(1))
-            }
+        Measurement.report("send", count: sessions.count * messages, unit: "messages", sent)
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(120))
+            delivered.cancel()
         }
-        report("receive", count: sessions * messages, unit: "messages", received)
-
-        await engine.shutdown()
-        broker.shutdown()
-    }
-
-    static func token(for user: String) -> String {
-        (try? Token.sign(TokenClaims(appKey: "bench", userID: user, issuedAt: 1, nonce: "00"), secret: "bench")) ?? ""
-    }
-
-    static func measure(_ body: @Sendable () async throws -> Void) async throws -> Duration {
-        let start = ContinuousClock.now
-        try await body()
-        return ContinuousClock.now - start
-    }
-
-    static func report(_ name: String, count: Int, unit: String, _ duration: Duration) {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        let rate = seconds > 0 ? Double(count) / seconds : 0
-        let label = name.padding(toLength: 8, withPad: " ", startingAt: 0)
-        print(label + String(format: "%7d ", count) + unit + String(format: " in %.3f s: %.0f ", seconds, rate) + unit + "/s")
+        let deliveredAfter = await delivered.value
+        deadline.cancel()
+        guard !delivered.isCancelled else { throw BenchError("messages not all delivered within 120 s of sending") }
+        Measurement.report("deliver", count: sessions.count * messages, unit: "messages", deliveredAfter)
     }
 
     static func fail(_ message: String) -> Never {
         FileHandle.standardError.write(Data("engine-bench: \(message)\n\n\(usage)\n".utf8))
         exit(2)
     }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
