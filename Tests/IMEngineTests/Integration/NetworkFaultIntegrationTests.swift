@@ -5,10 +5,10 @@ import Testing
 /// A device on a bad network, made by a fault proxy between it and the real server.
 @Suite(.timeLimit(.minutes(2)))
 struct NetworkFaultIntegrationTests {
-    @Test func heartbeatLossIsDetectedWithinTwiceTheHeartbeatAndTheSessionReturns() async throws {
+    @Test(arguments: [1, 2])
+    func heartbeatLossIsDetectedWithinTwiceTheHeartbeatAndTheSessionReturns(heartbeat: Int) async throws {
         try await withIntegration { harness in
             let proxy = try harness.proxy()
-            let heartbeat = 2
             let session = try await harness.session("alice", device: "phone-alice", on: harness.engine(via: proxy)) {
                 $0.heartbeat = heartbeat
             }
@@ -30,6 +30,29 @@ struct NetworkFaultIntegrationTests {
             #expect(await eventually(within: .seconds(15)) { await session.status == .connected })
             #expect(await session.statuses == [.connecting, .connected, .connecting, .connected])
             #expect(try await harness.server.isOnline("alice"))
+        }
+    }
+
+    /// The connect call's timeout bounds the first connection on a network that carries nothing.
+    @Test func aConnectTimeoutOnASilentNetworkEndsWithTimeoutAndNoMoreAttempts() async throws {
+        try await withIntegration { harness in
+            let proxy = try harness.proxy()
+            await proxy.set(.blackhole)
+            let session = try await harness.session("alice", device: "phone-alice", on: harness.engine(via: proxy, attemptTimeout: .seconds(1))) {
+                $0.timeout = .milliseconds(1500)
+            }
+            let started = ContinuousClock.now
+            let error = await session.connectionError()
+            let elapsed = ContinuousClock.now - started
+            #expect(error?.status == .timeout && error?.code == .connectTimeout, "\(String(describing: error))")
+            #expect(elapsed >= .milliseconds(1500) && elapsed < .seconds(5), "ended after \(elapsed)")
+            #expect(await session.statuses == [.connecting, .timeout])
+            let attempts = await proxy.acceptedCount()
+            await proxy.set(.pass)
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(await proxy.acceptedCount() == attempts)
+            #expect(await session.statuses == [.connecting, .timeout])
+            #expect(try await !harness.server.isOnline("alice"))
         }
     }
 

@@ -97,6 +97,17 @@ struct ServerRefusalIntegrationTests {
         }
     }
 
+    @Test func afterAnExpiredTokenAFreshOneFromTheServerConnects() async throws {
+        try await withIntegration(apps: [IntegrationServer.app(lifetime: .seconds(60))]) { harness in
+            let session = try await harness.session("alice", device: "phone-alice", on: harness.engine())
+            harness.server.advanceWallClock(by: .seconds(61))
+            #expect(await session.connectionError()?.code == .tokenExpired)
+            try await session.updateToken(harness.server.token("alice"))
+            #expect(try await session.connect() == "alice")
+            #expect(await session.statuses == [.connecting, .tokenIncorrect, .connecting, .connected])
+        }
+    }
+
     /// A server-side ending of a session that was online.
     enum Ending: String, CaseIterable, Sendable {
         case userBlocked, userDeactivated, kicked, otherDeviceLogin
