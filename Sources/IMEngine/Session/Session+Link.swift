@@ -9,7 +9,8 @@ extension Session {
         let seconds = connack.properties.serverKeepAlive.map(Int.init) ?? parameters.heartbeat
         let link = SessionLink(
             generation: generation, connection: established.connection, server: established.server,
-            keepAlive: seconds > 0 ? .seconds(seconds) : nil, now: clock.now)
+            keepAlive: seconds > 0 ? .seconds(seconds) : nil,
+            maximumPacketSize: connack.properties.maximumPacketSize.map(Int.init), now: clock.now)
         self.link = link
         serverUserID = connack.properties.userProperty(IMUserProperty.userID) ?? localUserID
         tokenRefreshed = false

@@ -6,7 +6,8 @@ extension Session {
     ///
     /// While the session is reconnecting the message waits in the database and goes out after
     /// the next CONNACK, with the same client message id; the server's PUBACK marks it sent
-    /// (see `sendReports()`).
+    /// (see `sendReports()`). A message too large for the server's Maximum Packet Size is
+    /// marked failed with 0x95 instead of being sent.
     /// - Returns: the stored message, with its `cid`.
     /// - Throws: `invalidParameter` for a bad recipient, `notConnected` when no connection is
     ///   wanted (never connected, signed out, stopped), `database` when it cannot be stored.
@@ -22,7 +23,7 @@ extension Session {
         } catch {
             throw .database("cannot store the message: \(error)")
         }
-        if let link { publish(message, on: link) }
+        if let link { await publish(message, on: link) }
         return message
     }
 
@@ -54,18 +55,28 @@ extension Session {
     }
 
     /// Publishes `message` unless it already went out on this connection.
-    func publish(_ message: StoredMessage, on link: SessionLink) {
+    ///
+    /// A message whose PUBLISH exceeds the server's Maximum Packet Size is not sent (MQTT
+    /// forbids it, and the server would drop the connection, again at every resend): it fails
+    /// at once with 0x95 packet too large, as if the server had refused it.
+    func publish(_ message: StoredMessage, on link: SessionLink) async {
         guard let cid = message.cid, !link.publishedCIDs.contains(cid),
               let (id, isResend) = outgoing.packetID(for: cid) else { return }
         link.publishedCIDs.insert(cid)
-        link.send(.publish(SessionPackets.publish(message, packetID: id, dup: isResend)), at: clock.now)
+        let bytes = Packet.publish(SessionPackets.publish(message, packetID: id, dup: isResend)).encoded()
+        if let limit = link.maximumPacketSize, bytes.count > limit {
+            return await acknowledged(PubAck(packetIdentifier: id, reasonCode: .packetTooLarge))
+        }
+        link.send(encoded: bytes, at: clock.now)
     }
 
     /// After CONNACK: what the server has not acknowledged goes out again, same cid.
     func resendPending(on link: SessionLink) async {
         guard let database, let pending = try? await database.pendingOutgoing() else { return }
-        guard self.link === link else { return }
-        for message in pending { publish(message, on: link) }
+        for message in pending {
+            guard self.link === link else { return }
+            await publish(message, on: link)
+        }
     }
 
     /// A delivery: stored first (a known uid is skipped), acknowledged only then.

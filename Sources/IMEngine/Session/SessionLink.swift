@@ -8,6 +8,8 @@ final class SessionLink {
     let server: ServerAddress
     /// The keep-alive in force (the server's Server Keep Alive, else ours); nil when off.
     let keepAlive: Duration?
+    /// The largest packet the server accepts (CONNACK Maximum Packet Size); nil when it set none.
+    let maximumPacketSize: Int?
     /// Clock times of the last packet sent and received, for the heartbeat.
     var lastSent: Duration
     var lastReceived: Duration
@@ -20,19 +22,27 @@ final class SessionLink {
     var reader: Task<Void, Never>?
     var heartbeat: Task<Void, Never>?
 
-    init(generation: UInt64, connection: Connection, server: ServerAddress, keepAlive: Duration?, now: Duration) {
+    init(
+        generation: UInt64, connection: Connection, server: ServerAddress, keepAlive: Duration?,
+        maximumPacketSize: Int? = nil, now: Duration
+    ) {
         self.generation = generation
         self.connection = connection
         self.server = server
         self.keepAlive = keepAlive
+        self.maximumPacketSize = maximumPacketSize
         self.lastSent = now
         self.lastReceived = now
     }
 
     /// Queues `packet` on the connection's loop; packets go out in the order of these calls.
     func send(_ packet: Packet, at now: Duration) {
+        send(encoded: packet.encoded(), at: now)
+    }
+
+    /// Queues one packet already encoded.
+    func send(encoded bytes: [UInt8], at now: Duration) {
         lastSent = now
-        let bytes = packet.encoded()
         let connection = self.connection
         connection.loop.execute { _ = try? connection.send(bytes) }
     }
