@@ -54,12 +54,12 @@ final class IntegrationHarness: Sendable {
     }
 }
 
-/// Runs `body` against a fresh embedded server with `apps`, within `limit`; closes everything after.
+/// Runs `body` against a fresh embedded server with `apps` and `limits`, within `limit`; closes everything after.
 func withIntegration(
-    apps: [AppSettings] = [IntegrationServer.app()], limit: Duration = .seconds(30),
+    apps: [AppSettings] = [IntegrationServer.app()], limits: ServerLimits = ServerLimits(), limit: Duration = .seconds(30),
     _ body: @escaping @Sendable (IntegrationHarness) async throws -> Void
 ) async throws {
-    let harness = IntegrationHarness(server: try await IntegrationServer.start(apps: apps))
+    let harness = IntegrationHarness(server: try await IntegrationServer.start(apps: apps, limits: limits))
     let result = await Result { try await withTimeout(limit) { try await body(harness) } }
     await harness.close()
     try result.get()

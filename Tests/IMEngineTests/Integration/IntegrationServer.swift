@@ -27,8 +27,8 @@ final class IntegrationServer: Sendable {
     }
 
     /// Starts a server on a free port.
-    static func start(apps: [AppSettings] = [app()]) async throws -> IntegrationServer {
-        let server = IntegrationServer(configuration: ServerConfiguration(apps: apps))
+    static func start(apps: [AppSettings] = [app()], limits: ServerLimits = ServerLimits()) async throws -> IntegrationServer {
+        let server = IntegrationServer(configuration: ServerConfiguration(apps: apps, limits: limits))
         try await server.start()
         return server
     }

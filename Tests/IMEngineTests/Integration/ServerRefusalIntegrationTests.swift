@@ -108,6 +108,29 @@ struct ServerRefusalIntegrationTests {
         }
     }
 
+    /// Refusals that say "not now" (server busy 0x89, connection rate exceeded 0x9F) are retried.
+    @Test(arguments: ["busy", "rate"])
+    func aServerThatIsBusyIsRetriedUntilItTakesTheSession(_ condition: String) async throws {
+        var limits = ServerLimits()
+        if condition == "busy" { limits.maxConnections = 1 } else { limits.connectRate = 1 }
+        try await withIntegration(limits: limits) { harness in
+            let first = try await harness.session("alice", device: "phone-alice", on: harness.engine())
+            let second = try await harness.session("bob", device: "phone-bob", on: harness.engine())
+            _ = try await first.connect()
+            let outcome = CallRecorder()
+            await second.connect(completion: outcome.completed)
+            // Refused and retried (0.05 s, 0.25 s, ...); the rate limit frees up 1 s after the first login.
+            try await Task.sleep(for: .milliseconds(250))
+            #expect(await second.statuses == [.connecting])
+            #expect(outcome.completion == nil)
+            if condition == "busy" { await first.disconnect() }
+            // The retry after the next wait (at most 1 s by then) gets in.
+            let completion = await outcome.waitForCompletion(within: .seconds(10))
+            #expect(completion?.userID == "bob")
+            #expect(await second.statuses == [.connecting, .connected])
+        }
+    }
+
     /// A server-side ending of a session that was online.
     enum Ending: String, CaseIterable, Sendable {
         case userBlocked, userDeactivated, kicked, otherDeviceLogin
