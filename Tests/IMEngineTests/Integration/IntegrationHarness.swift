@@ -47,6 +47,15 @@ final class IntegrationHarness: Sendable {
         return engine.makeSession(parameters)
     }
 
+    /// `count` sessions on `engine`, users `user0`... on devices `phone-0`...
+    func sessions(_ count: Int, on engine: SessionEngine) async throws -> [Session] {
+        var sessions: [Session] = []
+        for index in 0..<count {
+            sessions.append(try await session("user\(index)", device: "phone-\(index)", on: engine))
+        }
+        return sessions
+    }
+
     func close() async {
         for (engine, _) in engines.withLock({ $0 }) { await engine.shutdown() }
         for proxy in proxies.withLock({ $0 }) { await proxy.stop() }

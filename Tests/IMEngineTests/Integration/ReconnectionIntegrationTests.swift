@@ -3,18 +3,13 @@ import IMEngine
 import Synchronization
 import Testing
 
-/// Connections lost or missing at awkward moments: the server down at login, in the middle of a message stream,
-/// and with a token that stopped working meanwhile.
+/// Connections lost or missing at awkward moments: the server down at login, cut in the
+/// middle of a message stream, and lost with a token that stopped working meanwhile.
 @Suite(.timeLimit(.minutes(2)))
 struct ReconnectionIntegrationTests {
     @Test func sessionsStartedWhileTheServerIsDownConnectOnceItIsBack() async throws {
         try await withIntegration(limit: .seconds(60)) { harness in
-            let engine = try harness.engine()
-            var made: [Session] = []
-            for index in 0..<20 {
-                made.append(try await harness.session("user\(index)", device: "phone-\(index)", on: engine))
-            }
-            let sessions = made
+            let sessions = try await harness.sessions(20, on: harness.engine())
             await harness.server.stop()
             let connecting = Task {
                 await withTaskGroup(of: String?.self) { group in

@@ -8,12 +8,7 @@ import Testing
 struct ServerRestartIntegrationTests {
     @Test func everySessionIsConnectedAgainAfterTheServerRestartsOnItsPort() async throws {
         try await withIntegration(limit: .seconds(60)) { harness in
-            let engine = try harness.engine()
-            var made: [Session] = []
-            for index in 0..<20 {
-                made.append(try await harness.session("user\(index)", device: "phone-\(index)", on: engine))
-            }
-            let sessions = made
+            let sessions = try await harness.sessions(20, on: harness.engine())
             try await withThrowingTaskGroup(of: String.self) { group in
                 for session in sessions { group.addTask { try await session.connect() } }
                 try await group.waitForAll()
