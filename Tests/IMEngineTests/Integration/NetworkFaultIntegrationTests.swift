@@ -59,50 +59,70 @@ struct NetworkFaultIntegrationTests {
     /// Seed 003: device A logs in on a bad network and keeps retrying; the user logs in on
     /// device B (same class) meanwhile; A's network comes back and A reconnects. With
     /// reconnectKickEnable, where the app lets clients choose, A gives way (31023) and B stays;
-    /// otherwise A goes online and B is kicked (31010).
+    /// otherwise A goes online and B is kicked (31010). The same holds when A was online and
+    /// lost its connection to the bad network (heartbeat) before B logged in.
     struct KickCase: Sendable, CustomTestStringConvertible {
         var reconnectKickEnable: Bool
-        var appAllowsClientControl: Bool
+        var appAllowsClientControl = true
+        var aWasOnline = false
         var aGivesWay: Bool { reconnectKickEnable && appAllowsClientControl }
         var testDescription: String {
             "reconnectKickEnable \(reconnectKickEnable), app allows client control \(appAllowsClientControl)"
+                + (aWasOnline ? ", A online first" : "")
         }
     }
 
     @Test(arguments: [
-        KickCase(reconnectKickEnable: true, appAllowsClientControl: true),
-        KickCase(reconnectKickEnable: false, appAllowsClientControl: true),
+        KickCase(reconnectKickEnable: true),
+        KickCase(reconnectKickEnable: false),
         KickCase(reconnectKickEnable: true, appAllowsClientControl: false),
+        KickCase(reconnectKickEnable: true, aWasOnline: true),
+        KickCase(reconnectKickEnable: false, aWasOnline: true),
     ])
     func aDeviceBackFromABadNetworkFollowsItsReconnectKickPolicy(_ kick: KickCase) async throws {
         let apps = [IntegrationServer.app(clientControlsKickPolicy: kick.appAllowsClientControl)]
         try await withIntegration(apps: apps) { harness in
             let proxy = try harness.proxy()
-            await proxy.set(.blackhole)
-            let deviceA = try await harness.session("carol", device: "phone-a", on: harness.engine(via: proxy, attemptTimeout: .seconds(1))) {
+            let engineA = try harness.engine(via: proxy, attemptTimeout: .seconds(1))
+            let deviceA = try await harness.session("carol", device: "phone-a", on: engineA) {
                 $0.reconnectKickEnable = kick.reconnectKickEnable
+                $0.heartbeat = 1
             }
             let outcomeA = CallRecorder()
-            await deviceA.connect(completion: outcomeA.completed)
-            // A's login got no answer; it is retrying now (im-reconnect 1).
-            #expect(await eventually(within: .seconds(5)) { await proxy.acceptedCount() >= 2 })
+            if kick.aWasOnline {
+                #expect(try await deviceA.connect() == "carol")
+                await proxy.set(.blackhole)
+                #expect(await eventually(within: .seconds(4)) { await deviceA.status != .connected })
+            } else {
+                await proxy.set(.blackhole)
+                await deviceA.connect(completion: outcomeA.completed)
+                // A's login got no answer; it is retrying now (im-reconnect 1).
+                #expect(await eventually(within: .seconds(5)) { await proxy.acceptedCount() >= 2 })
+            }
 
             let deviceB = try await harness.session("carol", device: "phone-b", on: harness.engine())
             #expect(try await deviceB.connect() == "carol")
 
             await proxy.set(.pass)
-            let completion = await outcomeA.waitForCompletion(within: .seconds(15))
             if kick.aGivesWay {
-                #expect(completion?.error?.status == .kickedOfflineByOtherClient)
-                #expect(completion?.error?.code == .otherDeviceLogin)
+                #expect(await deviceA.reached(.kickedOfflineByOtherClient, within: .seconds(15)))
                 let change = await deviceA.lastChange
                 #expect(change?.status == .kickedOfflineByOtherClient && change?.code == .otherDeviceLogin)
                 #expect(change?.detail.contains("other-device-online") == true)
+                if !kick.aWasOnline {
+                    let completion = await outcomeA.waitForCompletion()
+                    #expect(completion?.error?.status == .kickedOfflineByOtherClient)
+                    #expect(completion?.error?.code == .otherDeviceLogin)
+                }
                 try await Task.sleep(for: .milliseconds(300))
                 #expect(await deviceB.statuses == [.connecting, .connected])
                 #expect(await deviceA.status == .kickedOfflineByOtherClient)
             } else {
-                #expect(completion?.userID == "carol" && completion?.error == nil)
+                #expect(await eventually(within: .seconds(15)) { await deviceA.status == .connected })
+                if !kick.aWasOnline {
+                    let completion = await outcomeA.waitForCompletion()
+                    #expect(completion?.userID == "carol" && completion?.error == nil)
+                }
                 #expect(await deviceB.reached(.kickedOfflineByOtherClient))
                 let change = await deviceB.lastChange
                 #expect(change?.code == .kickedByOtherClient && change?.detail.contains("other-device-login") == true)
