@@ -1,5 +1,6 @@
 import IMEngine
 import IMServer
+import IMTransport
 import Synchronization
 
 /// The real IM server, embedded, on 127.0.0.1 over a temporary data directory, for tests of
@@ -39,10 +40,26 @@ final class IntegrationServer: Sendable {
         let system = ServerClock.system
         let clock = ServerClock(
             wallMilliseconds: { system.wallMilliseconds() + offset.value.withLock { $0 } }, monotonic: system.monotonic)
-        let server = try await EmbeddedServer.start(.init(
-            configuration: configuration, mqttPort: boundPort.withLock { $0 }, dataDirectory: directory.path, clock: clock))
+        let options = EmbeddedServer.Options(
+            configuration: configuration, mqttPort: boundPort.withLock { $0 }, dataDirectory: directory.path, clock: clock)
+        let server = try await Self.start(options)
         boundPort.withLock { $0 = server.mqttAddress.port }
         running.withLock { $0 = server }
+    }
+
+    /// Starts on `options`; while the port is taken, tries again for up to 10 s.
+    ///
+    /// While the server is down, the kernel may hand its port to another test's connection
+    /// as a local port; the port is free again once that connection closes.
+    private static func start(_ options: EmbeddedServer.Options) async throws -> EmbeddedServer {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            do {
+                return try await EmbeddedServer.start(options)
+            } catch TransportError.addressInUse where options.mqttPort != 0 && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
     }
 
     /// Stops gracefully (DISCONNECT 0x8B to every client); `start` brings it back.

@@ -20,8 +20,12 @@ struct ReconnectionIntegrationTests {
                 }
             }
             // Refused connections are retried on the backoff schedule (0.05 s, 0.25 s, 0.5 s, ...).
-            try await Task.sleep(for: .milliseconds(400))
-            #expect(await sessions.allLastStatus(.connecting))
+            #expect(await eventually(within: .seconds(10)) { await sessions.allLastStatus(.connecting) })
+            try await Task.sleep(for: .milliseconds(300))
+            for session in sessions {
+                let history = await session.statusHistory
+                #expect(history.map(\.status) == [.connecting], "\(history)")
+            }
             try await harness.server.start()
             let users = await connecting.value
             #expect(Set(users.compactMap { $0 }) == Set((0..<20).map { "user\($0)" }))

@@ -39,9 +39,15 @@ struct ServerRestartIntegrationTests {
 
             let total = 200
             let sent = Atomic<Int>(0)
+            // Each restart comes once enough messages are out and both sessions are back from the last.
             let restarts = Task {
-                for threshold in [60, 130] {
+                for (index, threshold) in [60, 130].enumerated() {
                     while sent.load(ordering: .relaxed) < threshold { try await Task.sleep(for: .milliseconds(2)) }
+                    for session in [sender, receiver] {
+                        guard await eventually(within: .seconds(20), { await session.connectedCount == index + 1 }) else {
+                            throw TestFailure("a session did not come back after restart \(index)")
+                        }
+                    }
                     try await harness.server.restart()
                 }
             }
@@ -73,10 +79,15 @@ struct ServerRestartIntegrationTests {
             let outgoing = try await sender.history(peer: "bob", limit: 10 * total)
             #expect(outgoing.count == total && outgoing.allSatisfy { $0.state == .sent })
             // Both came back from each restart by themselves.
-            #expect(await sender.statuses.filter { $0 == .connected }.count == 3)
-            #expect(await receiver.statuses.filter { $0 == .connected }.count == 3)
+            #expect(await eventually { await sender.connectedCount == 3 })
+            #expect(await eventually { await receiver.connectedCount == 3 })
         }
     }
+}
+
+extension Session {
+    /// How many times the session was connected.
+    var connectedCount: Int { statuses.filter { $0 == .connected }.count }
 }
 
 extension [Session] {
