@@ -1,0 +1,99 @@
+import IMEngine
+import IMProfiles
+
+extension TextRenderer {
+    func profiles(_ report: ProfilesReport) -> [String] {
+        var lines = [
+            "profiles from \(report.profileDirectory)",
+            "data in \(report.dataDirectory)",
+        ]
+        for profile in report.profiles {
+            let marker = profile.name == report.active ? style.green("* ") : "  "
+            lines.append(marker + style.bold(profile.name) + " " + String(profile.description.dropFirst(profile.name.count + 1)))
+        }
+        for name in report.failed {
+            lines.append("  " + style.red(name) + " did not load (errors below)")
+        }
+        if report.profiles.isEmpty && report.failed.isEmpty { lines.append("  no profiles") }
+        lines += report.notes.map { "note: \($0)" }
+        lines += report.diagnostics.map(render)
+        return lines
+    }
+
+    func accounts(profile: String, _ rows: [AccountStatus]) -> [String] {
+        guard !rows.isEmpty else { return ["profile \(profile) has no accounts"] }
+        let width = rows.map(\.account.name.count).max() ?? 0
+        return ["accounts of \(style.bold(profile)):"] + rows.map { row in
+            let account = row.account
+            var text = "  \(style.cyan(Self.padded(account.name, width)))  user \(row.userID ?? "?")  device \(account.deviceID)"
+            text += "  \(account.platform.rawValue)  \(account.tokenSource)  timeout \(account.timeout) s  heartbeat \(account.heartbeat) s"
+            if account.reconnectKickEnable { text += "  kick-enable" }
+            if let proxy = account.proxy { text += "  proxy \(proxy)" }
+            if row.hasSession { text += "  " + style.status(row.status) }
+            return text
+        }
+    }
+
+    func statusTable(_ rows: [AccountStatus]) -> [String] {
+        guard !rows.isEmpty else { return ["no accounts"] }
+        let width = rows.map(\.account.reference.description.count).max() ?? 0
+        return rows.map { row in
+            var text = "\(style.cyan(Self.padded(row.account.reference.description, width)))  "
+            guard row.hasSession else { return text + style.dim("not connected in this run") }
+            text += style.status(row.status)
+            if let code = row.code { text += ", " + style.red("error \(code.rawValue) \(code.name)") }
+            if let user = row.userID { text += "  user \(user)" }
+            if let since = row.lastChange?.at { text += style.dim("  since \(Self.clock(since))") }
+            return text
+        }
+    }
+
+    func statusDetail(_ row: AccountStatus) -> [String] {
+        let account = row.account
+        var lines = ["\(style.cyan(account.reference.description))  " + (row.hasSession ? style.status(row.status) : style.dim("not connected in this run"))]
+        lines.append("  user \(row.userID ?? "?"), device \(account.deviceID), platform \(account.platform.rawValue), \(account.tokenSource)")
+        if let server = row.server { lines.append("  server \(server)") }
+        if let file = row.databaseFile { lines.append("  database \(file)") }
+        if let last = row.lastChange {
+            lines.append("  last change \(Self.clock(last.at)): \(statusChange(last))")
+        }
+        if row.recentChanges.count > 1 {
+            lines.append("  recent changes:")
+            lines += row.recentChanges.map { "    \(style.dim(Self.clock($0.at))) \(statusChange($0))" }
+        }
+        return lines
+    }
+
+    func overview() -> [String] {
+        let width = CommandCatalog.all.map(\.usage.count).max() ?? 0
+        var lines = ["commands:"]
+        lines += CommandCatalog.all.map { "  \(style.bold(Self.padded($0.usage, width)))  \($0.summary)" }
+        lines.append("")
+        lines.append("ACCOUNT is a name of the active profile, or PROFILE/ACCOUNT; 'all' is every account of the active profile.")
+        lines.append("Type 'help COMMAND' for more, TAB to complete. Events print above the prompt as they happen.")
+        return lines
+    }
+
+    func help(_ help: CommandHelp) -> [String] {
+        var lines = ["usage: \(style.bold(help.usage))", "  \(help.summary)"]
+        for paragraph in help.details { lines += [""] + Self.wrapped(paragraph, width: 78) }
+        if !help.aliases.isEmpty { lines += ["", "also: \(help.aliases.joined(separator: ", "))"] }
+        if !help.examples.isEmpty { lines += ["", "examples:"] + help.examples.map { "  \($0)" } }
+        return lines
+    }
+
+    /// `text` broken into lines of at most `width` characters at spaces.
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+}
