@@ -81,11 +81,13 @@ extension CommandExecutor {
         let accounts = try await accounts(selection, sessionsOnly: true, allowEmpty: true)
         let outcomes = await forEach(accounts) { [self] account in
             guard let session = await registry.session(account.reference) else { return noSession(account) }
-            let wasActive = await session.phase != .idle
+            let phase = await session.phase
+            let before = await session.status
             await session.disconnect(disablePush: disablePush)
+            let wasActive = switch phase { case .idle, .stopped: false; default: true }
             return AccountOutcome(
                 account: account.reference, ok: true, status: await session.status, userID: await session.userID,
-                message: wasActive ? nil : "was not connected")
+                message: wasActive ? nil : "was not connected (\(before.name))")
         }
         return .outcomes("disconnect", outcomes)
     }

@@ -29,11 +29,14 @@ public final class CommandExecutor: Sendable {
 
     /// Runs one command. `quit` does nothing here: the front end ends and calls `shutdown`.
     public func execute(_ command: ShellCommand) async -> CommandResult {
+        let result: CommandResult
         do throws(ShellError) {
-            return try await run(command)
+            result = try await run(command)
         } catch {
-            return .failure(command.name, error.message, profileError: error.isProfileError)
+            result = .failure(command.name, error.message, profileError: error.isProfileError)
         }
+        await registry.flushEvents()
+        return result
     }
 
     /// Stops printing events, disconnects every session and stops the engines and the

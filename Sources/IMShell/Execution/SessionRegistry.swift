@@ -16,6 +16,8 @@ actor SessionRegistry {
     let router: EventRouter
     let server: EmbeddedServerHost
     private var engines: [String: Task<SessionEngine, any Error>] = [:]
+    /// Each engine's callback queue: status and message handlers run there, in order.
+    private var callbackQueues: [DispatchQueue] = []
     private var sessions: [AccountReference: Session] = [:]
     private var apiGroup: EventLoopGroup?
     private var isShutDown = false
@@ -70,6 +72,14 @@ actor SessionRegistry {
         return session
     }
 
+    /// Returns once every handler the sessions queued so far has run, so that the events a
+    /// command caused are printed before its result.
+    func flushEvents() async {
+        for queue in callbackQueues {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in queue.async { done.resume() } }
+        }
+    }
+
     // MARK: Engines and the server API
 
     /// The profile's engine, started on first use (and the embedded server with it).
@@ -81,6 +91,8 @@ actor SessionRegistry {
         } else {
             let server = self.server
             let directory = "\(dataDirectory)/\(profile.name)"
+            let callbacks = DispatchQueue(label: "imsh.events.\(profile.name)")
+            callbackQueues.append(callbacks)
             task = Task {
                 let servers: [IMEngine.ServerAddress]
                 switch profile.server {
@@ -91,7 +103,8 @@ actor SessionRegistry {
                     servers = addresses.map { IMEngine.ServerAddress(host: $0.host, port: $0.port) }
                 }
                 return try SessionEngine(EngineConfiguration(
-                    appKey: profile.appKey, servers: servers, dataDirectory: directory, eventLoopThreads: 1))
+                    appKey: profile.appKey, servers: servers, dataDirectory: directory, callbacks: .queue(callbacks),
+                    eventLoopThreads: 1))
             }
             engines[profile.name] = task
         }
