@@ -36,6 +36,14 @@ public struct ShellCompleter: Sendable {
     }
 
     private func options(for command: String, after positionals: [String], current: String) -> [String] {
+        // After `all` only the final word of net and wait may follow.
+        if positionals.contains(where: { $0 == AccountSelection.allKeyword || $0.hasSuffix("/\(AccountSelection.allKeyword)") }) {
+            switch command {
+            case "net": return ["down", "up", "change"]
+            case "wait": return ConnectionStatus.allKnown.map(\.name)
+            default: return []
+            }
+        }
         switch command {
         case "help":
             return positionals.isEmpty ? CommandCatalog.all.map(\.name) : []

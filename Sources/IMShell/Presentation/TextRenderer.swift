@@ -43,7 +43,7 @@ public struct TextRenderer: Sendable {
 
     /// Whether the body already says why each account failed.
     private func showsOwnError(_ result: CommandResult) -> Bool {
-        if case .outcomes(let outcomes) = result.output { return outcomes.count == 1 }
+        if case .outcomes(let outcomes) = result.output { return !outcomes.isEmpty }
         return false
     }
 
