@@ -1,0 +1,106 @@
+import Foundation
+import Synchronization
+import IMJSON
+import Testing
+
+/// The built `imsh` binary, run as a child process with a clean environment and a time limit.
+struct ImshProcess {
+    /// What a finished run left behind.
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        /// Whether the time limit ran out (the process was then killed).
+        var timedOut: Bool
+
+        var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
+
+        /// Every line of standard output as a JSON object (the `--json` contract).
+        func jsonObjects(sourceLocation: Testing.SourceLocation = #_sourceLocation) -> [JSONObject] {
+            stdoutLines.compactMap { line in
+                guard let object = (try? JSONValue(parsing: line))?.objectValue else {
+                    Issue.record("not one JSON object: \(line)", sourceLocation: sourceLocation)
+                    return nil
+                }
+                return object
+            }
+        }
+
+        /// The `result` objects, in order.
+        func results(sourceLocation: Testing.SourceLocation = #_sourceLocation) -> [JSONObject] {
+            jsonObjects(sourceLocation: sourceLocation).filter { $0["type"] == "result" }
+        }
+
+        /// The status `event` objects, in order.
+        func statusEvents(sourceLocation: Testing.SourceLocation = #_sourceLocation) -> [JSONObject] {
+            jsonObjects(sourceLocation: sourceLocation).filter { $0["type"] == "event" && $0["event"] == "status" }
+        }
+    }
+
+    /// The directory the test bundle runs from, which holds the built executables.
+    static var binary: String {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = bundle.deletingLastPathComponent()
+        // On Linux the bundle is a plain executable; on other systems the binary sits above `.xctest`.
+        while directory.path.contains(".xctest") { directory = directory.deletingLastPathComponent() }
+        return directory.appendingPathComponent("imsh").path
+    }
+
+    /// Runs imsh with `arguments`, in `directory`, with `environment` over a minimal one whose
+    /// HOME is `home` (so no default location of the user's is touched).
+    static func run(
+        _ arguments: [String], home: String, directory: String? = nil, environment: [String: String] = [:],
+        stdin: String = "", timeout: Duration = .seconds(60)
+    ) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        var variables = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8"]
+        variables.merge(environment) { $1 }
+        process.environment = variables
+        process.currentDirectoryURL = URL(fileURLWithPath: directory ?? home)
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        let collected = CollectedOutput(output, errors)
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try? input.fileHandleForWriting.close()
+        let (seconds, attoseconds) = timeout.components
+        let timedOut = exited.wait(timeout: .now() + .milliseconds(Int(seconds * 1000 + attoseconds / 1_000_000_000_000_000))) == .timedOut
+        if timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            exited.wait()
+        }
+        let (stdout, stderr) = collected.wait()
+        if timedOut { Issue.record("imsh \(arguments) did not finish within \(timeout)\nstdout: \(stdout)\nstderr: \(stderr)") }
+        return Run(status: process.terminationStatus, stdout: stdout, stderr: stderr, timedOut: timedOut)
+    }
+}
+
+/// Reads a child's standard output and error to their end on threads of their own, so that
+/// neither pipe fills up and stalls the child.
+private final class CollectedOutput: Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let texts = Mutex<[Int: String]>([:])
+
+    init(_ output: Pipe, _ errors: Pipe) {
+        for (index, pipe) in [output, errors].enumerated() {
+            let handle = pipe.fileHandleForReading
+            Thread.detachNewThread { [self] in
+                let data = handle.readDataToEndOfFile()
+                texts.withLock { $0[index] = String(decoding: data, as: UTF8.self) }
+                done.signal()
+            }
+        }
+    }
+
+    func wait() -> (String, String) {
+        done.wait()
+        done.wait()
+        return texts.withLock { ($0[0] ?? "", $0[1] ?? "") }
+    }
+}
