@@ -5,7 +5,7 @@ import IMProtocol
 import Testing
 
 struct HistoryPolicyTests {
-    @Test func linesWithSecretsOrTokensAreNotKept() throws {
+    @Test func linesWithSecretsOrTokensAreNotKept() async throws {
         let redactor = SecretRedactor()
         redactor.add(Secret("imsh-dev-secret"))
         let policy = HistoryPolicy(redactor: redactor)

@@ -21,7 +21,7 @@ struct ParserTests {
 
     private func ref(_ text: String) -> AccountReference { try! AccountReference(parsing: text) }
 
-    @Test func everyCommandParses() throws {
+    @Test func everyCommandParses() async throws {
         #expect(try parse("help") == .help(topic: nil))
         #expect(try parse("help exit") == .help(topic: "quit"))
         #expect(try parse("profiles") == .profiles)
@@ -56,7 +56,7 @@ struct ParserTests {
         #expect(try parse("exit") == .quit)
     }
 
-    @Test func everyCatalogCommandHasAParserCase() throws {
+    @Test func everyCatalogCommandHasAParserCase() async throws {
         let samples = [
             "help", "profiles", "use p", "accounts", "connect a", "disconnect a", "kick a", "block a 1", "unblock a",
             "expire-token a", "status", "send a b c", "history a", "net a up", "background a", "foreground a", "log",
@@ -92,7 +92,7 @@ struct ParserTests {
         #expect(error("sleep forever") == "sleep: 'forever' is not a number of seconds from 0 to 86400")
     }
 
-    @Test func optionsEndAtDoubleDash() throws {
+    @Test func optionsEndAtDoubleDash() async throws {
         #expect(try parse("connect -- --timeout") == .connect(.accounts([ref("--timeout")]), timeout: nil, kickEnable: false))
     }
 

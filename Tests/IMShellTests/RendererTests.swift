@@ -2,6 +2,7 @@ import IMConfig
 @testable import IMEngine
 import IMJSON
 import IMProfiles
+import IMProtocol
 @testable import IMShell
 import Testing
 
@@ -14,7 +15,7 @@ struct RendererTests {
         return try #require(try JSONValue(parsing: line).objectValue)
     }
 
-    @Test func aStatusEventNamesTheStatusAndTheCodes() throws {
+    @Test func aStatusEventNamesTheStatusAndTheCodes() async throws {
         let event = ShellEvent(account: Fixtures.reference("dev/alice-phone"), kind: .status(Fixtures.kicked))
         let line = text.render(event)
         #expect(line.hasSuffix(" dev/alice-phone kickedOfflineByOtherClient (6), error 31010 RC_CONN_KICKED_BY_OTHER_CLIENT: other-device-login"))
@@ -26,7 +27,7 @@ struct RendererTests {
         #expect(object["errorCode"] == 31010 && object["errorName"] == "RC_CONN_KICKED_BY_OTHER_CLIENT")
     }
 
-    @Test func aMessageEventShowsSenderAndText() throws {
+    @Test func aMessageEventShowsSenderAndText() async throws {
         let message = StoredMessage(id: 1, uid: "u1", cid: "c1", direction: .incoming, peer: "alice", text: "hi \"there\"", sentAt: 5, state: .received)
         let event = ShellEvent(account: Fixtures.reference("dev/bob-phone"), kind: .message(message))
         #expect(text.render(event).hasSuffix("dev/bob-phone message from alice: hi \"there\""))
@@ -35,7 +36,7 @@ struct RendererTests {
         #expect(object["text"] == "hi \"there\"" && object["from"] == "alice" && object["sentAt"] == 5)
     }
 
-    @Test func outcomesAlignAndSayWhyEachFailed() throws {
+    @Test func outcomesAlignAndSayWhyEachFailed() async throws {
         let result = CommandResult.outcomes("connect", [
             AccountOutcome(account: Fixtures.reference("dev/alice-phone"), ok: true, status: .connected, userID: "alice"),
             AccountOutcome(
@@ -64,7 +65,7 @@ struct RendererTests {
         #expect(text.render(result) == "dev/a  connecting (10) still connecting (10) after 1 s, not connected (0)")
     }
 
-    @Test func failuresAndUsageErrorsInBothFormats() throws {
+    @Test func failuresAndUsageErrorsInBothFormats() async throws {
         let failure = CommandResult.failure("use", "no profile named x", profileError: true)
         #expect(text.render(failure) == "error: no profile named x")
         #expect(try object(json.render(failure)) == JSONObject([
@@ -88,7 +89,7 @@ struct RendererTests {
         #expect(!TerminalStyle.forOutput(-1, environment: { _ in nil }).isEnabled, "not a terminal")
     }
 
-    @Test func helpListsEveryCommandAndExplainsOne() throws {
+    @Test func helpListsEveryCommandAndExplainsOne() async throws {
         let overview = text.render(CommandResult(command: "help", output: .help(nil)))
         for help in CommandCatalog.all { #expect(overview.contains(help.usage), "\(help.name) listed") }
         let one = text.render(CommandResult(command: "help", output: .help(CommandCatalog.named("connect"))))
@@ -99,7 +100,7 @@ struct RendererTests {
         #expect(commands.compactMap { $0.objectValue?["name"]?.stringValue } == CommandCatalog.all.map(\.name))
     }
 
-    @Test func diagnosticsInBothFormats() throws {
+    @Test func diagnosticsInBothFormats() async throws {
         let diagnostic = ConfigDiagnostic(.error, file: "p/dev.json", location: SourceLocation(line: 3, column: 5), field: "accounts.a", reason: "bad")
         #expect(text.render(diagnostic) == "p/dev.json:3:5: error: accounts.a: bad")
         #expect(try object(json.render(diagnostic)) == JSONObject([
@@ -108,7 +109,7 @@ struct RendererTests {
         ]))
     }
 
-    @Test func accountRowsShowTokensRedacted() throws {
+    @Test func accountRowsShowTokensRedacted() async throws {
         let token = "eyJ2IjoxLCJrIjoiaW1zaC1kZXYifQ.abcdefghijklmnop"
         var account = Fixtures.account
         account.tokenSource = .literal(Secret(token))
@@ -125,5 +126,12 @@ struct RendererTests {
         #expect(redactor.redact("secret imsh-dev-secret, twice imsh-dev-secret") == "secret imsh…, twice imsh…")
         #expect(redactor.redact("short stays") == "short stays", "too short to search for")
         #expect(redactor.containsSecret("x imsh-dev-secret") && !redactor.containsSecret("imsh-dev"))
+    }
+
+    @Test func tokensAreRedactedWhereverTheyAppear() throws {
+        let token = try Token.issue(appKey: "imsh-dev", secret: "s", userID: "alice", issuedAt: 1)
+        let redactor = SecretRedactor()
+        #expect(redactor.redact("command echo \(token); done") == "command echo eyJ2…; done")
+        #expect(redactor.redact("at 127.0.0.1:1883, file a.b.c") == "at 127.0.0.1:1883, file a.b.c")
     }
 }

@@ -4,9 +4,9 @@ import Testing
 /// Every command, run by the real imsh binary in script mode on copies of the shipped profiles.
 @Suite(.timeLimit(.minutes(2)))
 struct ScriptCommandTests {
-    @Test func helpProfilesUseAndAccounts() throws {
+    @Test func helpProfilesUseAndAccounts() async throws {
         let sandbox = Sandbox()
-        let run = try sandbox.json("help; help connect; profiles; use prod; accounts; accounts dev; status")
+        let run = try await sandbox.json("help; help connect; profiles; use prod; accounts; accounts dev; status")
         #expect(run.status == 0, "\(run.stderr)")
         let results = run.results()
         #expect(results.map { $0.string("command") } == ["help", "help", "profiles", "use", "accounts", "accounts", "status"])
@@ -33,9 +33,9 @@ struct ScriptCommandTests {
 
     /// The issue's acceptance check: `connect all` logs in every sample account, and of
     /// alice's two mobile devices the later login kicks the earlier (6, 31010, as an event).
-    @Test func connectAllConnectsTheSampleAccountsAndAlicesPhonesKickEachOther() throws {
+    @Test func connectAllConnectsTheSampleAccountsAndAlicesPhonesKickEachOther() async throws {
         let sandbox = Sandbox()
-        let run = try sandbox.json("connect all; sleep 1; status")
+        let run = try await sandbox.json("connect all; sleep 1; status")
         #expect(run.status == 0, "\(run.stderr)")
         let connect = try #require(run.result("connect"))
         #expect(connect["ok"] == true)
@@ -54,9 +54,9 @@ struct ScriptCommandTests {
         #expect(byAccount[survivor] == "connected" && byAccount[kicked.string("account") ?? ""] == "kickedOfflineByOtherClient")
     }
 
-    @Test func theLaterLoginKicksTheEarlierDevice() throws {
+    @Test func theLaterLoginKicksTheEarlierDevice() async throws {
         let sandbox = Sandbox()
-        let run = try sandbox.json(
+        let run = try await sandbox.json(
             "connect alice-phone; connect alice-tablet; wait alice-phone kickedOfflineByOtherClient --timeout 20; status alice-phone")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.statuses(of: "dev/alice-phone") == ["connecting", "connected", "kickedOfflineByOtherClient"])
@@ -67,9 +67,9 @@ struct ScriptCommandTests {
         #expect(detail?.string("database")?.hasPrefix("\(sandbox.data)/dev/alice-phone/") == true, "each account its own database")
     }
 
-    @Test func sendDeliversAndHistoryShowsBothSides() throws {
+    @Test func sendDeliversAndHistoryShowsBothSides() async throws {
         let sandbox = Sandbox()
-        let run = try sandbox.json("""
+        let run = try await sandbox.json("""
             connect alice-laptop bob-phone
             send alice-laptop bob "hello there; friend"
             wait bob-phone connected
@@ -91,9 +91,9 @@ struct ScriptCommandTests {
         #expect(outbox.map { $0.string("state") } == ["sent"])
     }
 
-    @Test func blockUnblockKickAndExpireToken() throws {
+    @Test func blockUnblockKickAndExpireToken() async throws {
         let sandbox = Sandbox()
-        let run = try sandbox.json("""
+        let run = try await sandbox.json("""
             connect bob-phone alice-laptop
             block bob-phone 5
             wait bob-phone disconnException --timeout 20
@@ -128,9 +128,9 @@ struct ScriptCommandTests {
         #expect(try #require(run.result("connect", 3)).accounts.first?["status"] == "connected", "a fresh token from the API")
     }
 
-    @Test func networkBackgroundForegroundAndDisconnect() throws {
+    @Test func networkBackgroundForegroundAndDisconnect() async throws {
         let sandbox = Sandbox()
-        let run = try sandbox.json("""
+        let run = try await sandbox.json("""
             connect alice-phone bob-phone
             net all down
             net alice-phone up
@@ -158,9 +158,9 @@ struct ScriptCommandTests {
         #expect(run.statuses(of: "dev/bob-phone").last == "signOut")
     }
 
-    @Test func logsOfAnAccountAndOfTheRun() throws {
+    @Test func logsOfAnAccountAndOfTheRun() async throws {
         let sandbox = Sandbox()
-        let run = try sandbox.json("connect bob-phone; disconnect bob-phone; log bob-phone; log -n 2; log alice-phone")
+        let run = try await sandbox.json("connect bob-phone; disconnect bob-phone; log bob-phone; log -n 2; log alice-phone")
         #expect(run.status == 1, "alice-phone has no session\n\(run.stderr)")
         let accountLog = try #require(run.result("log"))
         #expect(accountLog["account"] == "dev/bob-phone")
@@ -171,9 +171,9 @@ struct ScriptCommandTests {
         #expect(missing["ok"] == false && missing["error"] == "dev/alice-phone has no session in this run; connect it first")
     }
 
-    @Test func commandsNeedingASessionSaySo() throws {
+    @Test func commandsNeedingASessionSaySo() async throws {
         let sandbox = Sandbox()
-        let run = try sandbox.json("send bob-phone alice hi; history bob-phone; net bob-phone down; net all down; disconnect all; status nobody")
+        let run = try await sandbox.json("send bob-phone alice hi; history bob-phone; net bob-phone down; net all down; disconnect all; status nobody")
         #expect(run.status == 1)
         let errors = run.results().map { $0.string("error") }
         #expect(errors == [
@@ -186,9 +186,9 @@ struct ScriptCommandTests {
         ])
     }
 
-    @Test func sessionsOfSeveralProfilesRunAtOnce() throws {
+    @Test func sessionsOfSeveralProfilesRunAtOnce() async throws {
         let sandbox = Sandbox()
-        let run = try sandbox.json("connect bob-phone prod/carol-web; use prod; connect carol-phone; status; wait all connected; disconnect dev/all")
+        let run = try await sandbox.json("connect bob-phone prod/carol-web; use prod; connect carol-phone; status; wait all connected; disconnect dev/all")
         #expect(run.status == 0, "\(run.stderr)")
         let status = try #require(run.result("status")).accounts
         #expect(status.map { $0.string("account") } == ["prod/carol-phone", "prod/carol-web", "prod/dave-pc", "dev/bob-phone"])
@@ -197,29 +197,29 @@ struct ScriptCommandTests {
         #expect(try #require(run.result("disconnect")).accounts.map { $0.string("account") } == ["dev/bob-phone"])
     }
 
-    @Test func quitEndsTheScript() throws {
+    @Test func quitEndsTheScript() async throws {
         let sandbox = Sandbox()
-        let run = try sandbox.json("status; quit; connect all")
+        let run = try await sandbox.json("status; quit; connect all")
         #expect(run.status == 0)
         #expect(run.results().map { $0.string("command") } == ["status"])
         #expect(run.statusEvents().isEmpty)
     }
 
-    @Test func standardInputAndScriptFilesAreScripts() throws {
+    @Test func standardInputAndScriptFilesAreScripts() async throws {
         let sandbox = Sandbox()
-        let fromStdin = try sandbox.imsh(["--json"], stdin: "use prod\nsend carol-web dave \"two\nlines\"\nstatus # comment\n")
+        let fromStdin = try await sandbox.imsh(["--json"], stdin: "use prod\nsend carol-web dave \"two\nlines\"\nstatus # comment\n")
         #expect(fromStdin.status == 1, "send fails: no session")
         #expect(fromStdin.results().map { $0.string("command") } == ["use", "send", "status"], "a quote spans lines")
         let file = sandbox.write("# a script\nuse prod\nprofiles\n", to: "session.imsh")
-        let fromFile = try sandbox.imsh(["--json", file])
+        let fromFile = try await sandbox.imsh(["--json", file])
         #expect(fromFile.status == 0)
         #expect(fromFile.results().map { $0.string("command") } == ["use", "profiles"])
         #expect(fromFile.result("profiles")?["active"] == "prod")
     }
 
-    @Test func textOutputForPeople() throws {
+    @Test func textOutputForPeople() async throws {
         let sandbox = Sandbox()
-        let run = try sandbox.imsh(["-c", "connect bob-phone; send bob-phone alice hi; use nowhere"], environment: ["NO_COLOR": "1"])
+        let run = try await sandbox.imsh(["-c", "connect bob-phone; send bob-phone alice hi; use nowhere"], environment: ["NO_COLOR": "1"])
         #expect(run.status == 3, "use of a profile that does not exist is a profile error")
         let lines = run.stdoutLines
         #expect(lines.contains { $0.hasSuffix(" dev/bob-phone connecting (10): connect called") })

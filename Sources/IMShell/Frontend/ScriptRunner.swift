@@ -12,10 +12,11 @@ public struct ScriptRunner: Sendable {
     /// error anywhere, nothing runs.
     public func run(script text: String, status: inout ExitStatus) async {
         let parsed: [ShellCommand]
-        do throws(CommandSyntaxError) {
-            parsed = try Self.parseAll(text)
-        } catch {
-            let result = CommandResult.usage(Self.firstWord(of: text, line: error.line), error)
+        switch Self.parseAll(text) {
+        case .success(let commands):
+            parsed = commands
+        case .failure(let failure):
+            let result = CommandResult.usage(failure.command, failure.error)
             presenter.show(result)
             status.record(result)
             return
@@ -76,21 +77,28 @@ public struct ScriptRunner: Sendable {
         return true
     }
 
+    /// A command of a script that does not parse: its first word, and why.
+    struct ParseFailure: Error {
+        var command: String
+        var error: CommandSyntaxError
+    }
+
     /// Every command of `text`, parsed; the first usage error, with its line, otherwise.
-    static func parseAll(_ text: String) throws(CommandSyntaxError) -> [ShellCommand] {
+    static func parseAll(_ text: String) -> Result<[ShellCommand], ParseFailure> {
+        let tokenized: [TokenizedCommand]
+        do {
+            tokenized = try CommandTokenizer.commands(in: text)
+        } catch {
+            return .failure(ParseFailure(command: "", error: error))
+        }
         var commands: [ShellCommand] = []
-        for command in try CommandTokenizer.commands(in: text) {
+        for command in tokenized {
             do {
                 commands.append(try CommandParser.parse(command.words))
             } catch {
-                throw CommandSyntaxError(error.message, line: command.line)
+                return .failure(ParseFailure(command: command.words.first ?? "", error: CommandSyntaxError(error.message, line: command.line)))
             }
         }
-        return commands
-    }
-
-    private static func firstWord(of text: String, line: Int?) -> String {
-        guard let line, let commands = try? CommandTokenizer.commands(in: text) else { return "" }
-        return commands.first { $0.line == line }?.words.first ?? ""
+        return .success(commands)
     }
 }

@@ -1,11 +1,14 @@
 import IMProfiles
+import IMProtocol
 import Synchronization
 
 /// Replaces every known secret in text bound for the screen, a file or a pipe with its
 /// redacted hint, so a token never leaves the process in output.
 ///
 /// Secrets are registered as they become known: the profiles' tokens, app secrets and proxy
-/// passwords at start, tokens fetched from the server API when they arrive.
+/// passwords at start, tokens fetched from the server API when they arrive. Words of the
+/// contract's token form are redacted too, wherever they come from (a token command's text,
+/// an error message).
 public final class SecretRedactor: Sendable {
     /// Shorter values are not searched for: they would match ordinary words. `Secret` already
     /// keeps them out of everything the shell formats itself.
@@ -42,13 +45,38 @@ public final class SecretRedactor: Sendable {
         secrets.withLock { $0.contains { text.contains($0) } }
     }
 
-    /// `text` with each registered secret replaced by `Secret.redacted`.
+    /// `text` with each registered secret and each token replaced by `Secret.redacted`.
     public func redact(_ text: String) -> String {
         let list = secrets.withLock { $0 }
         var result = text
         for secret in list where result.contains(secret) {
             result = result.replacing(secret, with: Secret(secret).redacted)
         }
+        return Self.redactingTokens(in: result)
+    }
+
+    /// The shortest text that can be a token: a payload of the five claims and a signature.
+    static let minimumTokenLength = 60
+
+    /// `text` with every word that reads as a login token (`TokenClaims`) redacted.
+    static func redactingTokens(in text: String) -> String {
+        guard text.utf8.count >= minimumTokenLength, text.contains(".") else { return text }
+        var result = ""
+        var word = ""
+        func flush() {
+            let isToken = word.utf8.count >= minimumTokenLength && (try? TokenClaims.read(word)) != nil
+            result += isToken ? Secret(word).redacted : word
+            word = ""
+        }
+        for character in text {
+            if character.isASCII, character.isLetter || character.isNumber || "-_.".contains(character) {
+                word.append(character)
+            } else {
+                flush()
+                result.append(character)
+            }
+        }
+        flush()
         return result
     }
 }

@@ -48,9 +48,24 @@ struct ImshProcess {
 
     /// Runs imsh with `arguments`, in `directory`, with `environment` over a minimal one whose
     /// HOME is `home` (so no default location of the user's is touched).
+    ///
+    /// The waiting happens on a thread of its own: a test that runs a server in its process
+    /// needs the cooperative pool free to serve imsh's requests.
     static func run(
         _ arguments: [String], home: String, directory: String? = nil, environment: [String: String] = [:],
         stdin: String = "", timeout: Duration = .seconds(60)
+    ) async throws -> Run {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result {
+                    try runBlocking(arguments, home: home, directory: directory, environment: environment, stdin: stdin, timeout: timeout)
+                })
+            }
+        }
+    }
+
+    private static func runBlocking(
+        _ arguments: [String], home: String, directory: String?, environment: [String: String], stdin: String, timeout: Duration
     ) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)

@@ -45,14 +45,14 @@ final class Sandbox {
     func imsh(
         _ arguments: [String], directory: String? = nil, environment: [String: String] = [:], stdin: String = "",
         timeout: Duration = .seconds(60)
-    ) throws -> ImshProcess.Run {
-        try ImshProcess.run(
+    ) async throws -> ImshProcess.Run {
+        try await ImshProcess.run(
             ["--profiles", profiles, "--data", data] + arguments, home: home, directory: directory,
             environment: environment, stdin: stdin, timeout: timeout)
     }
 
     /// Runs `-c script --json` on this sandbox.
-    func json(_ script: String, _ extra: [String] = [], timeout: Duration = .seconds(60)) throws -> ImshProcess.Run {
-        try imsh(["--json", "-c", script] + extra, timeout: timeout)
+    func json(_ script: String, _ extra: [String] = [], timeout: Duration = .seconds(60)) async throws -> ImshProcess.Run {
+        try await imsh(["--json", "-c", script] + extra, timeout: timeout)
     }
 }
