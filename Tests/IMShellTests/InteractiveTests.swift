@@ -14,7 +14,7 @@ struct InteractiveTests {
         defer { shell.close() }
 
         await shell.expectScreen("the banner and the prompt") { screen in
-            screen.allLines.joined().contains("profiles from \(sandbox.profiles) (from --profiles)") && screen.showsOnly(prompt: "remote> ")
+            screen.allLines.joined().contains("  profiles  \(sandbox.profiles) (from --profiles)") && screen.showsOnly(prompt: "remote> ")
         }
         #expect(String(decoding: shell.terminal.bytes, as: UTF8.self).contains("\u{1B}[1m"), "colour on a terminal")
 

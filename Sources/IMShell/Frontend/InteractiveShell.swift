@@ -99,7 +99,11 @@ public struct InteractiveShell: Sendable {
 
     private func banner() -> String {
         let context = executor.context
-        var lines = ["imsh \(ShellOptions.spec.version): profiles from \(context.profileDirectory), data in \(context.dataDirectory)"]
+        var lines = [
+            style.bold("imsh \(ShellOptions.spec.version)"),
+            "  profiles  \(context.profileDirectory)",
+            "  data      \(context.dataDirectory)",
+        ]
         lines += context.notes.map { "note: \($0)" }
         if let active = context.activeProfile, let profile = context.profiles.profile(named: active) {
             let server = profile.server == .embedded ? "the embedded server" : "\(profile.server)"

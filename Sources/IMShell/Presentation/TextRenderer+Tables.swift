@@ -22,16 +22,27 @@ extension TextRenderer {
 
     func accounts(profile: String, _ rows: [AccountStatus]) -> [String] {
         guard !rows.isEmpty else { return ["profile \(profile) has no accounts"] }
-        let width = rows.map(\.account.name.count).max() ?? 0
-        return ["accounts of \(style.bold(profile)):"] + rows.map { row in
+        let showKick = rows.contains { $0.account.reconnectKickEnable }
+        let showProxy = rows.contains { $0.account.proxy != nil }
+        var table = TextTable()
+        var header = ["account", "user", "device", "platform", "token", "timeout", "heartbeat"]
+        if showKick { header.append("kick-enable") }
+        if showProxy { header.append("proxy") }
+        header.append("status")
+        table.add(header.map { TextTable.Cell($0, paint: style.dim) })
+        for row in rows {
             let account = row.account
-            var text = "  \(style.cyan(Self.padded(account.name, width)))  user \(row.userID ?? "?")  device \(account.deviceID)"
-            text += "  \(account.platform.rawValue)  \(account.tokenSource)  timeout \(account.timeout) s  heartbeat \(account.heartbeat) s"
-            if account.reconnectKickEnable { text += "  kick-enable" }
-            if let proxy = account.proxy { text += "  proxy \(proxy)" }
-            if row.hasSession { text += "  " + style.status(row.status) }
-            return text
+            var cells = [
+                TextTable.Cell(account.name, paint: style.cyan), .init(row.userID ?? "?"), .init(account.deviceID),
+                .init(account.platform.rawValue), .init("\(account.tokenSource)"), .init("\(account.timeout) s"),
+                .init("\(account.heartbeat) s"),
+            ]
+            if showKick { cells.append(.init(account.reconnectKickEnable ? "yes" : "no")) }
+            if showProxy { cells.append(.init(account.proxy.map { "\($0)" } ?? "-")) }
+            cells.append(row.hasSession ? .init(style.status(row.status)) : .init("-", paint: style.dim))
+            table.add(cells)
         }
+        return ["accounts of \(style.bold(profile)):"] + table.lines(indent: "  ")
     }
 
     func statusTable(_ rows: [AccountStatus]) -> [String] {

@@ -77,7 +77,8 @@ public struct TextRenderer: Sendable {
             return history(account: account, peer: peer, messages)
         case let .connectionLog(account, entries):
             guard !entries.isEmpty else { return ["\(account): the connection log is empty"] }
-            return entries.map { "\(style.dim(Self.clock($0.at))) \(statusChange($0))" }
+            return ["connection log of \(style.cyan(account.description)), oldest first:"]
+                + entries.map { "  \(style.dim(Self.date($0.at))) \(statusChange($0))" }
         case .journal(let events):
             return events.isEmpty ? ["no events yet in this run"] : events.map(render)
         case .slept:
@@ -146,6 +147,15 @@ public struct TextRenderer: Sendable {
         localtime_r(&seconds, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
+    }
+
+    /// `YYYY-MM-DD HH:MM:SS` in local time, for logs kept across runs.
+    static func date(_ milliseconds: Int64) -> String {
+        var seconds = time_t(milliseconds / 1000)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(clock(milliseconds))"
     }
 
     static func padded(_ text: String, _ width: Int) -> String {
