@@ -91,7 +91,10 @@ struct RendererTests {
 
     @Test func helpListsEveryCommandAndExplainsOne() async throws {
         let overview = text.render(CommandResult(command: "help", output: .help(nil)))
-        for help in CommandCatalog.all { #expect(overview.contains(help.usage), "\(help.name) listed") }
+        for help in CommandCatalog.all {
+            #expect(overview.contains("  \(TextRenderer.padded(help.name, 12))  \(help.summary)\n"), "\(help.name) listed")
+        }
+        #expect(overview.split(separator: "\n").allSatisfy { $0.count <= 80 }, "fits a terminal")
         let one = text.render(CommandResult(command: "help", output: .help(CommandCatalog.named("connect"))))
         #expect(one.hasPrefix("usage: connect ACCOUNT...|all [--timeout S] [--kick-enable]\n  log accounts in, in parallel\n"))
         #expect(one.split(separator: "\n").allSatisfy { $0.count <= 80 })

@@ -76,12 +76,14 @@ extension TextRenderer {
     }
 
     func overview() -> [String] {
-        let width = CommandCatalog.all.map(\.usage.count).max() ?? 0
+        let width = CommandCatalog.all.map(\.name.count).max() ?? 0
         var lines = ["commands:"]
-        lines += CommandCatalog.all.map { "  \(style.bold(Self.padded($0.usage, width)))  \($0.summary)" }
+        lines += CommandCatalog.all.map { "  \(style.bold(Self.padded($0.name, width)))  \($0.summary)" }
         lines.append("")
-        lines.append("ACCOUNT is a name of the active profile, or PROFILE/ACCOUNT; 'all' is every account of the active profile.")
-        lines.append("Type 'help COMMAND' for more, TAB to complete. Events print above the prompt as they happen.")
+        lines += Self.wrapped(
+            "'help COMMAND' shows its arguments and examples. ACCOUNT is an account of the active profile, or "
+                + "PROFILE/ACCOUNT; 'all' is every account of the active profile. TAB completes; events print "
+                + "above the prompt as they happen.", width: 78)
         return lines
     }
 

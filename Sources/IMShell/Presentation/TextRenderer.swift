@@ -90,7 +90,7 @@ public struct TextRenderer: Sendable {
         let width = outcomes.map(\.account.description.count).max() ?? 0
         var lines = outcomes.map { outcome in
             let name = style.cyan(Self.padded(outcome.account.description, width))
-            var text = outcome.status.map(style.status) ?? (outcome.ok ? style.green("ok") : "")
+            var text = outcome.status.map(style.status) ?? (outcome.ok && outcome.message == nil ? style.green("ok") : "")
             if outcome.ok {
                 if let user = outcome.userID, outcome.status == .connected { text += " user \(user)" }
                 if let message = outcome.message { text += (text.isEmpty ? "" : ", ") + message }
