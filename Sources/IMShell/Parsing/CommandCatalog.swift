@@ -12,7 +12,7 @@ public enum CommandCatalog {
             details: ["Account names without a profile, 'all', and the prompt refer to the active profile. Sessions of other profiles keep running."],
             examples: ["use prod"]),
         CommandHelp(
-            "accounts", "[PROFILE]", "list the accounts of the active profile, or PROFILE, with settings",
+            "accounts", "[PROFILE]", "list the accounts of a profile with their settings and status",
             details: ["Shows each account's user, device, platform, token source (tokens redacted), timeout, heartbeat, kick policy and current status."]),
         CommandHelp(
             "connect", "ACCOUNT...|all [--timeout S] [--kick-enable]", "log accounts in, in parallel",
