@@ -97,4 +97,17 @@ struct InteractiveTests {
         #expect(await shell.waitForExit() == 0)
         #expect(!String(decoding: shell.terminal.bytes, as: UTF8.self).contains("\u{1B}[1m"), "no colour with NO_COLOR")
     }
+
+    @Test func terminationEndsTheShellAsQuitDoes() async throws {
+        let sandbox = Sandbox()
+        let shell = try InteractiveImsh(["--profiles", sandbox.profiles, "--data", sandbox.data], home: sandbox.home)
+        defer { shell.close() }
+        await shell.expectScreen("the prompt") { $0.showsOnly(prompt: "dev> ") }
+        shell.type("connect bob-phone" + Key.enter)
+        await shell.expectScreen("connected") { $0.showsOnly(prompt: "dev (1/1 connected)> ") }
+        shell.type("wait bob-phone signOut --timeout 60" + Key.enter)
+        await shell.expectScreen("the wait under way") { $0.cursorLine.isEmpty && $0.lineAboveCursor.hasSuffix("--timeout 60") }
+        kill(shell.process.processIdentifier, SIGTERM)
+        #expect(await shell.waitForExit() == 0, "the running command is stopped and the shell ends cleanly")
+    }
 }

@@ -228,4 +228,17 @@ struct ScriptCommandTests {
         #expect(run.stderr == "error: no profile named nowhere (loaded: dev, prod)\n")
         #expect(!run.stdout.contains("\u{1B}["), "no colour off a terminal")
     }
+
+    @Test func aServerThatNeverAnswersTimesTheConnectOut() async throws {
+        let sandbox = Sandbox()
+        sandbox.write("""
+            { "appKey": "k", "server": "mqtt://127.0.0.1:1", "accounts": { "x": { "userId": "x", "token": "opaque-token" } } }
+            """, to: "profiles/offline.json")
+        let run = try await sandbox.json("connect offline/x --timeout 1; status offline/x")
+        #expect(run.status == 1)
+        let outcome = try #require(run.result("connect")?.accounts.first)
+        #expect(outcome["status"] == "timeout" && outcome["code"] == 14 && outcome["errorCode"] == 34006 && outcome["errorName"] == "RC_CONNECT_TIMEOUT")
+        #expect(run.statuses(of: "offline/x").first == "connecting" && run.statuses(of: "offline/x").last == "timeout")
+        #expect(!run.stdout.contains("opaque-token"))
+    }
 }

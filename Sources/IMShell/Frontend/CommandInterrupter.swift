@@ -6,7 +6,8 @@ import Glibc
 
 /// Ctrl-C while a command runs in the REPL cancels that command (a long `wait`, a `connect`
 /// retrying); with no command running it does nothing, since the line editor takes Ctrl-C as
-/// a key while a line is typed.
+/// a key while a line is typed. SIGTERM and SIGHUP run `terminate`, so the shell can end as
+/// `quit` does and give the terminal its modes back.
 final class CommandInterrupter: Sendable {
     /// The command under way; the signal handler cancels it.
     private final class Current: Sendable {
@@ -16,15 +17,23 @@ final class CommandInterrupter: Sendable {
     }
 
     private let current = Current()
-    private let source: Mutex<(any DispatchSourceSignal)?>
+    private let sources: Mutex<[any DispatchSourceSignal]>
 
-    init() {
-        signal(SIGINT, SIG_IGN)
-        let made = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+    init(terminate: @escaping @Sendable () -> Void) {
+        var made: [any DispatchSourceSignal] = []
         let current = self.current
-        made.setEventHandler { current.cancel() }
-        made.resume()
-        source = Mutex(made)
+        let end: @Sendable () -> Void = {
+            current.cancel()
+            terminate()
+        }
+        for (number, handler) in [(SIGINT, { current.cancel() }), (SIGTERM, end), (SIGHUP, end)] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler(handler: handler)
+            source.resume()
+            made.append(source)
+        }
+        sources = Mutex(made)
     }
 
     /// Runs `work` as the command Ctrl-C cancels.
@@ -36,9 +45,9 @@ final class CommandInterrupter: Sendable {
         return result
     }
 
-    /// Restores the default action of SIGINT.
+    /// Restores the signals' default actions.
     func stop() {
-        source.withLock { $0?.cancel() }
-        signal(SIGINT, SIG_DFL)
+        sources.withLock { list in list.forEach { $0.cancel() } }
+        for number in [SIGINT, SIGTERM, SIGHUP] { signal(number, SIG_DFL) }
     }
 }

@@ -39,7 +39,7 @@ public struct InteractiveShell: Sendable {
         executor.router.connect { presenter.show($0) }
         executor.book.onChange { editor.refreshPrompt() }
         presenter.note(banner())
-        let interrupter = CommandInterrupter()
+        let interrupter = CommandInterrupter { editor.close() }
         while let line = await editor.readLine() {
             guard await runLine(line, presenter: presenter, interrupter: interrupter) else { break }
         }
