@@ -142,21 +142,24 @@ public struct TextRenderer: Sendable {
 
     /// `HH:MM:SS` in local time.
     static func clock(_ milliseconds: Int64) -> String {
-        var seconds = time_t(milliseconds / 1000)
-        var parts = tm()
-        localtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
+        let parts = localTime(milliseconds)
+        return "\(twoDigits(parts.tm_hour)):\(twoDigits(parts.tm_min)):\(twoDigits(parts.tm_sec))"
     }
 
     /// `YYYY-MM-DD HH:MM:SS` in local time, for logs kept across runs.
     static func date(_ milliseconds: Int64) -> String {
+        let parts = localTime(milliseconds)
+        return "\(parts.tm_year + 1900)-\(twoDigits(parts.tm_mon + 1))-\(twoDigits(parts.tm_mday)) \(clock(milliseconds))"
+    }
+
+    private static func localTime(_ milliseconds: Int64) -> tm {
         var seconds = time_t(milliseconds / 1000)
         var parts = tm()
         localtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(clock(milliseconds))"
+        return parts
     }
+
+    private static func twoDigits(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
     static func padded(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
