@@ -2,7 +2,7 @@ import IMJSON
 import Testing
 
 /// Exit statuses 0 to 3 of the binary, and the shape of `--json` output.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct ExitStatusTests {
     @Test func zeroWhenEveryCommandSucceeds() async throws {
         let run = try await Sandbox().imsh(["-c", "status; use prod; accounts"])

@@ -4,7 +4,7 @@ import Testing
 
 /// The real imsh binary on a pseudo-terminal: completion, events above a half-typed line,
 /// the prompt's count, Ctrl-C on a running command, history, quit.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct InteractiveTests {
     @Test func aSessionAtTheTerminal() async throws {
         let server = try await TestServer.start()

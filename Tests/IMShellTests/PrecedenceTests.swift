@@ -4,7 +4,7 @@ import Testing
 
 /// Where the binary reads profiles and keeps data: flag, then environment, then the current
 /// directory, then the XDG default; and what it says about the files it reads.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct PrecedenceTests {
     private let minimal = #"{ "appKey": "k", "server": "embedded" }"#
 

@@ -8,7 +8,7 @@ import IMTransport
 import Testing
 
 /// Profiles whose server is not embedded: MQTT and the signed HTTP API over the network.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct RemoteServerTests {
     @Test func everyTokenSourceConnectsAndTheAPIKicks() async throws {
         let server = try await TestServer.start()

@@ -2,7 +2,7 @@ import IMJSON
 import Testing
 
 /// Every command, run by the real imsh binary in script mode on copies of the shipped profiles.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct ScriptCommandTests {
     @Test func helpProfilesUseAndAccounts() async throws {
         let sandbox = Sandbox()

@@ -32,7 +32,8 @@ extension CommandExecutor {
             let parameters = try await connectParameters(account, timeout: timeout, kickEnable: kickEnable)
             session = try await registry.makeSession(for: account, parameters: parameters)
         } catch {
-            return AccountOutcome(account: reference, ok: false, status: router.book.status(of: reference), message: error.message)
+            let status = router.book.status(of: reference)
+            return AccountOutcome(account: reference, ok: false, status: status == .unknown ? nil : status, message: error.message)
         }
         do {
             let userID = try await session.connect()

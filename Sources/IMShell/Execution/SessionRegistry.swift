@@ -21,6 +21,8 @@ actor SessionRegistry {
     private var sessions: [AccountReference: Session] = [:]
     private var apiGroup: EventLoopGroup?
     private var isShutDown = false
+    /// Taken before the first engine or server starts, held until the process ends.
+    private var dataLock: DataLock?
 
     init(profiles: ProfileSet, dataDirectory: String, router: EventRouter) {
         self.profiles = profiles
@@ -85,6 +87,7 @@ actor SessionRegistry {
     /// The profile's engine, started on first use (and the embedded server with it).
     func engine(for profile: Profile) async throws(ShellError) -> SessionEngine {
         guard !isShutDown else { throw ShellError("the shell is shutting down") }
+        try lockData()
         let task: Task<SessionEngine, any Error>
         if let existing = engines[profile.name] {
             task = existing
@@ -123,6 +126,7 @@ actor SessionRegistry {
         let secret: Secret
         switch profile.server {
         case .embedded:
+            try lockData()
             let running = try await server.running()
             guard let known = server.secret(forAppKey: profile.appKey) else {
                 throw ShellError("the embedded server holds no app \(profile.appKey)")
@@ -144,6 +148,10 @@ actor SessionRegistry {
             secret = appSecret
         }
         return ServerAPIClient(baseURL: base, appKey: profile.appKey, appSecret: secret, loop: try apiLoop())
+    }
+
+    private func lockData() throws(ShellError) {
+        if dataLock == nil { dataLock = try DataLock.acquire(dataDirectory) }
     }
 
     private func apiLoop() throws(ShellError) -> EventLoop {

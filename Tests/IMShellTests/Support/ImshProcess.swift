@@ -78,12 +78,15 @@ struct ImshProcess {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
+        // Standard input is written before the child starts (it fits the pipe's buffer), so a
+        // child that exits without reading cannot cause SIGPIPE here.
+        precondition(stdin.utf8.count < 16_384, "keep test input within the pipe's buffer")
+        writeAll(Array(stdin.utf8), to: input.fileHandleForWriting.fileDescriptor)
+        try input.fileHandleForWriting.close()
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
         let collected = CollectedOutput(output, errors)
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try? input.fileHandleForWriting.close()
         let (seconds, attoseconds) = timeout.components
         let timedOut = exited.wait(timeout: .now() + .milliseconds(Int(seconds * 1000 + attoseconds / 1_000_000_000_000_000))) == .timedOut
         if timedOut {
@@ -96,19 +99,49 @@ struct ImshProcess {
     }
 }
 
+private func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+    var rest = bytes[...]
+    while !rest.isEmpty {
+        let count = rest.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        if count > 0 {
+            rest = rest.dropFirst(count)
+        } else if count < 0, errno == EINTR {
+            continue
+        } else {
+            return
+        }
+    }
+}
+
 /// Reads a child's standard output and error to their end on threads of their own, so that
-/// neither pipe fills up and stalls the child.
+/// neither pipe fills up and stalls the child. Plain read(2) with EINTR retried: Foundation's
+/// readDataToEndOfFile traps on an interrupted read, and child processes mean SIGCHLD.
 private final class CollectedOutput: Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let texts = Mutex<[Int: String]>([:])
 
     init(_ output: Pipe, _ errors: Pipe) {
         for (index, pipe) in [output, errors].enumerated() {
-            let handle = pipe.fileHandleForReading
+            let descriptor = pipe.fileHandleForReading.fileDescriptor
             Thread.detachNewThread { [self] in
-                let data = handle.readDataToEndOfFile()
-                texts.withLock { $0[index] = String(decoding: data, as: UTF8.self) }
+                let bytes = Self.readAll(descriptor)
+                texts.withLock { $0[index] = String(decoding: bytes, as: UTF8.self) }
                 done.signal()
+            }
+        }
+    }
+
+    private static func readAll(_ descriptor: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            if count > 0 {
+                bytes += buffer[..<count]
+            } else if count < 0, errno == EINTR {
+                continue
+            } else {
+                return bytes
             }
         }
     }
