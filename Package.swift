@@ -46,7 +46,12 @@ let package = Package(
         // The REPL's line editor on libedit: prompt, completion, history, messages above the prompt.
         .target(name: "LineEditor", dependencies: ["CEdit"]),
 
-        .executableTarget(name: "imsh", dependencies: ["IMCommandLine"]),
+        // The shell: profiles, sessions, the REPL and the script runner behind imsh.
+        .target(name: "IMShell", dependencies: [
+            "IMEngine", "IMServer", "IMProfiles", "LineEditor", "IMProtocol", "IMHTTP", "IMTransport", "IMConfig", "IMCommandLine",
+        ]),
+
+        .executableTarget(name: "imsh", dependencies: ["IMShell", "IMCommandLine"]),
         .executableTarget(name: "imserver", dependencies: ["IMCommandLine", "IMServer", "IMConfig", "IMStore", "IMProtocol"]),
         // Encode/decode throughput of the MQTT codec.
         .executableTarget(name: "mqtt-bench", dependencies: ["MQTT"]),
@@ -65,6 +70,7 @@ let package = Package(
         .testTarget(name: "IMServerTests", dependencies: ["IMServer", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
         .testTarget(name: "IMEngineTests", dependencies: ["IMEngine", "IMProtocol", "MQTT", "IMTransport", "IMStore", "IMHTTP"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
+        .testTarget(name: "IMShellTests", dependencies: ["IMShell", "imsh", "IMProfiles", "IMEngine", "IMServer", "IMProtocol", "IMTransport", "IMConfig"]),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CEdit", "CSQLite", "CCrypto"]),
     ]
 )
