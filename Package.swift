@@ -69,8 +69,10 @@ let package = Package(
         .testTarget(name: "IMProfilesTests", dependencies: ["IMProfiles", "IMConfig", "IMProtocol", "IMHTTP"]),
         .testTarget(name: "IMServerTests", dependencies: ["IMServer", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
         .testTarget(name: "IMEngineTests", dependencies: ["IMEngine", "IMProtocol", "MQTT", "IMTransport", "IMStore", "IMHTTP"]),
-        .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
-        .testTarget(name: "IMShellTests", dependencies: ["IMShell", "imsh", "IMProfiles", "IMEngine", "IMServer", "IMProtocol", "IMTransport", "IMConfig"]),
+        .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TerminalTestSupport"]),
+        .testTarget(name: "IMShellTests", dependencies: ["TerminalTestSupport", "IMShell", "imsh", "IMProfiles", "IMEngine", "IMServer", "IMProtocol", "IMTransport", "IMConfig"]),
+        // A pseudo-terminal and a model of its screen, for the editor's and the shell's tests.
+        .target(name: "TerminalTestSupport", path: "Tests/TerminalTestSupport"),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CEdit", "CSQLite", "CCrypto"]),
     ]
 )

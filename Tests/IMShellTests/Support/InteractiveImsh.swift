@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TerminalTestSupport
 
 /// The imsh binary on a fresh pseudo-terminal: the test types, reads the screen, and ends it.
 final class InteractiveImsh {
@@ -76,8 +77,3 @@ final class InteractiveImsh {
 }
 
 /// Keys as a terminal sends them.
-enum Key {
-    static let enter = "\r"
-    static let tab = "\t"
-    static let controlD = "\u{4}"
-}
