@@ -1,5 +1,6 @@
 import LineEditor
 import Testing
+import TerminalTestSupport
 
 /// TAB completion on a pseudo-terminal.
 struct CompletionTests {

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Synchronization
 import Testing
+import TerminalTestSupport
 
 /// Typing and editing keys on a real pseudo-terminal.
 struct LineEditingTests {

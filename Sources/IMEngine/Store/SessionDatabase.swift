@@ -31,7 +31,9 @@ public final class SessionDatabase: Sendable {
         guard IMIdentifier.isValidUserID(userID) else { throw .invalidUserID(userID) }
         let path = path(directory: directory, appKey: appKey, userID: userID)
         do {
-            try FileSystem.createDirectories(atPath: String(path[..<path.lastIndex(of: "/")!]))
+            if let failure = Database.createDirectories(String(path[..<path.lastIndex(of: "/")!])) {
+                throw SessionDatabaseError.cannotOpen(path: path, reason: failure)
+            }
             let (queue, movedAside) = try await DatabaseQueue.open(
                 path: path, migrator: Self.migrator, recoverCorruption: true)
             return (SessionDatabase(path: path, queue: queue), !movedAside.isEmpty)

@@ -6,9 +6,8 @@ extension BrokerCore {
     func handleConnect(_ broker: BrokerConnection, _ connect: Connect) {
         guard !shuttingDown else { return refuse(broker, .serverUnavailable, nil) }
         guard rateLimiter.tryAcquire(now: clock.monotonic()) else { return refuse(broker, .connectionRateExceeded, nil) }
-        guard online.values.reduce(0, { $0 + $1.count }) < limits.maxConnections else {
-            return refuse(broker, .serverBusy, nil)
-        }
+        // `connections` holds this one too.
+        guard connections.count <= limits.maxConnections else { return refuse(broker, .serverBusy, nil) }
         guard IMIdentifier.isValidDeviceID(connect.clientIdentifier) else {
             return refuse(broker, .clientIdentifierNotValid, nil,
                           reason: "the client identifier (device id) must be 1-64 characters of A-Z a-z 0-9 _ -")

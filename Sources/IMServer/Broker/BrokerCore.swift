@@ -67,6 +67,11 @@ final class BrokerCore {
     /// Sends DISCONNECT with `reason` (and `im-error`), then closes: the server-side disconnects of section 2.
     func disconnect(_ broker: BrokerConnection, _ reason: ReasonCode, _ name: IMErrorName? = nil) {
         guard broker.phase != .closed else { return }
+        guard broker.phase == .online else {
+            // No CONNACK yet, so no DISCONNECT may come first: just drop the attempt.
+            removeFromOnline(broker)
+            return broker.close(.abortive)
+        }
         var properties: Properties = []
         if let name { properties.appendUserProperty(IMUserProperty.error, name.rawValue) }
         broker.send(.disconnect(Disconnect(reasonCode: reason, properties: properties)))

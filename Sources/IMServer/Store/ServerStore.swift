@@ -45,7 +45,7 @@ public final class ServerStore: Sendable {
         directory: String, synchronous: Database.Synchronous = .normal
     ) async throws(ServerStoreError) -> ServerStore {
         let path = directory + "/" + fileName
-        if let failure = createDirectories(directory) {
+        if let failure = Database.createDirectories(directory) {
             throw .cannotOpen(path: path, reason: failure)
         }
         var configuration = Database.Configuration()
@@ -136,18 +136,5 @@ public final class ServerStore: Sendable {
         case .corrupt, .notADatabase: return "\(error.message) (the file is damaged; move it and its -wal aside)"
         default: return error.message
         }
-    }
-
-    /// Creates `path` and its missing parents with mode 0700 (queued messages are private);
-    /// returns what went wrong, or nil.
-    private static func createDirectories(_ path: String) -> String? {
-        var current = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            current += "/" + component
-            if mkdir(current, 0o700) != 0 && errno != EEXIST {
-                return "mkdir \(current): \(String(cString: strerror(errno)))"
-            }
-        }
-        return nil
     }
 }

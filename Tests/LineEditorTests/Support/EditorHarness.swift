@@ -1,5 +1,6 @@
 import LineEditor
 import Testing
+import TerminalTestSupport
 
 /// A `LineEditor` on a fresh pseudo-terminal, with bounded waits for everything a test does.
 final class EditorHarness: Sendable {
@@ -73,14 +74,3 @@ final class EditorHarness: Sendable {
 }
 
 /// Keys as a terminal sends them.
-enum Key {
-    static let enter = "\r"
-    static let tab = "\t"
-    static let backspace = "\u{7F}"
-    static let controlA = "\u{1}"
-    static let controlC = "\u{3}"
-    static let controlD = "\u{4}"
-    static let controlE = "\u{5}"
-    static let left = "\u{1B}[D"
-    static let up = "\u{1B}[A"
-}

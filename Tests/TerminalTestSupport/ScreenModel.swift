@@ -2,45 +2,45 @@
 /// printable characters, CR, LF (scrolling into `scrollback`), backspace, tab, insert mode and
 /// the CSI sequences libedit uses with `xterm` (cursor moves, erase, insert/delete characters).
 /// Colour and other modes are ignored.
-struct ScreenModel {
-    let columns: Int
-    let rowCount: Int
-    private(set) var grid: [[Character]]
-    private(set) var scrollback: [String] = []
-    private(set) var row = 0
-    private(set) var column = 0
+public struct ScreenModel {
+    public let columns: Int
+    public let rowCount: Int
+    public private(set) var grid: [[Character]]
+    public private(set) var scrollback: [String] = []
+    public private(set) var row = 0
+    public private(set) var column = 0
     private var insertMode = false
     private var pendingWrap = false
 
-    init(columns: Int = 80, rows: Int = 24) {
+    public init(columns: Int = 80, rows: Int = 24) {
         self.columns = columns
         rowCount = rows
         grid = Array(repeating: Array(repeating: " ", count: columns), count: rows)
     }
 
-    init(bytes: [UInt8], columns: Int = 80, rows: Int = 24) {
+    public init(bytes: [UInt8], columns: Int = 80, rows: Int = 24) {
         self.init(columns: columns, rows: rows)
         apply(bytes)
     }
 
     /// The visible rows, without trailing spaces.
-    var lines: [String] { grid.map(Self.trimmed) }
+    public var lines: [String] { grid.map(Self.trimmed) }
 
     /// Everything that scrolled off, then the visible rows.
-    var allLines: [String] { scrollback + lines }
+    public var allLines: [String] { scrollback + lines }
 
     /// The row the cursor is on.
-    var cursorLine: String { lines[row] }
+    public var cursorLine: String { lines[row] }
 
     /// Whether the cursor's row holds just `prompt`, with the cursor right after it.
-    func showsOnly(prompt: String) -> Bool {
+    public func showsOnly(prompt: String) -> Bool {
         cursorLine == Self.trimmed(Array(prompt)) && column == prompt.count
     }
 
     /// The row above the cursor's.
-    var lineAboveCursor: String { row > 0 ? lines[row - 1] : scrollback.last ?? "" }
+    public var lineAboveCursor: String { row > 0 ? lines[row - 1] : scrollback.last ?? "" }
 
-    mutating func apply(_ bytes: [UInt8]) {
+    public mutating func apply(_ bytes: [UInt8]) {
         var scalars = String(decoding: bytes, as: UTF8.self).unicodeScalars[...]
         while let scalar = scalars.popFirst() {
             switch scalar {

@@ -4,20 +4,20 @@ import Synchronization
 import Glibc
 #endif
 
-struct PseudoTerminalError: Error, CustomStringConvertible {
-    let call: String
-    let code: Int32
-    var description: String { "\(call): \(String(cString: strerror(code)))" }
+public struct PseudoTerminalError: Error, CustomStringConvertible {
+    public let call: String
+    public let code: Int32
+    public var description: String { "\(call): \(String(cString: strerror(code)))" }
 }
 
 /// A pseudo-terminal made for one test: the editor gets the slave side, the test types on the
 /// master side, and a reader thread collects everything the editor writes, so the editor never
 /// blocks on a full terminal buffer.
-final class PseudoTerminal: Sendable {
-    let master: Int32
-    let slave: Int32
-    let columns: Int
-    let rows: Int
+public final class PseudoTerminal: Sendable {
+    public let master: Int32
+    public let slave: Int32
+    public let columns: Int
+    public let rows: Int
     private let output = Mutex<[UInt8]>([])
     private let stopping = Mutex(false)
     private let reading = Mutex(false)
@@ -28,7 +28,7 @@ final class PseudoTerminal: Sendable {
     private static let setLock = UInt(1 << 30 | 4 << 16 | 0x54 << 8 | 0x31)
     private static let getNumber = UInt(2 << 30 | 4 << 16 | 0x54 << 8 | 0x30)
 
-    init(columns: Int = 80, rows: Int = 24) throws {
+    public init(columns: Int = 80, rows: Int = 24) throws {
         self.columns = columns
         self.rows = rows
         // posix_openpt(3) and friends need _XOPEN_SOURCE, which Swift's Glibc module lacks; on
@@ -60,18 +60,18 @@ final class PseudoTerminal: Sendable {
     }
 
     /// Types `text` as keystrokes.
-    func send(_ text: String) {
+    public func send(_ text: String) {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
     }
 
-    var bytes: [UInt8] { output.withLock { $0 } }
+    public var bytes: [UInt8] { output.withLock { $0 } }
 
-    var screen: ScreenModel { ScreenModel(bytes: bytes, columns: columns, rows: rows) }
+    public var screen: ScreenModel { ScreenModel(bytes: bytes, columns: columns, rows: rows) }
 
     /// Waits until the screen satisfies `condition`, at most `timeout`; returns the last screen
     /// and whether the condition held.
-    func waitForScreen(
+    public func waitForScreen(
         timeout: Duration = .seconds(3),
         _ condition: (ScreenModel) -> Bool
     ) async -> (screen: ScreenModel, met: Bool) {
@@ -85,7 +85,7 @@ final class PseudoTerminal: Sendable {
     }
 
     /// Waits (at most a second) until everything written to the terminal so far is in `bytes`.
-    func settle() {
+    public func settle() {
         for _ in 0..<1000 {
             var unread: Int32 = 0
             _ = withUnsafeMutablePointer(to: &unread) { ioctl(master, UInt(FIONREAD), $0) }
@@ -95,7 +95,7 @@ final class PseudoTerminal: Sendable {
     }
 
     /// Stops the reader and closes both sides (the editor then sees the terminal gone).
-    func close() {
+    public func close() {
         let first = stopping.withLock { stopping in
             defer { stopping = true }
             return !stopping

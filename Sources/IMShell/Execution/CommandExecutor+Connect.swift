@@ -1,0 +1,113 @@
+import IMEngine
+import IMProfiles
+import IMTransport
+
+extension CommandExecutor {
+    func connect(_ selection: AccountSelection, timeout: Double?, kickEnable: Bool) async throws(ShellError) -> CommandResult {
+        let accounts = try await accounts(selection, sessionsOnly: false)
+        guard !accounts.isEmpty else { throw ShellError("\(selection) names no accounts; add some to the profile") }
+        let outcomes = await forEach(accounts) { [self] account in
+            await connect(account, timeout: timeout, kickEnable: kickEnable)
+        }
+        return .outcomes("connect", outcomes)
+    }
+
+    private func connect(_ account: Account, timeout: Double?, kickEnable: Bool) async -> AccountOutcome {
+        let reference = account.reference
+        if let existing = await registry.session(reference) {
+            switch await existing.phase {
+            case .idle, .stopped:
+                break
+            case .connected:
+                return AccountOutcome(
+                    account: reference, ok: true, status: .connected, userID: await existing.userID, message: "already connected")
+            case let phase:
+                return AccountOutcome(
+                    account: reference, ok: false, status: await existing.status,
+                    message: "already \(Self.describe(phase)); wait for it, or disconnect it first")
+            }
+        }
+        let session: Session
+        do throws(ShellError) {
+            let parameters = try await connectParameters(account, timeout: timeout, kickEnable: kickEnable)
+            session = try await registry.makeSession(for: account, parameters: parameters)
+        } catch {
+            let status = router.book.status(of: reference)
+            return AccountOutcome(account: reference, ok: false, status: status == .unknown ? nil : status, message: error.message)
+        }
+        do {
+            let userID = try await session.connect()
+            return AccountOutcome(account: reference, ok: true, status: await session.status, userID: userID)
+        } catch {
+            let status: ConnectionStatus? = if let status = error.status { status } else { await session.status }
+            return AccountOutcome(account: reference, ok: false, status: status, code: error.code, message: error.description)
+        }
+    }
+
+    /// The engine's parameters for `account`: its settings, the command's options, a token.
+    private func connectParameters(_ account: Account, timeout: Double?, kickEnable: Bool) async throws(ShellError) -> ConnectParameters {
+        var token: String?
+        var source: IMEngine.TokenSource?
+        switch account.tokenSource {
+        case .literal(let secret):
+            token = secret.value
+        case .command(let command):
+            source = .command(command)
+        case .url(let url):
+            source = .url(url)
+        case .serverAPI:
+            let profile = try context.profile(named: account.profile)
+            guard let userID = account.userID else {
+                throw ShellError("\(account.reference) has no userId to get a token for; add one to \(profile.file)", profileError: true)
+            }
+            let client = try await registry.apiClient(for: profile)
+            do {
+                let issued = try await client.issueToken(userID: userID)
+                redactor.add(Secret(issued))
+                token = issued
+            } catch {
+                throw ShellError("cannot get a token for \(account.reference): \(error)")
+            }
+        }
+        let seconds = timeout ?? Double(account.timeout)
+        return ConnectParameters(
+            token: token, tokenSource: source, userID: account.userID,
+            timeout: seconds > 0 ? .milliseconds(Int64(seconds * 1000)) : nil,
+            reconnectKickEnable: kickEnable || account.reconnectKickEnable, deviceID: account.deviceID,
+            platform: account.platform, heartbeat: account.heartbeat, proxy: account.proxy.map(Self.socksProxy),
+            jitter: account.jitter, dataDirectory: registry.directory(of: account.reference))
+    }
+
+    func disconnect(_ selection: AccountSelection, disablePush: Bool) async throws(ShellError) -> CommandResult {
+        let accounts = try await accounts(selection, sessionsOnly: true, allowEmpty: true)
+        let outcomes = await forEach(accounts) { [self] account in
+            guard let session = await registry.session(account.reference) else { return noSession(account) }
+            let phase = await session.phase
+            let before = await session.status
+            await session.disconnect(disablePush: disablePush)
+            let wasActive = switch phase { case .idle, .stopped: false; default: true }
+            return AccountOutcome(
+                account: account.reference, ok: true, status: await session.status, userID: await session.userID,
+                message: wasActive ? nil : "was not connected (\(before.name))")
+        }
+        return .outcomes("disconnect", outcomes)
+    }
+
+    private static func socksProxy(_ proxy: ProxyAddress) -> SOCKS5Proxy {
+        let credentials = proxy.username.map { SOCKS5Proxy.Credentials(username: $0, password: proxy.password?.value ?? "") }
+        return SOCKS5Proxy(host: proxy.host, port: proxy.port, credentials: credentials)
+    }
+
+    /// A session's phase in words, for messages.
+    static func describe(_ phase: SessionStateMachine.Phase) -> String {
+        switch phase {
+        case .idle: return "idle"
+        case .connecting: return "connecting"
+        case .waiting: return "waiting to reconnect"
+        case .connected: return "connected"
+        case .paused: return "paused without network"
+        case .suspended: return "suspended in the background"
+        case .stopped(let termination): return "stopped (\(termination.status.name))"
+        }
+    }
+}

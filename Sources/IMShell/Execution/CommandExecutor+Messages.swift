@@ -1,0 +1,67 @@
+import IMEngine
+import IMProfiles
+
+extension CommandExecutor {
+    func send(from reference: AccountReference, to peer: String, text: String) async throws(ShellError) -> CommandResult {
+        let account = try context.account(reference)
+        let session = try await session(account)
+        // Subscribed before sending, so the acknowledgement cannot slip past.
+        let reports = await session.sendReports()
+        var message: StoredMessage
+        do {
+            message = try await session.send(text: text, to: peer)
+        } catch {
+            throw ShellError("\(account.reference) cannot send: \(error)")
+        }
+        let report = await Self.firstReport(for: message.cid ?? "", in: reports, within: Self.sendAcknowledgementWait)
+        var rejection: String?
+        if let report {
+            message.state = report.isAccepted ? .sent : .failed
+            if !report.isAccepted { rejection = "the server refused the message: \(report.reasonCode)" }
+        }
+        let sent = SentMessage(account: account.reference, message: message, rejection: rejection)
+        return CommandResult(command: "send", ok: rejection == nil, error: rejection, output: .sent(sent))
+    }
+
+    /// The report for `cid`, or nil when none came within `limit`.
+    private static func firstReport(for cid: String, in reports: AsyncStream<SendReport>, within limit: Duration) async -> SendReport? {
+        await withTaskGroup(of: SendReport?.self) { group in
+            group.addTask {
+                for await report in reports where report.cid == cid { return report }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
+    func history(_ reference: AccountReference, peer: String?, limit: Int) async throws(ShellError) -> CommandResult {
+        let account = try context.account(reference)
+        let session = try await session(account)
+        do {
+            let messages = try await session.history(peer: peer, limit: limit)
+            return CommandResult(command: "history", output: .history(account: account.reference, peer: peer, messages))
+        } catch {
+            throw ShellError("\(account.reference): \(error)")
+        }
+    }
+
+    func log(_ reference: AccountReference?, limit: Int) async throws(ShellError) -> CommandResult {
+        guard let reference else {
+            return CommandResult(command: "log", output: .journal(book.journal(limit: limit)))
+        }
+        let account = try context.account(reference)
+        let session = try await session(account)
+        do {
+            let entries = try await session.connectionLog(limit: limit)
+            return CommandResult(command: "log", output: .connectionLog(account: account.reference, entries))
+        } catch {
+            throw ShellError("\(account.reference): \(error)")
+        }
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import IMEngine
+import IMHTTP
+import IMProfiles
+import IMTransport
+
+/// The shell's engines (one per profile), sessions (one per account) and API clients.
+///
+/// Sessions are made on an account's first connect and remade on a later connect once the
+/// earlier one has ended, so each connect runs with the parameters it was given. Each account
+/// keeps its database in `DATA/PROFILE/ACCOUNT`: one database file serves one session at a
+/// time, and two devices of one user are two sessions.
+actor SessionRegistry {
+    let profiles: ProfileSet
+    let dataDirectory: String
+    let router: EventRouter
+    let server: EmbeddedServerHost
+    private var engines: [String: Task<SessionEngine, any Error>] = [:]
+    /// Each engine's callback queue: status and message handlers run there, in order.
+    private var callbackQueues: [DispatchQueue] = []
+    private var sessions: [AccountReference: Session] = [:]
+    private var apiGroup: EventLoopGroup?
+    private var isShutDown = false
+    /// Taken before the first engine or server starts, held until the process ends.
+    private var dataLock: DataLock?
+
+    init(profiles: ProfileSet, dataDirectory: String, router: EventRouter) {
+        self.profiles = profiles
+        self.dataDirectory = dataDirectory
+        self.router = router
+        server = EmbeddedServerHost(profiles: profiles.profiles, dataDirectory: "\(dataDirectory)/server")
+    }
+
+    /// Where the account's local database lives.
+    nonisolated func directory(of account: AccountReference) -> String {
+        "\(dataDirectory)/\(account.profile ?? "")/\(account.account)"
+    }
+
+    // MARK: Sessions
+
+    func session(_ account: AccountReference) -> Session? {
+        sessions[account]
+    }
+
+    /// The accounts of `profile` that have a session, in the profile's order.
+    func accountsWithSessions(inProfile name: String) -> [AccountReference] {
+        let order = profiles.profile(named: name)?.accounts.map(\.reference) ?? []
+        return order.filter { sessions[$0] != nil }
+    }
+
+    /// Every account with a session, profile by profile.
+    func allAccountsWithSessions() -> [AccountReference] {
+        profiles.profiles.flatMap { accountsWithSessions(inProfile: $0.name) }
+    }
+
+    /// A new session for `account`, replacing (and closing) the one it had.
+    func makeSession(for account: Account, parameters: ConnectParameters) async throws(ShellError) -> Session {
+        guard let profile = profiles.profile(named: account.profile) else {
+            throw ShellError("profile \(account.profile) did not load", profileError: true)
+        }
+        let engine = try await engine(for: profile)
+        let reference = account.reference
+        if let old = sessions.removeValue(forKey: reference) { await old.close() }
+        let session = engine.makeSession(parameters)
+        let router = self.router
+        await session.addStatusHandler(identifier: "imsh") { change in
+            router.deliver(ShellEvent(account: reference, kind: .status(change)))
+        }
+        await session.addMessageHandler(identifier: "imsh") { message in
+            router.deliver(ShellEvent(account: reference, kind: .message(message)))
+        }
+        router.book.open(reference)
+        sessions[reference] = session
+        return session
+    }
+
+    /// Returns once every handler the sessions queued so far has run, so that the events a
+    /// command caused are printed before its result.
+    func flushEvents() async {
+        for queue in callbackQueues {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in queue.async { done.resume() } }
+        }
+    }
+
+    // MARK: Engines and the server API
+
+    /// The profile's engine, started on first use (and the embedded server with it).
+    func engine(for profile: Profile) async throws(ShellError) -> SessionEngine {
+        guard !isShutDown else { throw ShellError("the shell is shutting down") }
+        try lockData()
+        let task: Task<SessionEngine, any Error>
+        if let existing = engines[profile.name] {
+            task = existing
+        } else {
+            let server = self.server
+            let directory = "\(dataDirectory)/\(profile.name)"
+            let callbacks = DispatchQueue(label: "imsh.events.\(profile.name)")
+            callbackQueues.append(callbacks)
+            task = Task {
+                let servers: [IMEngine.ServerAddress]
+                switch profile.server {
+                case .embedded:
+                    let running = try await server.running()
+                    servers = [IMEngine.ServerAddress(host: running.mqttAddress.host, port: running.mqttAddress.port)]
+                case .addresses(let addresses):
+                    servers = addresses.map { IMEngine.ServerAddress(host: $0.host, port: $0.port) }
+                }
+                return try SessionEngine(EngineConfiguration(
+                    appKey: profile.appKey, servers: servers, dataDirectory: directory, callbacks: .queue(callbacks),
+                    eventLoopThreads: 1))
+            }
+            engines[profile.name] = task
+        }
+        do {
+            return try await task.value
+        } catch {
+            engines[profile.name] = nil
+            if let error = error as? ShellError { throw error }
+            throw ShellError("the engine for profile \(profile.name) cannot start: \(error)")
+        }
+    }
+
+    /// A client of the profile's server API: the embedded server's, or the profile's `api`.
+    func apiClient(for profile: Profile) async throws(ShellError) -> ServerAPIClient {
+        let base: HTTPURL
+        let secret: Secret
+        switch profile.server {
+        case .embedded:
+            try lockData()
+            let running = try await server.running()
+            guard let known = server.secret(forAppKey: profile.appKey) else {
+                throw ShellError("the embedded server holds no app \(profile.appKey)")
+            }
+            base = HTTPURL(host: running.apiAddress.host, port: running.apiAddress.port)
+            secret = known
+        case .addresses:
+            guard let api = profile.api else {
+                throw ShellError(
+                    "profile \(profile.name) has no api to call; add \"api\": \"http://HOST:PORT\" to \(profile.file)",
+                    profileError: true)
+            }
+            guard let appSecret = profile.appSecret else {
+                throw ShellError(
+                    "profile \(profile.name) has no appSecret to sign server API calls with; add it to \(profile.file) (development apps only)",
+                    profileError: true)
+            }
+            base = api
+            secret = appSecret
+        }
+        return ServerAPIClient(baseURL: base, appKey: profile.appKey, appSecret: secret, loop: try apiLoop())
+    }
+
+    private func lockData() throws(ShellError) {
+        if dataLock == nil { dataLock = try DataLock.acquire(dataDirectory) }
+    }
+
+    private func apiLoop() throws(ShellError) -> EventLoop {
+        if let apiGroup { return apiGroup.next() }
+        do {
+            let group = try EventLoopGroup(threads: 1, name: "imsh-api")
+            apiGroup = group
+            return group.next()
+        } catch {
+            throw ShellError("cannot start the server API client: \(error)")
+        }
+    }
+
+    // MARK: Shutting down
+
+    /// Disconnects every session, stops the engines, the embedded server and the API client.
+    /// Returns how many sessions were connected or connecting.
+    @discardableResult
+    func shutdown() async -> Int {
+        isShutDown = true
+        var active = 0
+        for session in sessions.values {
+            switch await session.phase {
+            case .idle, .stopped: break
+            default: active += 1
+            }
+        }
+        sessions = [:]
+        for task in engines.values {
+            if let engine = try? await task.value { await engine.shutdown() }
+        }
+        engines = [:]
+        await server.stop()
+        if let group = apiGroup.take() {
+            // Joining the loop's thread blocks: not on the cooperative pool.
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                Thread.detachNewThread {
+                    group.shutdown()
+                    done.resume()
+                }
+            }
+        }
+        return active
+    }
+}

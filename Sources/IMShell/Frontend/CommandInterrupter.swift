@@ -1,0 +1,53 @@
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Ctrl-C while a command runs in the REPL cancels that command (a long `wait`, a `connect`
+/// retrying); with no command running it does nothing, since the line editor takes Ctrl-C as
+/// a key while a line is typed. SIGTERM and SIGHUP run `terminate`, so the shell can end as
+/// `quit` does and give the terminal its modes back.
+final class CommandInterrupter: Sendable {
+    /// The command under way; the signal handler cancels it.
+    private final class Current: Sendable {
+        let task = Mutex<Task<CommandResult, Never>?>(nil)
+
+        func cancel() { task.withLock { $0?.cancel() } }
+    }
+
+    private let current = Current()
+    private let sources: Mutex<[any DispatchSourceSignal]>
+
+    init(terminate: @escaping @Sendable () -> Void) {
+        var made: [any DispatchSourceSignal] = []
+        let current = self.current
+        let end: @Sendable () -> Void = {
+            current.cancel()
+            terminate()
+        }
+        for (number, handler) in [(SIGINT, { current.cancel() }), (SIGTERM, end), (SIGHUP, end)] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler(handler: handler)
+            source.resume()
+            made.append(source)
+        }
+        sources = Mutex(made)
+    }
+
+    /// Runs `work` as the command Ctrl-C cancels.
+    func run(_ work: @escaping @Sendable () async -> CommandResult) async -> CommandResult {
+        let task = Task { await work() }
+        current.task.withLock { $0 = task }
+        let result = await task.value
+        current.task.withLock { $0 = nil }
+        return result
+    }
+
+    /// Restores the signals' default actions.
+    func stop() {
+        sources.withLock { list in list.forEach { $0.cancel() } }
+        for number in [SIGINT, SIGTERM, SIGHUP] { signal(number, SIG_DFL) }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import IMCommandLine
+import IMProfiles
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The imsh program: options, profiles, then the REPL or a script.
+public enum Imsh {
+    /// Runs imsh with `arguments` (without the program name); returns the exit status.
+    public static func main(arguments: [String]) async -> Int32 {
+        let parsed: ParsedArguments
+        let options: ShellOptions
+        do throws(UsageError) {
+            switch try ArgumentParser(spec: ShellOptions.spec).parse(arguments) {
+            case .help:
+                CommandLineTool.writeOut(ShellOptions.spec.helpText)
+                return ExitStatus.success
+            case .version:
+                CommandLineTool.writeOut("imsh \(ShellOptions.spec.version)\n")
+                return ExitStatus.success
+            case .run(let arguments):
+                parsed = arguments
+            }
+            options = try ShellOptions(parsed)
+        } catch {
+            CommandLineTool.writeError("imsh: \(error.message)\n")
+            return ExitStatus.usage
+        }
+        let script: String?
+        switch readScript(options) {
+        case .success(let text): script = text
+        case .failure(let error):
+            CommandLineTool.writeError("imsh: \(error.message)\n")
+            return ExitStatus.usage
+        }
+        return await run(options, script: script)
+    }
+
+    private static func run(_ options: ShellOptions, script: String?) async -> Int32 {
+        let startup = ShellStartup(options: options)
+        let output = StandardOutput()
+        let style = TerminalStyle.forOutput(STDOUT_FILENO)
+        let errorRenderer = TextRenderer(style: TerminalStyle.forOutput(STDERR_FILENO))
+        for diagnostic in startup.diagnostics {
+            output.write("imsh: " + errorRenderer.render(diagnostic), isError: true)
+        }
+        if let error = startup.activeProfileError { output.write("imsh: \(error)", isError: true) }
+        let redactor = SecretRedactor(profiles: startup.context.profiles)
+        let executor = CommandExecutor(context: startup.context, redactor: redactor)
+        let interactive = script == nil && options.scriptFile == nil && isatty(STDIN_FILENO) == 1
+        if interactive {
+            return await InteractiveShell(executor: executor, json: options.json, style: style).run()
+        }
+        let presenter = Presenter(format: options.json ? .json : .text(TextRenderer(style: style)), redactor: redactor, output: output)
+        if options.json {
+            for diagnostic in startup.diagnostics { output.write(JSONRenderer().render(diagnostic), isError: false) }
+        }
+        executor.router.connect { presenter.show($0) }
+        var status = ExitStatus(profileErrorsAtStart: startup.hasProfileErrors)
+        let runner = ScriptRunner(executor: executor, presenter: presenter)
+        if let script {
+            await runner.run(script: script, status: &status)
+        } else {
+            await runner.run(lines: standardInputLines(), status: &status)
+        }
+        _ = await executor.shutdown()
+        return status.code
+    }
+
+    /// The text of `-c`, or of the script file; nil to read standard input.
+    private static func readScript(_ options: ShellOptions) -> Result<String?, UsageError> {
+        if let commands = options.commands { return .success(commands) }
+        guard let file = options.scriptFile, file != "-" else { return .success(nil) }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            return .failure(UsageError("cannot read the script \(file): \(String(cString: strerror(errno)))"))
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return .failure(UsageError("the script \(file) is not UTF-8 text"))
+        }
+        return .success(text)
+    }
+
+    /// Standard input's lines as they arrive, read on a thread of their own (reads block).
+    private static func standardInputLines() -> AsyncStream<String> {
+        let (stream, continuation) = AsyncStream<String>.makeStream()
+        let thread = Thread {
+            while let line = readLine(strippingNewline: true) {
+                continuation.yield(line)
+            }
+            continuation.finish()
+        }
+        thread.name = "imsh-stdin"
+        thread.start()
+        return stream
+    }
+}

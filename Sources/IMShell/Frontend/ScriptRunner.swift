@@ -1,0 +1,104 @@
+/// Runs commands in order without a prompt: from `-c`, a script file, or standard input.
+public struct ScriptRunner: Sendable {
+    let executor: CommandExecutor
+    let presenter: Presenter
+
+    public init(executor: CommandExecutor, presenter: Presenter) {
+        self.executor = executor
+        self.presenter = presenter
+    }
+
+    /// Runs a whole script (from `-c` or a file). Every command is parsed first: with a usage
+    /// error anywhere, nothing runs.
+    public func run(script text: String, status: inout ExitStatus) async {
+        let parsed: [ShellCommand]
+        switch Self.parseAll(text) {
+        case .success(let commands):
+            parsed = commands
+        case .failure(let failure):
+            let result = CommandResult.usage(failure.command, failure.error)
+            presenter.show(result)
+            status.record(result)
+            return
+        }
+        for command in parsed {
+            guard await run(command, status: &status) else { return }
+        }
+    }
+
+    /// Runs commands as lines arrive (standard input); stops at the first usage error.
+    public func run(lines: AsyncStream<String>, status: inout ExitStatus) async {
+        var pending = ""
+        var pendingLine = 1
+        var lineNumber = 0
+        for await line in lines {
+            lineNumber += 1
+            if pending.isEmpty { pendingLine = lineNumber }
+            pending += line + "\n"
+            let commands: [TokenizedCommand]
+            do {
+                commands = try CommandTokenizer.commands(in: pending, firstLine: pendingLine)
+            } catch {
+                // An open quote may close on a later line.
+                continue
+            }
+            if pending.hasSuffix("\\\n") { continue }
+            pending = ""
+            for command in commands {
+                let parsedCommand: ShellCommand
+                do {
+                    parsedCommand = try CommandParser.parse(command.words)
+                } catch {
+                    let result = CommandResult.usage(command.words.first ?? "", CommandSyntaxError(error.message, line: command.line))
+                    presenter.show(result)
+                    status.record(result)
+                    return
+                }
+                guard await run(parsedCommand, status: &status) else { return }
+            }
+        }
+        if !pending.isEmpty {
+            do {
+                _ = try CommandTokenizer.commands(in: pending, firstLine: pendingLine)
+            } catch {
+                let result = CommandResult.usage("", error)
+                presenter.show(result)
+                status.record(result)
+            }
+        }
+    }
+
+    /// Runs one command and shows its result; false when the script should stop (`quit`).
+    private func run(_ command: ShellCommand, status: inout ExitStatus) async -> Bool {
+        if command == .quit { return false }
+        let result = await executor.execute(command)
+        presenter.show(result)
+        status.record(result)
+        return true
+    }
+
+    /// A command of a script that does not parse: its first word, and why.
+    struct ParseFailure: Error {
+        var command: String
+        var error: CommandSyntaxError
+    }
+
+    /// Every command of `text`, parsed; the first usage error, with its line, otherwise.
+    static func parseAll(_ text: String) -> Result<[ShellCommand], ParseFailure> {
+        let tokenized: [TokenizedCommand]
+        do {
+            tokenized = try CommandTokenizer.commands(in: text)
+        } catch {
+            return .failure(ParseFailure(command: "", error: error))
+        }
+        var commands: [ShellCommand] = []
+        for command in tokenized {
+            do {
+                commands.append(try CommandParser.parse(command.words))
+            } catch {
+                return .failure(ParseFailure(command: command.words.first ?? "", error: CommandSyntaxError(error.message, line: command.line)))
+            }
+        }
+        return .success(commands)
+    }
+}

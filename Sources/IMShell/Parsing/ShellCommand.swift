@@ -1,0 +1,52 @@
+import IMEngine
+import IMProfiles
+
+/// One shell command, parsed and checked for form; `CommandExecutor` runs it.
+public enum ShellCommand: Equatable, Sendable {
+    case help(topic: String?)
+    case profiles
+    case use(profile: String)
+    case accounts(profile: String?)
+    case connect(AccountSelection, timeout: Double?, kickEnable: Bool)
+    case disconnect(AccountSelection, disablePush: Bool)
+    case kick(AccountReference)
+    case block(AccountReference, minutes: Int)
+    case unblock(AccountReference)
+    case expireToken(AccountReference)
+    case status(AccountReference?)
+    case send(AccountReference, to: String, text: String)
+    case history(AccountReference, peer: String?, limit: Int)
+    case net(AccountSelection, NetworkEvent)
+    case background(AccountSelection)
+    case foreground(AccountSelection)
+    case log(AccountReference?, limit: Int)
+    case wait(AccountSelection, ConnectionStatus, timeout: Double)
+    case sleep(seconds: Double)
+    case quit
+
+    /// The command's name as typed, and as the `command` member of a JSON result.
+    public var name: String {
+        switch self {
+        case .help: return "help"
+        case .profiles: return "profiles"
+        case .use: return "use"
+        case .accounts: return "accounts"
+        case .connect: return "connect"
+        case .disconnect: return "disconnect"
+        case .kick: return "kick"
+        case .block: return "block"
+        case .unblock: return "unblock"
+        case .expireToken: return "expire-token"
+        case .status: return "status"
+        case .send: return "send"
+        case .history: return "history"
+        case .net: return "net"
+        case .background: return "background"
+        case .foreground: return "foreground"
+        case .log: return "log"
+        case .wait: return "wait"
+        case .sleep: return "sleep"
+        case .quit: return "quit"
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import IMEngine
+import IMProfiles
+
+/// One account as `status` and `accounts` show it: its settings and where its session stands.
+public struct AccountStatus: Sendable {
+    public var account: Account
+    /// `unknown` (-1) before the account's first connect in this run.
+    public var status: ConnectionStatus
+    /// The last change reported, if any.
+    public var lastChange: StatusChange?
+    /// The user id the server confirmed, else the profile's.
+    public var userID: String?
+    public var hasSession: Bool
+    /// The server of the live connection.
+    public var server: String?
+    /// The local database file, once opened.
+    public var databaseFile: String?
+    /// The latest status changes, oldest first (`status ACCOUNT` only).
+    public var recentChanges: [StatusChange]
+
+    public init(
+        account: Account, status: ConnectionStatus, lastChange: StatusChange?, userID: String?, hasSession: Bool,
+        server: String? = nil, databaseFile: String? = nil, recentChanges: [StatusChange] = []
+    ) {
+        self.account = account
+        self.status = status
+        self.lastChange = lastChange
+        self.userID = userID
+        self.hasSession = hasSession
+        self.server = server
+        self.databaseFile = databaseFile
+        self.recentChanges = recentChanges
+    }
+
+    /// The error code of the last change, when it carried one.
+    public var code: ConnectErrorCode? { lastChange?.code }
+}

@@ -1,0 +1,103 @@
+import IMEngine
+import IMProfiles
+@testable import IMShell
+import Testing
+
+struct ParserTests {
+    private func parse(_ line: String) throws -> ShellCommand {
+        try CommandParser.parse(try CommandTokenizer.words(in: line))
+    }
+
+    private func error(_ line: String) -> String? {
+        do {
+            _ = try parse(line)
+            return nil
+        } catch let error as CommandSyntaxError {
+            return error.message
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    private func ref(_ text: String) -> AccountReference { try! AccountReference(parsing: text) }
+
+    @Test func everyCommandParses() async throws {
+        #expect(try parse("help") == .help(topic: nil))
+        #expect(try parse("help exit") == .help(topic: "quit"))
+        #expect(try parse("profiles") == .profiles)
+        #expect(try parse("use prod") == .use(profile: "prod"))
+        #expect(try parse("accounts") == .accounts(profile: nil))
+        #expect(try parse("accounts prod") == .accounts(profile: "prod"))
+        #expect(try parse("connect all") == .connect(.all(profile: nil), timeout: nil, kickEnable: false))
+        #expect(try parse("connect prod/all --timeout=2.5 --kick-enable") == .connect(.all(profile: "prod"), timeout: 2.5, kickEnable: true))
+        #expect(try parse("connect a prod/b --timeout 0") == .connect(.accounts([ref("a"), ref("prod/b")]), timeout: 0, kickEnable: false))
+        #expect(try parse("disconnect all --disable-push") == .disconnect(.all(profile: nil), disablePush: true))
+        #expect(try parse("kick a") == .kick(ref("a")))
+        #expect(try parse("block a 10") == .block(ref("a"), minutes: 10))
+        #expect(try parse("unblock dev/a") == .unblock(ref("dev/a")))
+        #expect(try parse("expire-token a") == .expireToken(ref("a")))
+        #expect(try parse("status") == .status(nil))
+        #expect(try parse("status a") == .status(ref("a")))
+        #expect(try parse("send a bob \"hello there\"") == .send(ref("a"), to: "bob", text: "hello there"))
+        #expect(try parse("send a bob hello   there") == .send(ref("a"), to: "bob", text: "hello there"))
+        #expect(try parse("history a") == .history(ref("a"), peer: nil, limit: 20))
+        #expect(try parse("history a bob -n 5") == .history(ref("a"), peer: "bob", limit: 5))
+        #expect(try parse("net a b down") == .net(.accounts([ref("a"), ref("b")]), .down))
+        #expect(try parse("net all change") == .net(.all(profile: nil), .changed))
+        #expect(try parse("background all") == .background(.all(profile: nil)))
+        #expect(try parse("foreground a") == .foreground(.accounts([ref("a")])))
+        #expect(try parse("log") == .log(nil, limit: 20))
+        #expect(try parse("log a -n 3") == .log(ref("a"), limit: 3))
+        #expect(try parse("wait all connected") == .wait(.all(profile: nil), .connected, timeout: 30))
+        #expect(try parse("wait a KickedOfflineByOtherClient --timeout 5") == .wait(.accounts([ref("a")]), .kickedOfflineByOtherClient, timeout: 5))
+        #expect(try parse("wait a 15") == .wait(.accounts([ref("a")]), .tokenIncorrect, timeout: 30))
+        #expect(try parse("sleep 0.25") == .sleep(seconds: 0.25))
+        #expect(try parse("quit") == .quit)
+        #expect(try parse("exit") == .quit)
+    }
+
+    @Test func everyCatalogCommandHasAParserCase() async throws {
+        let samples = [
+            "help", "profiles", "use p", "accounts", "connect a", "disconnect a", "kick a", "block a 1", "unblock a",
+            "expire-token a", "status", "send a b c", "history a", "net a up", "background a", "foreground a", "log",
+            "wait a connected", "sleep 0", "quit",
+        ]
+        #expect(Set(try samples.map { try parse($0).name }) == Set(CommandCatalog.all.map(\.name)))
+    }
+
+    @Test func usageErrorsSayWhatToFix() {
+        #expect(error("conect all") == "unknown command 'conect' (did you mean connect?); type 'help' for the list")
+        #expect(error("frobnicate") == "unknown command 'frobnicate'; type 'help' for the list")
+        #expect(error("help nothing") == "help: no command 'nothing'; type 'help' for the list")
+        #expect(error("connect") == "connect: name at least one account, or all")
+        #expect(error("connect all alice") == "connect: 'all' stands alone; drop the other accounts")
+        #expect(error("connect a --timeout") == "connect: --timeout needs a value (see 'help connect')")
+        #expect(error("connect a --timeout soon") == "connect --timeout: 'soon' is not a number of seconds from 0 to 86400")
+        #expect(error("connect a --force") == "connect: unknown option --force; it takes --kick-enable, --timeout")
+        #expect(error("kick") == "kick: missing arguments; usage: kick ACCOUNT")
+        #expect(error("kick a b") == "kick: too many arguments; usage: kick ACCOUNT")
+        #expect(error("kick all") == "kick takes one account, not all")
+        #expect(error("kick a/b/c") == "kick: a/b/c: expected PROFILE/ACCOUNT with one '/'")
+        #expect(error("block a 0") == "block MINUTES: '0' is not a whole number from 1 to 43200")
+        #expect(error("block a 43201") == "block MINUTES: '43201' is not a whole number from 1 to 43200")
+        #expect(error("send a bob") == "send: missing arguments; usage: send ACCOUNT TO-USER TEXT (quote TEXT to keep its spaces)")
+        #expect(error("send a bob \"\"") == "send: the text is empty")
+        #expect(error("net a sideways") == "net: 'sideways' is not a network change; give down, up or change")
+        #expect(error("net down") == "net: missing arguments; usage: net ACCOUNT...|all down|up|change")
+        #expect(error("wait a dancing")?.hasPrefix("wait: 'dancing' is not a status; give one of unknown, connected,") == true)
+        #expect(error("history a -n 0") == "history -n: '0' is not a whole number from 1 to 10000")
+        #expect(error("use bad/name") == "use: 'bad/name' is not a profile name; names are 1-64 characters of A-Z a-z 0-9 . _ - and do not start with '.'")
+        #expect(error("quit now") == "quit: too many arguments; usage: quit")
+        #expect(error("sleep -1") == "sleep: '-1' is not a number of seconds from 0 to 86400")
+        #expect(error("sleep forever") == "sleep: 'forever' is not a number of seconds from 0 to 86400")
+    }
+
+    @Test func optionsEndAtDoubleDash() async throws {
+        #expect(try parse("connect -- --timeout") == .connect(.accounts([ref("--timeout")]), timeout: nil, kickEnable: false))
+    }
+
+    @Test func suggestionsFavourCloseNames() {
+        #expect(CommandCatalog.suggestions(for: "disconect").first == "disconnect")
+        #expect(CommandCatalog.suggestions(for: "stat").first == "status")
+    }
+}
