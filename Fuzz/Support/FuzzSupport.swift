@@ -46,3 +46,16 @@ enum Feeding: CaseIterable {
         }
     }
 }
+
+/// Checks that `value`, once written as `written`, reads back as the same value.
+func checkReadsBack<Value: Equatable, Written, Failure: Error>(
+    _ value: Value, written: Written, _ read: (Written) throws(Failure) -> Value,
+    file: StaticString = #fileID, line: UInt = #line
+) {
+    do {
+        let again = try read(written)
+        if again != value { fuzzFailure("\(value) written as \(written) reads back as \(again)", file: file, line: line) }
+    } catch {
+        fuzzFailure("\(value) written as \(written) does not read back: \(error)", file: file, line: line)
+    }
+}

@@ -123,22 +123,11 @@ enum HTTPFuzzTarget {
             if !(0...bytes.count).contains(error.offset) { fuzzFailure("\(error) is outside \(bytes.count) bytes") }
             return
         }
-        let encoded = form.encoded()
-        do {
-            let again = try FormFields(decoding: encoded)
-            if again != form { fuzzFailure("\(form) encoded as \(encoded) decodes to \(again)") }
-        } catch {
-            fuzzFailure("\(form) encoded as \(encoded) does not decode: \(error)")
-        }
+        checkReadsBack(form, written: form.encoded()) { text throws(FormDecodingError) in try FormFields(decoding: text) }
     }
 
     static func checkURL(_ bytes: [UInt8]) {
         guard let text = String(validating: bytes, as: UTF8.self), let url = try? HTTPURL(parsing: text) else { return }
-        do {
-            let again = try HTTPURL(parsing: url.description)
-            if again != url { fuzzFailure("\(text) parsed as \(url) whose description parses as \(again)") }
-        } catch {
-            fuzzFailure("\(text) parsed as \(url) whose description does not parse: \(error)")
-        }
+        checkReadsBack(url, written: url.description) { text throws(URLParseError) in try HTTPURL(parsing: text) }
     }
 }

@@ -55,23 +55,17 @@ enum ProfileFuzzTarget {
 
     static func checkReparsed(_ profile: Profile) {
         if case .addresses(let addresses) = profile.server {
-            for address in addresses where (try? ServerAddress(parsing: address.description)) != address {
-                fuzzFailure("server address \(address) does not parse back from its description")
+            for address in addresses {
+                checkReadsBack(address, written: address.description) { text throws(URLParseError) in try ServerAddress(parsing: text) }
             }
         }
-        if let api = profile.api, (try? HTTPURL(parsing: api.description)) != api {
-            fuzzFailure("api \(api) does not parse back from its description")
+        if let api = profile.api {
+            checkReadsBack(api, written: api.description) { text throws(URLParseError) in try HTTPURL(parsing: text) }
         }
     }
 
     static func checkJSONValue(_ bytes: [UInt8]) {
         guard let value = try? JSONValue(parsing: bytes) else { return }
-        let encoded = value.encoded()
-        do {
-            let again = try JSONValue(parsing: encoded)
-            if again != value { fuzzFailure("\(value) encoded as \(value.jsonText) parses as \(again)") }
-        } catch {
-            fuzzFailure("\(value) encoded as \(value.jsonText) does not parse: \(error)")
-        }
+        checkReadsBack(value, written: value.encoded()) { bytes throws(JSONError) in try JSONValue(parsing: bytes) }
     }
 }
