@@ -10,6 +10,7 @@
 // - `HTTPURL(parsing:)` either throws or gives a URL whose description parses to the same URL.
 import IMHTTP
 
+/// libFuzzer calls this once per input; a return of 0 keeps the input eligible for the corpus.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func httpFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     HTTPFuzzTarget.run(fuzzInput(data, size))

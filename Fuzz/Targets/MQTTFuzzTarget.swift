@@ -10,6 +10,7 @@
 //   stream is one whole packet.
 import MQTT
 
+/// libFuzzer calls this once per input; a return of 0 keeps the input eligible for the corpus.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func mqttFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     MQTTFuzzTarget.run(fuzzInput(data, size))

@@ -14,6 +14,7 @@ import IMHTTP
 import IMProtocol
 @testable import IMProfiles
 
+/// libFuzzer calls this once per input; a return of 0 keeps the input eligible for the corpus.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func profileFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     ProfileFuzzTarget.run(fuzzInput(data, size))
