@@ -42,14 +42,14 @@ struct ChunkedBodyDecoder {
         }
     }
 
+    /// The next line, refused once it is longer than `maxHeadBytes` whether or not its end has
+    /// arrived: the answer must not depend on how the bytes were split into reads.
     private func nextLine(_ buffer: MessageBuffer, limits: HTTPLimits) throws(HTTPParseError) -> (ArraySlice<UInt8>, Int)? {
-        guard let (line, consumed) = buffer.line(from: 0) else {
-            if buffer.count > limits.maxHeadBytes {
-                throw HTTPParseError(.badGateway, "chunk line exceeds \(limits.maxHeadBytes) bytes")
-            }
-            return nil
+        let found = buffer.line(from: 0)
+        guard (found?.consumed ?? buffer.count) <= limits.maxHeadBytes else {
+            throw HTTPParseError(.badGateway, "chunk line exceeds \(limits.maxHeadBytes) bytes")
         }
-        return (line, consumed)
+        return found
     }
 
     /// The hex size before any `;extension`, refused above the remaining body budget.
