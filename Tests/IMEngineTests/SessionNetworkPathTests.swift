@@ -43,7 +43,8 @@ struct SessionNetworkPathTests {
             let started = ContinuousClock.now
             _ = try await session.connect()
             let took = ContinuousClock.now - started
-            #expect(took >= .milliseconds(200) && took < .seconds(2), "took \(took)")
+            // After the stagger, and well before the silent server's attempt would time out (10 s).
+            #expect(took >= .milliseconds(200) && took < .seconds(8), "took \(took)")
             #expect(await session.connectedServer == broker.address)
             #expect(silent.connects.count == 1)
             #expect(await eventually { silent.isClosed(0) })

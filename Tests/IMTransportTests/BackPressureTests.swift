@@ -31,6 +31,10 @@ struct BackPressureTests {
                     written.add(1, ordering: .relaxed)
                 }
             }
+            // Wait for the first write (a busy machine may start the task late), then until writes stop.
+            while written.load(ordering: .relaxed) == 0 {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             var last = -1
             while written.load(ordering: .relaxed) != last {
                 last = written.load(ordering: .relaxed)
