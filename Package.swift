@@ -20,11 +20,15 @@ let package = Package(
         .systemLibrary(name: "CNetlink", path: "Sources/CNetlink"),
         // Linux headers outside the Glibc module (epoll, eventfd), for IMTransport.
         .systemLibrary(name: "CTransport", path: "Sources/CTransport"),
+        // glibc's posix_spawn extensions (closefrom, chdir) and pipe2, for IMProcess.
+        .systemLibrary(name: "CProcess", path: "Sources/CProcess"),
 
         // MQTT 5 codec: pure values, no I/O.
         .target(name: "MQTT"),
         // TCP transport: non-blocking sockets on epoll, framing, SOCKS5.
         .target(name: "IMTransport", dependencies: ["MQTT", "CTransport"]),
+        // Child processes through posix_spawn (Foundation's Process can crash with many descriptors open).
+        .target(name: "IMProcess", dependencies: ["CProcess"]),
         // Command-line option parsing shared by the executables.
         .target(name: "IMCommandLine"),
         // SQLite layer: one confined connection, migrations, corruption recovery.
@@ -42,7 +46,7 @@ let package = Package(
         // The IM server: device policy, connect limits, MQTT side and HTTP API.
         .target(name: "IMServer", dependencies: ["IMConfig", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
         // The client session engine: reconnection policy, sessions, local database.
-        .target(name: "IMEngine", dependencies: ["CNetlink", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
+        .target(name: "IMEngine", dependencies: ["CNetlink", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP", "IMProcess"]),
         // The REPL's line editor on libedit: prompt, completion, history, messages above the prompt.
         .target(name: "LineEditor", dependencies: ["CEdit"]),
 
@@ -60,17 +64,18 @@ let package = Package(
 
         .testTarget(name: "MQTTTests", dependencies: ["MQTT"]),
         .testTarget(name: "IMTransportTests", dependencies: ["IMTransport", "MQTT"]),
-        .testTarget(name: "IMCommandLineTests", dependencies: ["IMCommandLine"]),
+        .testTarget(name: "IMCommandLineTests", dependencies: ["IMCommandLine", "IMProcess"]),
+        .testTarget(name: "IMProcessTests", dependencies: ["IMProcess"]),
         .testTarget(name: "IMStoreTests", dependencies: ["IMStore"]),
         .testTarget(name: "IMJSONTests", dependencies: ["IMJSON"]),
         .testTarget(name: "IMProtocolTests", dependencies: ["IMProtocol"]),
         .testTarget(name: "IMHTTPTests", dependencies: ["IMHTTP"]),
         .testTarget(name: "IMConfigTests", dependencies: ["IMConfig"]),
         .testTarget(name: "IMProfilesTests", dependencies: ["IMProfiles", "IMConfig", "IMProtocol", "IMHTTP"]),
-        .testTarget(name: "IMServerTests", dependencies: ["IMServer", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
-        .testTarget(name: "IMEngineTests", dependencies: ["IMEngine", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMStore", "IMHTTP"]),
+        .testTarget(name: "IMServerTests", dependencies: ["IMProcess", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
+        .testTarget(name: "IMEngineTests", dependencies: ["IMProcess", "IMEngine", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMStore", "IMHTTP"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TerminalTestSupport"]),
-        .testTarget(name: "IMShellTests", dependencies: ["TerminalTestSupport", "IMShell", "imsh", "IMProfiles", "IMEngine", "IMServer", "IMProtocol", "IMTransport", "IMConfig"]),
+        .testTarget(name: "IMShellTests", dependencies: ["IMProcess", "TerminalTestSupport", "IMShell", "imsh", "IMProfiles", "IMEngine", "IMServer", "IMProtocol", "IMTransport", "IMConfig"]),
         // A pseudo-terminal and a model of its screen, for the editor's and the shell's tests.
         .target(name: "TerminalTestSupport", path: "Tests/TerminalTestSupport"),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CEdit", "CSQLite", "CCrypto"]),

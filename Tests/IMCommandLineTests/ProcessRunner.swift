@@ -1,4 +1,5 @@
 import Foundation
+import IMProcess
 
 /// Runs one of the package's built executables and collects what it printed.
 enum ProcessRunner {
@@ -14,20 +15,10 @@ enum ProcessRunner {
     }
 
     static func run(_ name: String, _ arguments: [String]) throws -> Result {
-        let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent(name)
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let output = try ChildProcess.run(productsDirectory.appendingPathComponent(name).path, arguments, timeout: .seconds(60))
         return Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+            status: output.termination.status,
+            stdout: String(decoding: output.stdout, as: UTF8.self),
+            stderr: String(decoding: output.stderr, as: UTF8.self))
     }
 }

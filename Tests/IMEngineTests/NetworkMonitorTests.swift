@@ -1,4 +1,5 @@
 import Foundation
+import IMProcess
 import IMEngine
 import Testing
 
@@ -107,12 +108,8 @@ struct NetworkNamespace {
     }
 
     private static func run(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip") ? "/usr/sbin/ip" : "/sbin/ip")
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let ip = FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip") ? "/usr/sbin/ip" : "/sbin/ip"
+        guard try ChildProcess.run(ip, arguments, timeout: .seconds(30)).termination == .exited(0) else {
             throw NetworkMonitorError("ip \(arguments.joined(separator: " "))", errno: EINVAL)
         }
     }

@@ -61,7 +61,7 @@ struct InteractiveTests {
         // Ctrl-C ends a running command (here delivered as SIGINT: the test terminal is not imsh's controlling one).
         shell.type("wait erin-phone connected --timeout 60" + Key.enter)
         await shell.expectScreen("the wait under way") { $0.cursorLine.isEmpty && $0.lineAboveCursor.hasSuffix("--timeout 60") }
-        kill(shell.process.processIdentifier, SIGINT)
+        shell.signal(SIGINT)
         await shell.expectScreen("the wait interrupted") { screen in
             screen.allLines.contains("remote/erin-phone  kickedOfflineByOtherClient (6) interrupted, not connected (0)")
                 && screen.showsOnly(prompt: "remote (1/2 connected)> ")
@@ -108,7 +108,7 @@ struct InteractiveTests {
         await shell.expectScreen("connected") { $0.showsOnly(prompt: "dev (1/1 connected)> ") }
         shell.type("wait bob-phone signOut --timeout 60" + Key.enter)
         await shell.expectScreen("the wait under way") { $0.cursorLine.isEmpty && $0.lineAboveCursor.hasSuffix("--timeout 60") }
-        kill(shell.process.processIdentifier, SIGTERM)
+        shell.signal(SIGTERM)
         #expect(await shell.waitForExit() == 0, "the running command is stopped and the shell ends cleanly")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import IMProcess
 import IMProtocol
 import MQTT
 import Testing
@@ -13,15 +14,13 @@ struct ImserverProcessTests {
 
     @Test func listensOnAFreePortServesTheDevelopmentAppAndStopsGracefullyOnSIGTERM() async throws {
         let directory = StoreTemporaryDirectory()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["--listen", "127.0.0.1:0", "--api", "127.0.0.1:0", "--data", directory.path, "--json"]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let process = try ChildProcess.spawn(
+            Self.binary, ["--listen", "127.0.0.1:0", "--api", "127.0.0.1:0", "--data", directory.path, "--json"], stderr: .null)
+        let out = FileHandle(fileDescriptor: process.stdout!, closeOnDealloc: true)
+        var ended = false
+        defer { if !ended { process.signal(SIGKILL); _ = process.wait() } }
 
-        let firstLine = try #require(readLine(out.fileHandleForReading))
+        let firstLine = try #require(readLine(out))
         let event = try #require(try JSONSerialization.jsonObject(with: Data(firstLine.utf8)) as? [String: String])
         #expect(event["event"] == "listening")
         #expect(Set(event.keys) == ["event", "mqtt", "api"])
@@ -34,27 +33,22 @@ struct ImserverProcessTests {
         let connack = try await client.login(appKey: "imsh-dev", token: token, device: "phone-1")
         #expect(connack?.reasonCode == .success)
 
-        kill(process.processIdentifier, SIGTERM)
+        process.signal(SIGTERM)
         guard case .disconnect(let disconnect)? = await client.next() else { Issue.record("no DISCONNECT"); return }
         #expect(disconnect.reasonCode == .serverShuttingDown)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(readLine(out.fileHandleForReading)?.contains(#""event":"stopped""#) == true)
+        #expect(readLine(out)?.contains(#""event":"stopped""#) == true)
+        #expect(process.wait() == .exited(0))
+        ended = true
     }
 
     @Test func aPortInUseIsAnErrorWithExitStatus1() async throws {
         let directory = StoreTemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["--listen", "127.0.0.1:\(server.port)", "--api", "127.0.0.1:0", "--data", directory.path + "/other"]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = Pipe()
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let output = try ChildProcess.run(
+            Self.binary, ["--listen", "127.0.0.1:\(server.port)", "--api", "127.0.0.1:0", "--data", directory.path + "/other"],
+            timeout: .seconds(30))
+        #expect(output.termination == .exited(1))
+        let message = String(decoding: output.stderr, as: UTF8.self)
         #expect(message.contains("127.0.0.1:\(server.port)"))
         await server.stop()
     }

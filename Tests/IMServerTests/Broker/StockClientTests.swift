@@ -1,4 +1,5 @@
 import Foundation
+import IMProcess
 import IMServer
 import Testing
 
@@ -10,17 +11,10 @@ struct StockClientTests {
         .appendingPathComponent("StockClient/paho_login.py").path
 
     func runPaho(port: UInt16, token: String) throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script, "--port", String(port), "--app-key", TestServer.appKey, "--token", token]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output, errors)
+        let output = try ChildProcess.run(
+            "/usr/bin/env", ["python3", Self.script, "--port", String(port), "--app-key", TestServer.appKey, "--token", token],
+            timeout: .seconds(30))
+        return (output.termination.status, String(decoding: output.stdout, as: UTF8.self), String(decoding: output.stderr, as: UTF8.self))
     }
 
     @Test func pahoLogsInWithAppKeyAndTokenAndIsRefusedWithAWrongToken() async throws {

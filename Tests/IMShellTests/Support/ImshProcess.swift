@@ -1,4 +1,5 @@
 import Foundation
+import IMProcess
 import Synchronization
 import IMJSON
 import Testing
@@ -67,88 +68,12 @@ struct ImshProcess {
     private static func runBlocking(
         _ arguments: [String], home: String, directory: String?, environment: [String: String], stdin: String, timeout: Duration
     ) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
         var variables = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8"]
         variables.merge(environment) { $1 }
-        process.environment = variables
-        process.currentDirectoryURL = URL(fileURLWithPath: directory ?? home)
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        // Standard input is written before the child starts (it fits the pipe's buffer), so a
-        // child that exits without reading cannot cause SIGPIPE here.
-        precondition(stdin.utf8.count < 16_384, "keep test input within the pipe's buffer")
-        writeAll(Array(stdin.utf8), to: input.fileHandleForWriting.fileDescriptor)
-        try input.fileHandleForWriting.close()
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        let collected = CollectedOutput(output, errors)
-        let (seconds, attoseconds) = timeout.components
-        let timedOut = exited.wait(timeout: .now() + .milliseconds(Int(seconds * 1000 + attoseconds / 1_000_000_000_000_000))) == .timedOut
-        if timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
-        }
-        let (stdout, stderr) = collected.wait()
-        if timedOut { Issue.record("imsh \(arguments) did not finish within \(timeout)\nstdout: \(stdout)\nstderr: \(stderr)") }
-        return Run(status: process.terminationStatus, stdout: stdout, stderr: stderr, timedOut: timedOut)
-    }
-}
-
-private func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
-    var rest = bytes[...]
-    while !rest.isEmpty {
-        let count = rest.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        if count > 0 {
-            rest = rest.dropFirst(count)
-        } else if count < 0, errno == EINTR {
-            continue
-        } else {
-            return
-        }
-    }
-}
-
-/// Reads a child's standard output and error to their end on threads of their own, so that
-/// neither pipe fills up and stalls the child. Plain read(2) with EINTR retried: Foundation's
-/// readDataToEndOfFile traps on an interrupted read, and child processes mean SIGCHLD.
-private final class CollectedOutput: Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private let texts = Mutex<[Int: String]>([:])
-
-    init(_ output: Pipe, _ errors: Pipe) {
-        for (index, pipe) in [output, errors].enumerated() {
-            let descriptor = pipe.fileHandleForReading.fileDescriptor
-            Thread.detachNewThread { [self] in
-                let bytes = Self.readAll(descriptor)
-                texts.withLock { $0[index] = String(decoding: bytes, as: UTF8.self) }
-                done.signal()
-            }
-        }
-    }
-
-    private static func readAll(_ descriptor: Int32) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = read(descriptor, &buffer, buffer.count)
-            if count > 0 {
-                bytes += buffer[..<count]
-            } else if count < 0, errno == EINTR {
-                continue
-            } else {
-                return bytes
-            }
-        }
-    }
-
-    func wait() -> (String, String) {
-        done.wait()
-        done.wait()
-        return texts.withLock { ($0[0] ?? "", $0[1] ?? "") }
+        let output = try ChildProcess.run(
+            binary, arguments, environment: variables, directory: directory ?? home, input: Array(stdin.utf8), timeout: timeout)
+        let stdout = String(decoding: output.stdout, as: UTF8.self), stderr = String(decoding: output.stderr, as: UTF8.self)
+        if output.timedOut { Issue.record("imsh \(arguments) did not finish within \(timeout)\nstdout: \(stdout)\nstderr: \(stderr)") }
+        return Run(status: output.termination.status, stdout: stdout, stderr: stderr, timedOut: output.timedOut)
     }
 }

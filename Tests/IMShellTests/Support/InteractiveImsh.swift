@@ -1,39 +1,44 @@
 import Foundation
+import IMProcess
+import Synchronization
 import Testing
 import TerminalTestSupport
 
 /// The imsh binary on a fresh pseudo-terminal: the test types, reads the screen, and ends it.
 final class InteractiveImsh {
     let terminal: PseudoTerminal
-    let process: Process
+    let process: ChildProcess
     private let exited = DispatchSemaphore(value: 0)
+    private let termination = TerminationBox()
 
     init(_ arguments: [String], home: String, environment: [String: String] = [:]) throws {
         terminal = try PseudoTerminal()
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: ImshProcess.binary)
-        process.arguments = arguments
         var variables = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": home, "TERM": "xterm", "LANG": "C.UTF-8"]
         variables.merge(environment) { $1 }
-        process.environment = variables
-        process.currentDirectoryURL = URL(fileURLWithPath: home)
-        let handle = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
-        process.standardInput = handle
-        process.standardOutput = handle
-        process.standardError = handle
-        let exited = self.exited
-        process.terminationHandler = { _ in exited.signal() }
         do {
-            try process.run()
+            process = try ChildProcess.spawn(
+                ImshProcess.binary, arguments, environment: variables, directory: home,
+                stdin: .descriptor(terminal.slave), stdout: .descriptor(terminal.slave), stderr: .descriptor(terminal.slave))
         } catch {
             terminal.close()
             throw error
+        }
+        let (process, exited, termination) = (self.process, self.exited, self.termination)
+        Thread.detachNewThread {
+            let ended = process.wait()
+            termination.value.withLock { $0 = ended }
+            exited.signal()
         }
     }
 
     /// Types `text` as keystrokes.
     func type(_ text: String) {
         terminal.send(text)
+    }
+
+    /// Sends `signal` to imsh.
+    func signal(_ number: Int32) {
+        process.signal(number)
     }
 
     /// Waits for the screen to satisfy `condition`; records an issue with the screen if it never does.
@@ -59,21 +64,26 @@ final class InteractiveImsh {
             Thread.detachNewThread { continuation.resume(returning: exited.wait(timeout: deadline) == .success) }
         }
         guard finished else {
-            kill(process.processIdentifier, SIGKILL)
+            process.signal(SIGKILL)
             exited.wait()
             return nil
         }
-        return process.terminationStatus
+        exited.signal()
+        return termination.value.withLock { $0 }?.status
     }
 
     /// Kills imsh if it still runs, and closes the terminal.
     func close() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
+        if termination.value.withLock({ $0 }) == nil {
+            process.signal(SIGKILL)
             exited.wait()
+            exited.signal()
         }
         terminal.close()
     }
 }
 
-/// Keys as a terminal sends them.
+/// How the child ended, once it has; shared with the thread that waits for it.
+private final class TerminationBox: Sendable {
+    let value = Mutex<ChildProcess.Termination?>(nil)
+}

@@ -1,0 +1,8 @@
+#ifndef IMSH_CPROCESS_SHIM_H
+#define IMSH_CPROCESS_SHIM_H
+/* glibc functions declared only under _GNU_SOURCE, which Swift's Glibc module does not set.
+   The file actions are passed as void* so this header needs no second copy of <spawn.h>. */
+extern int pipe2(int pipefd[2], int flags);
+extern int posix_spawn_file_actions_addclosefrom_np(void *actions, int from);
+extern int posix_spawn_file_actions_addchdir_np(void *actions, const char *path);
+#endif

@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension ChildProcess {
+    /// What a finished `run` collected.
+    public struct Output: Sendable {
+        public var termination: Termination
+        public var stdout: [UInt8]
+        public var stderr: [UInt8]
+        /// The child was killed at the deadline.
+        public var timedOut: Bool
+    }
+
+    /// Runs `executable` to its end, feeding `input` on standard input and collecting at most
+    /// `limit` bytes of each output; kills it (SIGKILL) at `timeout`. Blocks the calling thread.
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: String? = nil,
+        input: [UInt8]? = nil, timeout: Duration, limit: Int = 1 << 24
+    ) throws(ChildProcessError) -> Output {
+        let child = try spawn(executable, arguments, environment: environment, directory: directory,
+                              stdin: input == nil ? .null : .pipe)
+        if let input, let stdin = child.stdin {
+            // Small inputs fit the pipe; a child that never reads gets SIGPIPE-free EPIPE here.
+            var rest = input[...]
+            while !rest.isEmpty {
+                let written = rest.withUnsafeBytes { send(stdin, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                let count = written >= 0 ? written : rest.withUnsafeBytes { Glibc.write(stdin, $0.baseAddress, $0.count) }
+                if count < 0 { if errno == EINTR { continue }; break }
+                rest = rest.dropFirst(count)
+            }
+            child.closeStandardInput()
+        }
+        var outputs: [Int32: [UInt8]] = [:]
+        var open = [child.stdout, child.stderr].compactMap { $0 }
+        let deadline = ContinuousClock.now + timeout
+        var timedOut = false
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while !open.isEmpty {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else {
+                timedOut = true
+                child.signal(SIGKILL)
+                break
+            }
+            var descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let milliseconds = Int32(min(left / .milliseconds(1), 60_000)) + 1
+            guard poll(&descriptors, nfds_t(descriptors.count), milliseconds) >= 0 || errno == EINTR else { break }
+            for entry in descriptors where entry.revents != 0 {
+                let count = read(entry.fd, &buffer, buffer.count)
+                if count > 0 {
+                    let kept = outputs[entry.fd, default: []].count
+                    outputs[entry.fd, default: []] += buffer[..<min(count, max(0, limit - kept))]
+                } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                    open.removeAll { $0 == entry.fd }
+                }
+            }
+        }
+        [child.stdout, child.stderr].compactMap { $0 }.forEach { _ = close($0) }
+        let termination = child.wait()
+        return Output(termination: termination, stdout: child.stdout.flatMap { outputs[$0] } ?? [],
+                      stderr: child.stderr.flatMap { outputs[$0] } ?? [], timedOut: timedOut)
+    }
+}

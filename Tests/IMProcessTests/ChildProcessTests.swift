@@ -1,0 +1,36 @@
+import IMProcess
+import Testing
+
+struct ChildProcessTests {
+    @Test func collectsOutputErrorsAndStatus() throws {
+        let output = try ChildProcess.run("/bin/sh", ["-c", "echo out; echo err >&2; exit 3"], timeout: .seconds(10))
+        #expect(output.termination == .exited(3))
+        #expect(String(decoding: output.stdout, as: UTF8.self) == "out\n")
+        #expect(String(decoding: output.stderr, as: UTF8.self) == "err\n")
+        #expect(!output.timedOut)
+    }
+
+    @Test func feedsInputAndUsesEnvironmentAndDirectory() throws {
+        let output = try ChildProcess.run(
+            "/bin/sh", ["-c", "cat; printf '%s %s' \"$GREETING\" \"$(pwd)\""], environment: ["GREETING": "hi", "PATH": "/usr/bin:/bin"],
+            directory: "/tmp", input: Array("typed\n".utf8), timeout: .seconds(10))
+        #expect(String(decoding: output.stdout, as: UTF8.self) == "typed\nhi /tmp")
+    }
+
+    @Test func aChildPastItsTimeIsKilled() throws {
+        let started = ContinuousClock.now
+        let output = try ChildProcess.run("/bin/sleep", ["30"], timeout: .milliseconds(300))
+        #expect(output.timedOut)
+        #expect(output.termination == .signaled(9))
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    @Test func aMissingExecutableIsAReadableError() {
+        #expect(throws: ChildProcessError.self) { try ChildProcess.spawn("/no/such/program", []) }
+        do {
+            _ = try ChildProcess.spawn("/no/such/program", [])
+        } catch {
+            #expect(error.description.hasPrefix("cannot start /no/such/program: posix_spawn:"))
+        }
+    }
+}
