@@ -63,7 +63,7 @@ let package = Package(
         .executableTarget(name: "engine-bench", dependencies: ["IMEngine", "IMServer", "IMTransport", "IMProtocol", "MQTT"]),
 
         .testTarget(name: "MQTTTests", dependencies: ["MQTT"]),
-        .testTarget(name: "IMTransportTests", dependencies: ["IMTransport", "MQTT"]),
+        .testTarget(name: "IMTransportTests", dependencies: ["TestSupport", "IMTransport", "MQTT"]),
         .testTarget(name: "IMCommandLineTests", dependencies: ["IMCommandLine", "IMProcess"]),
         .testTarget(name: "IMProcessTests", dependencies: ["IMProcess"]),
         .testTarget(name: "IMStoreTests", dependencies: ["IMStore"]),
@@ -72,12 +72,12 @@ let package = Package(
         .testTarget(name: "IMHTTPTests", dependencies: ["IMHTTP"]),
         .testTarget(name: "IMConfigTests", dependencies: ["IMConfig"]),
         .testTarget(name: "IMProfilesTests", dependencies: ["IMProfiles", "IMConfig", "IMProtocol", "IMHTTP"]),
-        .testTarget(name: "IMServerTests", dependencies: ["IMProcess", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
-        .testTarget(name: "IMEngineTests", dependencies: ["IMProcess", "IMEngine", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMStore", "IMHTTP"]),
-        .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TerminalTestSupport"]),
-        .testTarget(name: "IMShellTests", dependencies: ["IMProcess", "TerminalTestSupport", "IMShell", "imsh", "IMProfiles", "IMEngine", "IMServer", "IMProtocol", "IMTransport", "IMConfig"]),
-        // A pseudo-terminal and a model of its screen, for the editor's and the shell's tests.
-        .target(name: "TerminalTestSupport", path: "Tests/TerminalTestSupport"),
+        .testTarget(name: "IMServerTests", dependencies: ["TestSupport", "IMProcess", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
+        .testTarget(name: "IMEngineTests", dependencies: ["TestSupport", "IMProcess", "IMEngine", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMStore", "IMHTTP"]),
+        .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TestSupport"]),
+        .testTarget(name: "IMShellTests", dependencies: ["IMProcess", "TestSupport", "IMShell", "imsh", "IMProfiles", "IMEngine", "IMServer", "IMProtocol", "IMTransport", "IMConfig"]),
+        // What several test targets share: a deadline for async tests, a pseudo-terminal and a model of its screen.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CEdit", "CSQLite", "CCrypto"]),
     ]
 )

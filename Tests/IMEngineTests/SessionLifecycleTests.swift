@@ -3,6 +3,7 @@ import IMProtocol
 import MQTT
 import Synchronization
 import Testing
+import TestSupport
 
 /// A network monitor the test drives.
 final class ManualNetworkMonitor: NetworkMonitoring {

@@ -3,6 +3,7 @@ import IMProtocol
 import MQTT
 import Synchronization
 import Testing
+import TestSupport
 
 /// Contract section 5 end to end: sending, resending after reconnection, receiving.
 @Suite(.timeLimit(.minutes(1)))

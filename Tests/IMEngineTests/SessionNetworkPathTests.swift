@@ -6,6 +6,7 @@ import IMTransport
 import MQTT
 import Synchronization
 import Testing
+import TestSupport
 
 /// Several servers, SOCKS5 proxies, and token sources.
 @Suite(.timeLimit(.minutes(1)))

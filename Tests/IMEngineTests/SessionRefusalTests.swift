@@ -2,6 +2,7 @@ import IMEngine
 import IMProtocol
 import MQTT
 import Testing
+import TestSupport
 
 /// Contract section 2 end to end: refusals and server DISCONNECTs against the scripted broker.
 @Suite(.timeLimit(.minutes(1)))

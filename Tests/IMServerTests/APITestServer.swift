@@ -1,6 +1,7 @@
 import IMHTTP
 @testable import IMServer
 import IMTransport
+import TestSupport
 
 /// An API server on 127.0.0.1 with its backend, clock and a client loop.
 struct APITestServer: Sendable {
@@ -42,7 +43,7 @@ struct APITestServer: Sendable {
         let server = try APIServer(group: group, backend: backend, limits: limits, options: options)
         let fixture = APITestServer(server: server, backend: backend, clock: clock, clientLoop: clientLoop)
         do {
-            try await apiWithTimeout(limit) { try await body(fixture) }
+            try await withTimeout(limit) { try await body(fixture) }
         } catch {
             await server.close()
             throw error

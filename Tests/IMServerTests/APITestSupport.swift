@@ -11,21 +11,6 @@ struct APITestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Runs `body` with a deadline; past it the body is cancelled and the test fails.
-func apiWithTimeout<T: Sendable>(
-    _ limit: Duration, _ body: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: limit)
-            throw APITestFailure("timed out after \(limit)")
-        }
-        defer { group.cancelAll() }
-        return try await group.next()!
-    }
-}
-
 /// A server clock the test sets; starts at a fixed instant.
 final class APITestClock: Sendable {
     static let start: Int64 = 1_750_000_000_000

@@ -1,7 +1,7 @@
 import Foundation
 import IMServer
 import Testing
-import TerminalTestSupport
+import TestSupport
 
 /// The real imsh binary on a pseudo-terminal: completion, events above a half-typed line,
 /// the prompt's count, Ctrl-C on a running command, history, quit.

@@ -2,6 +2,7 @@ import Glibc
 import IMTransport
 import Synchronization
 import Testing
+import TestSupport
 
 /// A peer that stops reading fills the bounded outgoing buffer, then gets cut off.
 struct BackPressureTests {

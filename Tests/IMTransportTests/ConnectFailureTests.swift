@@ -1,5 +1,6 @@
 import IMTransport
 import Testing
+import TestSupport
 
 /// Connect failures come back as the right `TransportError`, in bounded time.
 struct ConnectFailureTests {

@@ -1,6 +1,7 @@
 import Glibc
 import IMTransport
 import Testing
+import TestSupport
 
 /// Frames cross real loopback connections whole and in order.
 struct EchoTests {

@@ -1,6 +1,7 @@
 @testable import IMTransport
 import Synchronization
 import Testing
+import TestSupport
 
 struct EventLoopTests {
     @Test func runsTasksInOrderOnTheLoopThread() async throws {

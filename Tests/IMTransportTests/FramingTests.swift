@@ -1,6 +1,7 @@
 @testable import IMTransport
 import MQTT
 import Testing
+import TestSupport
 
 /// The frame decoder alone, then a malformed frame on a real connection.
 struct FramingTests {

@@ -1,6 +1,7 @@
 import IMTransport
 import Synchronization
 import Testing
+import TestSupport
 
 struct ListenerTests {
     @Test func spreadsAcceptedConnectionsOverTheGroupsLoops() async throws {

@@ -2,6 +2,7 @@ import Glibc
 @testable import IMTransport
 import Synchronization
 import Testing
+import TestSupport
 
 /// Raw framing hands bytes over as they are read, whatever they are, and still pauses.
 struct RawFramingTests {

@@ -1,5 +1,6 @@
 import IMTransport
 import Testing
+import TestSupport
 
 /// Connections through a SOCKS5 proxy written here, which tunnels only to loopback.
 struct SOCKS5Tests {

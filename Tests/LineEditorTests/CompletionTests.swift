@@ -1,6 +1,6 @@
 import LineEditor
 import Testing
-import TerminalTestSupport
+import TestSupport
 
 /// TAB completion on a pseudo-terminal.
 struct CompletionTests {

@@ -3,7 +3,7 @@ import LineEditor
 import Testing
 #if canImport(Glibc)
 import Glibc
-import TerminalTestSupport
+import TestSupport
 #endif
 
 /// Persistent history: private file, filter, recall with the up arrow in a later editor.

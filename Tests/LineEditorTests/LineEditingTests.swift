@@ -4,7 +4,7 @@ import Glibc
 #endif
 import Synchronization
 import Testing
-import TerminalTestSupport
+import TestSupport
 
 /// Typing and editing keys on a real pseudo-terminal.
 struct LineEditingTests {

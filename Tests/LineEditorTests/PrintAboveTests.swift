@@ -1,7 +1,7 @@
 import Foundation
 import LineEditor
 import Testing
-import TerminalTestSupport
+import TestSupport
 
 /// Messages from other threads appear above the prompt without disturbing the line being typed.
 struct PrintAboveTests {

@@ -1,6 +1,7 @@
 import IMEngine
 import IMServer
 import Synchronization
+import TestSupport
 
 /// One integration test's server, engines and proxies, all closed at the end whatever happens.
 ///

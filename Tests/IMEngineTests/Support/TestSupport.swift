@@ -5,25 +5,11 @@ import IMStore
 import MQTT
 import Synchronization
 import Testing
+import TestSupport
 
 struct TestFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// Runs `body` with a deadline; past it the body is cancelled and the test fails.
-func withTimeout<T: Sendable>(
-    _ limit: Duration = .seconds(15), _ body: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: limit)
-            throw TestFailure("timed out after \(limit)")
-        }
-        defer { group.cancelAll() }
-        return try await group.next()!
-    }
 }
 
 /// Polls `condition` every 5 ms until it holds or `limit` passes; whether it held.

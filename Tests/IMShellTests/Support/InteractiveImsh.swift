@@ -2,7 +2,7 @@ import Foundation
 import IMProcess
 import Synchronization
 import Testing
-import TerminalTestSupport
+import TestSupport
 
 /// The imsh binary on a fresh pseudo-terminal: the test types, reads the screen, and ends it.
 final class InteractiveImsh {

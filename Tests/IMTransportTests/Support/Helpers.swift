@@ -1,21 +1,7 @@
 import Glibc
 @testable import IMTransport
 import Testing
-
-/// Runs `body` with a deadline; past it the body is cancelled and the test fails.
-func withTimeout<T: Sendable>(
-    _ limit: Duration, _ body: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: limit)
-            throw TestFailure("timed out after \(limit)")
-        }
-        defer { group.cancelAll() }
-        return try await group.next()!
-    }
-}
+import TestSupport
 
 /// Runs blocking `body` on a thread of its own, away from the cooperative pool.
 func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {

@@ -1,6 +1,6 @@
 import LineEditor
 import Testing
-import TerminalTestSupport
+import TestSupport
 
 /// A `LineEditor` on a fresh pseudo-terminal, with bounded waits for everything a test does.
 final class EditorHarness: Sendable {
