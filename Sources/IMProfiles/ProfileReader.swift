@@ -1,5 +1,6 @@
 import IMConfig
 import IMHTTP
+import IMProtocol
 
 /// Reads one profile file's JSON into a `Profile`, recording every problem in `diagnostics`.
 ///
@@ -93,7 +94,7 @@ struct ProfileReader {
             return nil
         }
         do {
-            return try ServerAddress(parsing: text)
+            return try ServerAddress(mqttURL: text)
         } catch {
             let hint = text.contains("://") ? "" : " (or \"embedded\")"
             diagnostics.error(field, at: node.location, "\(error.reason)\(hint)")

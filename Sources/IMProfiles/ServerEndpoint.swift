@@ -1,3 +1,5 @@
+import IMProtocol
+
 /// Which server a profile's accounts log in to.
 public enum ServerEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// The IM server imsh runs in its own process, with this profile's app key and secret.
@@ -11,7 +13,7 @@ public enum ServerEndpoint: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .embedded: return Self.embeddedKeyword
-        case .addresses(let addresses): return addresses.map(\.description).joined(separator: ", ")
+        case .addresses(let addresses): return addresses.map(\.url).joined(separator: ", ")
         }
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import IMEngine
 import IMServer
 import IMTransport
+import IMProtocol
 
 @main
 struct EngineBench {

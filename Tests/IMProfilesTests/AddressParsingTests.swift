@@ -1,15 +1,16 @@
 import IMHTTP
 import IMProfiles
 import Testing
+import IMProtocol
 
 /// `mqtt://HOST[:PORT]` and `socks5://[USER:PASS@]HOST[:PORT]`.
 struct AddressParsingTests {
     @Test func serverAddresses() throws {
-        #expect(try ServerAddress(parsing: "mqtt://Broker.Example:8883") == ServerAddress(host: "broker.example", port: 8883))
-        #expect(try ServerAddress(parsing: "MQTT://127.0.0.1") == ServerAddress(host: "127.0.0.1", port: 1883))
-        #expect(try ServerAddress(parsing: "mqtt://[FE80::1]:1") == ServerAddress(host: "fe80::1", port: 1))
-        #expect(try ServerAddress(parsing: "mqtt://[::1]").description == "mqtt://[::1]:1883")
-        #expect(try ServerAddress(parsing: "mqtt://h").description == "mqtt://h:1883")
+        #expect(try ServerAddress(mqttURL: "mqtt://Broker.Example:8883") == ServerAddress(host: "broker.example", port: 8883))
+        #expect(try ServerAddress(mqttURL: "MQTT://127.0.0.1") == ServerAddress(host: "127.0.0.1", port: 1883))
+        #expect(try ServerAddress(mqttURL: "mqtt://[FE80::1]:1") == ServerAddress(host: "fe80::1", port: 1))
+        #expect(try ServerAddress(mqttURL: "mqtt://[::1]").url == "mqtt://[::1]:1883")
+        #expect(try ServerAddress(mqttURL: "mqtt://h").url == "mqtt://h:1883")
     }
 
     @Test(arguments: [
@@ -27,7 +28,7 @@ struct AddressParsingTests {
         ("mqtt://[::1]x", "unexpected x after the IPv6 address"),
     ])
     func badServerAddresses(text: String, reason: String) {
-        #expect(throws: URLParseError(reason)) { try ServerAddress(parsing: text) }
+        #expect(throws: URLParseError(reason)) { try ServerAddress(mqttURL: text) }
     }
 
     @Test func proxies() throws {

@@ -1,4 +1,5 @@
 import Dispatch
+import IMProtocol
 
 /// What an engine needs to run sessions: the environment and where things happen.
 public struct EngineConfiguration: Sendable {

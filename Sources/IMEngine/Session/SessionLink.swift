@@ -1,5 +1,6 @@
 import IMTransport
 import MQTT
+import IMProtocol
 
 /// The live MQTT connection of a session, after CONNACK. Confined to the session actor.
 final class SessionLink {

@@ -1,5 +1,6 @@
 import IMTransport
 import MQTT
+import IMProtocol
 
 /// How one server answered a CONNECT.
 enum DialResult: Sendable {

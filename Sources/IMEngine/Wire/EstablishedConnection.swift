@@ -1,5 +1,6 @@
 import IMTransport
 import MQTT
+import IMProtocol
 
 /// A connection the server accepted: CONNACK 0x00 read, later frames not yet.
 struct EstablishedConnection: Sendable {

@@ -3,6 +3,7 @@ import IMEngine
 import IMHTTP
 import IMProfiles
 import IMTransport
+import IMProtocol
 
 /// The shell's engines (one per profile), sessions (one per account) and API clients.
 ///
@@ -97,13 +98,13 @@ actor SessionRegistry {
             let callbacks = DispatchQueue(label: "imsh.events.\(profile.name)")
             callbackQueues.append(callbacks)
             task = Task {
-                let servers: [IMEngine.ServerAddress]
+                let servers: [ServerAddress]
                 switch profile.server {
                 case .embedded:
                     let running = try await server.running()
-                    servers = [IMEngine.ServerAddress(host: running.mqttAddress.host, port: running.mqttAddress.port)]
+                    servers = [ServerAddress(host: running.mqttAddress.host, port: running.mqttAddress.port)]
                 case .addresses(let addresses):
-                    servers = addresses.map { IMEngine.ServerAddress(host: $0.host, port: $0.port) }
+                    servers = addresses
                 }
                 return try SessionEngine(EngineConfiguration(
                     appKey: profile.appKey, servers: servers, dataDirectory: directory, callbacks: .queue(callbacks),

@@ -2,6 +2,7 @@ import IMEngine
 import IMServer
 import Synchronization
 import TestSupport
+import IMProtocol
 
 /// One integration test's server, engines and proxies, all closed at the end whatever happens.
 ///

@@ -2,6 +2,7 @@ import IMEngine
 import IMServer
 import IMTransport
 import Synchronization
+import IMProtocol
 
 /// The real IM server, embedded, on 127.0.0.1 over a temporary data directory, for tests of
 /// the engine against it. It can be stopped and started again on the same directory and the

@@ -1,0 +1,26 @@
+import IMProtocol
+import Testing
+
+/// The `host:port` form of a Server Reference and of engine configuration.
+struct ServerAddressTests {
+    @Test func readsHostPortIPv6AndBareHosts() throws {
+        #expect(try ServerAddress(parsing: "broker.example:8883") == ServerAddress(host: "broker.example", port: 8883))
+        #expect(try ServerAddress(parsing: " [::1]:1884 ") == ServerAddress(host: "::1", port: 1884))
+        #expect(try ServerAddress(parsing: "10.0.0.1") == ServerAddress(host: "10.0.0.1", port: 1883))
+        #expect(ServerAddress(host: "::1", port: 1).description == "[::1]:1")
+        #expect(ServerAddress(host: "h", port: 2).description == "h:2")
+    }
+
+    @Test(arguments: [
+        ("", "empty server address; give host:port"),
+        ("[::1", "server address '[::1' has an unclosed '['"),
+        ("[::1]x", "server address '[::1]x': expected ':' after ']'"),
+        ("::1:1883", "server address '::1:1883': put an IPv6 address in brackets, [::1]:1883"),
+        (":1883", "server address ':1883' has no valid host"),
+        ("h:0", "server address 'h:0': the port must be 1-65535"),
+        ("h:70000", "server address 'h:70000': the port must be 1-65535"),
+    ])
+    func refusesWhatIsNotAnAddress(text: String, reason: String) {
+        #expect(throws: ServerAddressError(reason)) { try ServerAddress(parsing: text) }
+    }
+}
