@@ -57,7 +57,7 @@ enum ProfileFuzzTarget {
     static func checkReparsed(_ profile: Profile) {
         if case .addresses(let addresses) = profile.server {
             for address in addresses {
-                checkReadsBack(address, written: address.description) { text throws(URLParseError) in try ServerAddress(parsing: text) }
+                checkReadsBack(address, written: address.url) { text throws(URLParseError) in try ServerAddress(mqttURL: text) }
             }
         }
         if let api = profile.api {
