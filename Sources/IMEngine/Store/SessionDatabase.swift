@@ -26,7 +26,10 @@ public final class SessionDatabase: Sendable {
     ///
     /// - Throws: `SessionDatabaseError` when the user id is not of `[A-Za-z0-9+=_-]{1,64}`
     ///   or the file cannot be opened even after moving a damaged one aside.
-    public static func open(directory: String, appKey: String, userID: String) async throws(SessionDatabaseError)
+    /// `threads`, when given, is where its work runs (shared with other sessions' files).
+    public static func open(
+        directory: String, appKey: String, userID: String, threads: DatabaseThreads? = nil
+    ) async throws(SessionDatabaseError)
         -> (database: SessionDatabase, isRecreated: Bool)
     {
         guard IMIdentifier.isValidUserID(userID) else { throw .invalidUserID(userID) }
@@ -38,7 +41,8 @@ public final class SessionDatabase: Sendable {
             // Thousands of sessions keep their files open at once: see `Configuration.compact`
             // for what the compact settings cost and keep.
             let (queue, movedAside) = try await DatabaseQueue.open(
-                path: path, configuration: .compact, migrator: Self.migrator, recoverCorruption: true)
+                path: path, configuration: .compact, migrator: Self.migrator, recoverCorruption: true,
+                target: threads?.nextQueue())
             return (SessionDatabase(path: path, queue: queue), !movedAside.isEmpty)
         } catch let error as SessionDatabaseError {
             throw error
