@@ -18,6 +18,11 @@ public enum SQLiteFiles {
         try rows(path, "PRAGMA integrity_check").map { $0.first ?? "" }
     }
 
+    /// The number `sql` (a `SELECT count(*)`) returns.
+    public static func count(_ path: String, _ sql: String) throws -> Int {
+        try rows(path, sql).first.flatMap { $0.first }.flatMap { Int($0) } ?? 0
+    }
+
     /// The rows `sql` returns from the file, each value as text (NULL as "").
     public static func rows(_ path: String, _ sql: String) throws -> [[String]] {
         var configuration = Database.Configuration()
