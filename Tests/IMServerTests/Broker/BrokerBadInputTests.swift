@@ -40,8 +40,9 @@ struct BrokerBadInputTests {
         let token = try await server.token("mallory")
         let connect = Packet.connect(Connect(clientIdentifier: "slow", cleanStart: false, keepAlive: 30,
                                              userName: TestServer.appKey, password: Array(token.utf8))).encoded()
-        let slow = try await MQTTTestClient.open(port: server.port)
+        // Before connecting: the server's clock starts when it accepts.
         let started = ContinuousClock.now
+        let slow = try await MQTTTestClient.open(port: server.port)
         let trickle = Task {
             for byte in connect {
                 try await slow.connection.write([byte])

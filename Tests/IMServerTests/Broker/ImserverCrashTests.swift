@@ -19,11 +19,18 @@ struct ImserverCrashTests {
         #expect(await bobBefore.closed())
 
         let alice = try await login("alice", device: "phone-a", port: server.mqttPort)
-        // Once a quarter of the burst is acknowledged, the server is killed while the rest pours in.
+        // Once a quarter of the burst is acknowledged, the server is killed while the rest pours
+        // in; the last quarter waits for the kill, so that some is never acknowledged.
         let (quarterAcknowledged, arrived) = AsyncStream.makeStream(of: Void.self)
-        let burst = Task { try? await send(Array(1...Self.total), from: alice) }
+        let (killedStream, killed) = AsyncStream.makeStream(of: Void.self)
+        let burst = Task {
+            try? await send(Array(1...Self.total * 3 / 4), from: alice)
+            for await _ in killedStream {}
+            try? await send(Array(Self.total * 3 / 4 + 1...Self.total), from: alice)
+        }
         let kill = Task { [server] in
             for await _ in quarterAcknowledged { break }
+            defer { killed.finish() }
             return try await server.stop(SIGKILL)
         }
         var acknowledged: Set<UInt16> = []

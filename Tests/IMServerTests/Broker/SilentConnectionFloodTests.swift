@@ -10,7 +10,8 @@ import TestSupport
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct SilentConnectionFloodTests {
     static let count = 5000
-    static let connectTimeout = Duration.seconds(3)
+    /// Long enough that opening them all and serving the others fits well within it on a busy machine.
+    static let connectTimeout = Duration.seconds(5)
 
     @Test func fiveThousandSilentConnectionsAreClosedAfterTheConnectTimeoutWhileOthersAreServed() async throws {
         // Both ends of every connection live in this process.
