@@ -44,19 +44,14 @@ struct BrokerBadInputTests {
         // Before connecting: the server's clock starts when it accepts.
         let started = ContinuousClock.now
         let slow = try await MQTTTestClient.open(port: server.port)
-        let trickle = Task {
-            for byte in connect {
-                try await slow.connection.write([byte])
-                try await Task.sleep(for: .milliseconds(50))
-            }
-        }
+        let trickle = trickling(connect, to: slow)
         defer { trickle.cancel() }
         // Others log in meanwhile.
         let alice = try await server.loggedIn("alice", device: "phone-a")
 
         #expect(await slow.closed(within: .seconds(6)))
         let elapsed = ContinuousClock.now - started
-        #expect(elapsed >= .seconds(2) && elapsed < .milliseconds(50) * connect.count, "closed after \(elapsed)")
+        #expect(elapsed >= .seconds(2) && elapsed < Self.byteInterval * connect.count, "closed after \(elapsed)")
         #expect(await slow.next(within: .zero) == nil, "no CONNACK for the half-sent CONNECT")
         try await alice.send(.pingreq)
         #expect(await alice.next() == .pingresp)
@@ -73,19 +68,14 @@ struct BrokerBadInputTests {
         let publish = Packet.publish(Publish(topic: "im/send/bob", payload: Array(repeating: 0x41, count: 200), qos: .atLeastOnce,
                                              packetIdentifier: 1)).encoded()
         let started = ContinuousClock.now
-        let trickle = Task {
-            for byte in publish {
-                try await slow.connection.write([byte])
-                try await Task.sleep(for: .milliseconds(50))
-            }
-        }
+        let trickle = trickling(publish, to: slow)
         defer { trickle.cancel() }
         guard case .disconnect(let disconnect)? = await slow.next(within: .seconds(4)) else {
             Issue.record("no DISCONNECT")
             return
         }
         #expect(disconnect.reasonCode == .keepAliveTimeout)
-        #expect(ContinuousClock.now - started < .milliseconds(50) * publish.count)
+        #expect(ContinuousClock.now - started < Self.byteInterval * publish.count)
         #expect(await slow.closed())
         await server.stop()
     }
@@ -115,6 +105,19 @@ struct BrokerBadInputTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix("server.sqlite") }
         #expect(files.isEmpty, "\(files)")
         #expect(FileManager.default.fileExists(atPath: directory.path + "/../x") == false)
+    }
+
+    /// How long a slow sender waits between bytes.
+    static let byteInterval = Duration.milliseconds(50)
+
+    /// Sends `bytes` one at a time, `byteInterval` apart, until done, closed or cancelled.
+    private func trickling(_ bytes: [UInt8], to client: MQTTTestClient) -> Task<Void, any Error> {
+        Task {
+            for byte in bytes {
+                try await client.connection.write([byte])
+                try await Task.sleep(for: Self.byteInterval)
+            }
+        }
     }
 
     /// A token of the test app for `user`, signed with its secret, bypassing `Token.issue`'s checks.
