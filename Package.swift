@@ -76,8 +76,9 @@ let package = Package(
         .testTarget(name: "IMEngineTests", dependencies: ["TestSupport", "IMProcess", "IMEngine", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMStore", "IMHTTP"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TestSupport"]),
         .testTarget(name: "IMShellTests", dependencies: ["IMProcess", "TestSupport", "IMShell", "imsh", "IMProfiles", "IMEngine", "IMServer", "IMProtocol", "IMTransport", "IMConfig"]),
-        // What several test targets share: a deadline for async tests, a pseudo-terminal and a model of its screen.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // What several test targets share: a deadline for async tests, a pseudo-terminal and a model of its screen,
+        // and a look into the SQLite files a killed process left.
+        .target(name: "TestSupport", dependencies: ["IMStore"], path: "Tests/TestSupport"),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CEdit", "CSQLite", "CCrypto"]),
     ]
 )
