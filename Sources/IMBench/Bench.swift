@@ -3,7 +3,7 @@ import IMCommandLine
 /// `imsh bench connect|messages|reconnect`: many accounts at once, measured.
 public enum Bench {
     static let commands: [String: any BenchCommand.Type] = [
-        "connect": ConnectBench.self,
+        "connect": ConnectBench.self, "messages": MessagesBench.self, "reconnect": ReconnectBench.self,
     ]
 
     static let spec = CommandSpec(
