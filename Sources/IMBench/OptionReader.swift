@@ -31,7 +31,7 @@ struct OptionReader {
 
     /// A required option's value.
     func required<T>(_ name: String, _ value: T?) throws(UsageError) -> T {
-        guard let value else { throw UsageError("\(command) needs \(name) (see '\(command) --help')") }
+        guard let value else { throw UsageError("\(name) is required (see '\(command) --help')") }
         return value
     }
 
