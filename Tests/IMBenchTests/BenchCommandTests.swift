@@ -56,6 +56,24 @@ struct BenchCommandTests {
         #expect(FileManager.default.fileExists(atPath: data + "/server/server.sqlite"), "--data is kept")
     }
 
+    @Test func aProfileGivesItsServerAndItsAccounts() async throws {
+        let profiles = NSTemporaryDirectory() + "imsh-bench-profiles-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: profiles) }
+        try FileManager.default.createDirectory(atPath: profiles, withIntermediateDirectories: true)
+        let profile = """
+            {"appKey": "bench-app", "appSecret": "bench-app-secret", "server": "embedded",
+             "accounts": {"a": {"userId": "ann"}, "b": {"userId": "ben"}, "c": {"userId": "cy"}}}
+            """
+        #expect(FileManager.default.createFile(atPath: profiles + "/load.json", contents: Data(profile.utf8), attributes: [.posixPermissions: 0o600]))
+        let all = try await BenchProcess.run(["connect", "--profile", "load", "--profiles", profiles, "--json"])
+        #expect(all.status == 0, "\(all.stderr)")
+        #expect(try all.result().int("accounts") == 3 && all.result().int("connected") == 3)
+        let two = try await BenchProcess.run(["connect", "--profile", "load", "--profiles", profiles, "--accounts", "2", "--json"])
+        #expect(try two.result().int("connected") == 2)
+        let missing = try await BenchProcess.run(["connect", "--profile", "nope", "--profiles", profiles])
+        #expect(missing.status == 1 && missing.stderr == "imsh bench connect: --profile nope: the profile is not in \(profiles)\n")
+    }
+
     @Test(arguments: ["embedded", "spawn"])
     func messagesArriveOnceEachWithLatencies(server: String) async throws {
         let run = try await BenchProcess.run(["messages", "--pairs", "5", "--rate", "100", "--duration", "2", "--server", server, "--json"])
