@@ -8,3 +8,12 @@ protocol BenchCommand: Sendable {
     var common: CommonOptions { get }
     func run(progress: ProgressLine) async throws(BenchError) -> any BenchReport
 }
+
+extension CommandSpec {
+    /// The spec of `imsh bench NAME`: its own options, then those every bench shares.
+    static func bench(_ name: String, summary: String, usage: String, options: [OptionSpec], epilogue: String) -> CommandSpec {
+        CommandSpec(
+            name: "imsh bench \(name)", version: imshVersion, summary: summary, usage: [usage],
+            options: options + CommonOptions.options, epilogue: epilogue)
+    }
+}

@@ -2,18 +2,17 @@ import IMCommandLine
 
 /// `imsh bench connect`: N accounts connected as N full sessions of one engine, measured.
 struct ConnectBench: BenchCommand {
-    static let spec = CommandSpec(
-        name: "imsh bench connect",
-        version: imshVersion,
+    static let spec = CommandSpec.bench(
+        "connect",
         summary: "connect many accounts at once and measure time, latency, memory and descriptors",
-        usage: ["--accounts N [--profile P] [--rate R] [--hold S] [--server embedded|spawn] [--data DIR] [--threads T] [--json]"],
+        usage: "--accounts N [--profile P] [--rate R] [--hold S] [--server embedded|spawn] [--data DIR] [--threads T] [--timeout S] [--json]",
         options: [
             OptionSpec("--accounts", value: "N", help: "how many sessions (new users bench0...; with --profile, the first N of its accounts)"),
             OptionSpec("--profile", value: "P", help: "use profile P's server and app, and its accounts when it has some"),
             OptionSpec("--profiles", value: "DIR", help: "where profiles are (else $IMSH_PROFILES, ./profiles, ~/.config/imsh/profiles)"),
             OptionSpec("--rate", value: "R", help: "start at most R connects per second (default: all at once)"),
             OptionSpec("--hold", value: "S", help: "keep the sessions connected S seconds before disconnecting (default 0)"),
-        ] + CommonOptions.options,
+        ],
         epilogue: """
             Creates the users through the server API, gives each session its own SQLite database,
             connects them all and reports: the time until all were connected, connects per second,

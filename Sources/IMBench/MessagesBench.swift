@@ -4,16 +4,15 @@ import IMEngine
 /// `imsh bench messages`: N sender→receiver pairs, R messages a second in all, for S seconds;
 /// latency from the send call until the message is stored in the receiver's database.
 struct MessagesBench: BenchCommand {
-    static let spec = CommandSpec(
-        name: "imsh bench messages",
-        version: imshVersion,
+    static let spec = CommandSpec.bench(
+        "messages",
         summary: "send messages between many pairs of sessions and measure throughput, latency, losses and duplicates",
-        usage: ["--pairs N [--rate R] [--duration S] [--server embedded|spawn] [--data DIR] [--threads T] [--json]"],
+        usage: "--pairs N [--rate R] [--duration S] [--server embedded|spawn] [--data DIR] [--threads T] [--timeout S] [--json]",
         options: [
             OptionSpec("--pairs", value: "N", help: "N senders (send0...) each writing to its own receiver (recv0...)"),
             OptionSpec("--rate", value: "R", help: "messages per second in all, spread evenly over the senders (default 1000)"),
             OptionSpec("--duration", value: "S", help: "send for S seconds (default 10)"),
-        ] + CommonOptions.options,
+        ],
         epilogue: """
             Connects the 2N sessions, then each sender sends at R/N messages a second. A message
             counts as acknowledged on the server's PUBACK (stored by the server) and as received

@@ -3,16 +3,15 @@ import IMCommandLine
 /// `imsh bench reconnect`: N sessions connected, the server taken down and brought back, and
 /// the time until all N are connected again.
 struct ReconnectBench: BenchCommand {
-    static let spec = CommandSpec(
-        name: "imsh bench reconnect",
-        version: imshVersion,
+    static let spec = CommandSpec.bench(
+        "reconnect",
         summary: "restart the server under many connected sessions and measure how fast they all return",
-        usage: ["--accounts N [--down S] [--jitter J] [--server embedded|spawn] [--data DIR] [--threads T] [--json]"],
+        usage: "--accounts N [--down S] [--jitter J] [--server embedded|spawn] [--data DIR] [--threads T] [--timeout S] [--json]",
         options: [
             OptionSpec("--accounts", value: "N", help: "how many sessions (new users bench0...)"),
             OptionSpec("--down", value: "S", help: "keep the server down S seconds (default 2)"),
             OptionSpec("--jitter", value: "J", help: "the sessions' reconnect jitter, 0 to 1 (default 0.5: waits vary by +-50%)"),
-        ] + CommonOptions.options,
+        ],
         epilogue: """
             Connects N sessions, then takes the server down: the embedded server stops (gracefully,
             DISCONNECT 0x8B: a process cannot kill a part of itself), a spawned imserver gets SIGKILL.
