@@ -55,12 +55,15 @@ let package = Package(
             "IMEngine", "IMServer", "IMProfiles", "LineEditor", "IMProtocol", "IMHTTP", "IMTransport", "IMConfig", "IMCommandLine",
         ]),
 
-        .executableTarget(name: "imsh", dependencies: ["IMShell", "IMCommandLine"]),
+        // imsh bench: many accounts at once, measured (connect, messages, reconnect).
+        .target(name: "IMBench", dependencies: [
+            "IMEngine", "IMServer", "IMShell", "IMProfiles", "IMTransport", "IMProcess", "IMCommandLine", "IMProtocol", "IMHTTP",
+        ]),
+
+        .executableTarget(name: "imsh", dependencies: ["IMShell", "IMBench", "IMCommandLine"]),
         .executableTarget(name: "imserver", dependencies: ["IMCommandLine", "IMServer", "IMConfig", "IMStore", "IMProtocol"]),
         // Encode/decode throughput of the MQTT codec.
         .executableTarget(name: "mqtt-bench", dependencies: ["MQTT"]),
-        // Many sessions of one engine against the embedded IM server in the same process: connect, memory, send, receive.
-        .executableTarget(name: "engine-bench", dependencies: ["IMEngine", "IMServer", "IMTransport", "IMProtocol", "MQTT"]),
 
         .testTarget(name: "MQTTTests", dependencies: ["MQTT"]),
         .testTarget(name: "IMTransportTests", dependencies: ["TestSupport", "IMTransport", "MQTT"]),
@@ -74,6 +77,7 @@ let package = Package(
         .testTarget(name: "IMProfilesTests", dependencies: ["IMProfiles", "IMConfig", "IMProtocol", "IMHTTP"]),
         .testTarget(name: "IMServerTests", dependencies: ["TestSupport", "IMProcess", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
         .testTarget(name: "IMEngineTests", dependencies: ["TestSupport", "IMProcess", "IMEngine", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMStore", "IMHTTP"]),
+        .testTarget(name: "IMBenchTests", dependencies: ["IMBench", "IMProcess", "IMJSON", "TestSupport", "imsh", "imserver"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TestSupport"]),
         .testTarget(name: "IMShellTests", dependencies: ["IMProcess", "TestSupport", "IMShell", "imsh", "IMProfiles", "IMEngine", "IMServer", "IMProtocol", "IMTransport", "IMConfig"]),
         // What several test targets share: a deadline for async tests, a pseudo-terminal and a model of its screen,
