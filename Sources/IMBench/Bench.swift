@@ -1,24 +1,27 @@
 import IMCommandLine
 
-/// `imsh bench connect|messages|reconnect`: many accounts at once, measured.
+/// `imsh bench connect|messages|reconnect|login`: many accounts at once, measured.
 public enum Bench {
     static let commands: [String: any BenchCommand.Type] = [
         "connect": ConnectBench.self, "messages": MessagesBench.self, "reconnect": ReconnectBench.self,
+        "login": LoginBench.self,
     ]
 
     static let spec = CommandSpec(
         name: "imsh bench",
         version: imshVersion,
-        summary: "measure many accounts at once: connecting, messaging, reconnecting",
+        summary: "measure many accounts at once: connecting, messaging, reconnecting, and the server's logins",
         usage: [
             "connect --accounts N [--profile P] [--rate R] [--hold S] [options]",
             "messages --pairs N [--rate R] [--duration S] [options]",
             "reconnect --accounts N [--down S] [--jitter J] [options]",
+            "login --connections N [--window W] [--hold S] [options]",
         ],
         epilogue: """
             Each bench runs an IM server (in this process, or a separate imserver with --server spawn),
             creates its users through the server API, connects them as full sessions of one engine
-            (each with its own SQLite database) and reports what it measured. See
+            (each with its own SQLite database) and reports what it measured; 'login' uses bare
+            MQTT clients instead, to measure the server alone. See
             'imsh bench BENCH --help' for each bench's options, and imsh(1).
 
             exit status: 0 the bench ran and met its conditions, 1 it did not, 2 usage error
@@ -27,7 +30,7 @@ public enum Bench {
     /// Runs `imsh bench` with the arguments after `bench`; returns the exit status.
     public static func main(arguments: [String]) async -> Int32 {
         guard let name = arguments.first else {
-            return usageError(spec.name, UsageError("missing bench: connect, messages or reconnect (see 'imsh bench --help')"))
+            return usageError(spec.name, UsageError("missing bench: connect, messages, reconnect or login (see 'imsh bench --help')"))
         }
         if name == "--help" || name == "-h" {
             CommandLineTool.writeOut(spec.helpText)
@@ -38,7 +41,7 @@ public enum Bench {
             return 0
         }
         guard let command = commands[name] else {
-            return usageError(spec.name, UsageError("unknown bench '\(name)': use connect, messages or reconnect"))
+            return usageError(spec.name, UsageError("unknown bench '\(name)': use connect, messages, reconnect or login"))
         }
         return await run(command, Array(arguments.dropFirst()))
     }

@@ -9,11 +9,11 @@ struct BenchStage: Sendable {
     /// Reserves descriptors for `sessions`, then starts the server (the profile's, when given),
     /// runs `body` and tears everything down, whatever `body` did.
     static func run<T>(
-        _ common: CommonOptions, sessions: Int, profile: ProfileTarget? = nil, progress: ProgressLine,
+        _ common: CommonOptions, sessions: Int, databases: Bool = true, profile: ProfileTarget? = nil, progress: ProgressLine,
         _ body: (BenchStage) async throws(BenchError) -> T
     ) async throws(BenchError) -> T {
         let inProcess = profile.map { $0.profile.server == .embedded } ?? (common.server == .embedded)
-        try DescriptorBudget(sessions: sessions, serverInProcess: inProcess).reserve()
+        try DescriptorBudget(sessions: sessions, serverInProcess: inProcess, withDatabases: databases).reserve()
         let directory = try BenchDirectory.make(common.data)
         defer { directory.release() }
         let server: any BenchServer

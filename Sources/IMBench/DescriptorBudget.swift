@@ -5,19 +5,23 @@ import Glibc
 
 /// The open files a bench needs, and making room for them before it starts.
 ///
-/// Each session holds its client socket and its SQLite database, which in WAL mode is three
-/// files (the database, `-wal` and `-shm`); with the server in this process, the server's end
-/// of each connection counts too. The margin covers event loops, listeners, the server's own
-/// store and standard streams.
+/// Each session holds its client socket and its SQLite database, one file while idle (its
+/// rollback journal is open only during a transaction, on one of a few database threads);
+/// with the server in this process, the server's end of each connection counts too. The
+/// margin covers event loops, listeners, open journals, the server's store and standard streams.
 struct DescriptorBudget: Sendable, Equatable {
-    static let perDatabase = 3
+    static let perDatabase = 1
     static let margin = 64
 
     var sessions: Int
     var serverInProcess: Bool
+    /// Light clients of `imsh bench login` have no database.
+    var withDatabases = true
 
     /// Descriptors the bench expects to hold at its peak.
-    var needed: Int { sessions * (1 + Self.perDatabase + (serverInProcess ? 1 : 0)) + Self.margin }
+    var needed: Int {
+        sessions * (1 + (withDatabases ? Self.perDatabase : 0) + (serverInProcess ? 1 : 0)) + Self.margin
+    }
 
     /// Makes the soft limit at least `needed`: up to the hard limit, then past it where the
     /// process may (CAP_SYS_RESOURCE); otherwise fails with a line saying what to do.

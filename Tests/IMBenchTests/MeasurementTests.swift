@@ -26,8 +26,9 @@ struct MeasurementTests {
     }
 
     @Test func theBudgetCountsSocketsAndDatabaseFilesPerSession() {
-        #expect(DescriptorBudget(sessions: 1000, serverInProcess: true).needed == 5064)
-        #expect(DescriptorBudget(sessions: 1000, serverInProcess: false).needed == 4064)
+        #expect(DescriptorBudget(sessions: 1000, serverInProcess: true).needed == 3064)
+        #expect(DescriptorBudget(sessions: 1000, serverInProcess: false).needed == 2064)
+        #expect(DescriptorBudget(sessions: 1000, serverInProcess: false, withDatabases: false).needed == 1064)
     }
 
     @Test func theMessageTextCarriesItsSendTime() {
