@@ -44,6 +44,23 @@ struct BenchCommandTests {
         }
     }
 
+    @Test(arguments: ["embedded", "spawn"])
+    func loginReportsTheServersLoginsAndItsMemoryPerConnection(server: String) async throws {
+        let run = try await BenchProcess.run(["login", "--connections", "60", "--window", "16", "--server", server, "--hold", "0.2", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let result = try run.result()
+        #expect(result["bench"] == "login" && result["server"] == .string(server))
+        #expect(result.int("connections") == 60 && result.int("accepted") == 60 && result.object("failures")?.count == 0)
+        #expect((result.number("loginsPerSecond") ?? 0) > 0)
+        #expect(result.int("openAfterHold") == 60)
+        expectOrderedLatency(result, count: 60)
+        let memory = try #require(result.object("memory"))
+        if server == "spawn" {
+            let imserver = try #require(memory.object("server"))
+            #expect((imserver.object("connected")?.int("descriptors") ?? 0) >= 60, "one socket per open login")
+        }
+    }
+
     @Test func aSecondRunOnTheSameDataFindsTheDatabases() async throws {
         let data = NSTemporaryDirectory() + "imsh-bench-test-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: data) }

@@ -60,6 +60,9 @@ extension BrokerCore {
         case .accept(let evictions):
             for eviction in evictions {
                 guard let evicted = others.first(where: { $0.id == eviction.connectionID }) else { continue }
+                // Admitted but its CONNACK still waits for the store: it logged in, then was
+                // taken over, and sees both in that order (a DISCONNECT may not come first).
+                if evicted.phase == .authenticating { acknowledgeLogin(evicted) }
                 switch eviction.reason {
                 case .sessionTakenOver: disconnect(evicted, .sessionTakenOver)
                 case .otherDeviceLogin: disconnect(evicted, .sessionTakenOver, .otherDeviceLogin)
@@ -71,11 +74,18 @@ extension BrokerCore {
     }
 
     func completeLogin(_ broker: BrokerConnection, _ connect: Connect) {
-        guard let login = broker.login else { return }
-        broker.phase = .online
+        guard broker.login != nil else { return }
         if let receiveMaximum = connect.properties.receiveMaximum {
             broker.window = min(broker.window, Int(receiveMaximum))
         }
+        acknowledgeLogin(broker)
+        broker.startKeepAlive(seconds: connect.keepAlive)
+    }
+
+    /// CONNACK 0x00: the connection is online from here.
+    private func acknowledgeLogin(_ broker: BrokerConnection) {
+        guard let login = broker.login else { return }
+        broker.phase = .online
         // Session Present is always 0: subscriptions are not kept between connections, so the
         // client subscribes again; its undelivered messages are kept whatever the session state.
         broker.send(.connack(ConnAck(sessionPresent: false, reasonCode: .success, properties: [
@@ -87,7 +97,6 @@ extension BrokerCore {
             .subscriptionIdentifierAvailable(false),
             .maximumPacketSize(UInt32(limits.maxPacketSize)),
         ])))
-        broker.startKeepAlive(seconds: connect.keepAlive)
     }
 
     /// CONNACK with a failure code (and `im-error`), then close.
