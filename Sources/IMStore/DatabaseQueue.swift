@@ -59,6 +59,15 @@ public final class DatabaseQueue: @unchecked Sendable {
         try await run { database in try database.transaction(.deferred, body) }
     }
 
+    /// Queues `body` to run inside an immediate transaction without waiting for it; a failure
+    /// rolls it back and is dropped. Later calls on this queue run after it, so a following
+    /// `read` sees what it wrote.
+    public func writeLater(_ body: @escaping @Sendable (Database) throws -> Void) {
+        queue.async {
+            try? self.database.transaction(.immediate, body)
+        }
+    }
+
     /// Runs `body` with the bare connection: no transaction is opened for it.
     public func run<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in

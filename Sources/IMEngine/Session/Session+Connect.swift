@@ -194,7 +194,6 @@ extension Session {
             self.database = database
             databasePath = path
             localUserID = userID
-            startLogWriter(database)
             return isRecreated
         } catch {
             runtime.releaseDatabase(path)
@@ -202,35 +201,9 @@ extension Session {
         }
     }
 
-    /// Waits until every status change reported so far is in the connection log.
-    func flushLog() async {
-        guard let writer = logWriter else { return }
-        await withCheckedContinuation { done in
-            if case .terminated = writer.continuation.yield(.flush(done)) { done.resume() }
-        }
-    }
-
     func closeDatabase() async {
-        if let writer = logWriter.take() {
-            writer.continuation.finish()
-            await writer.task.value
-        }
         await database.take()?.close()
         if let path = databasePath.take() { runtime?.releaseDatabase(path) }
         localUserID = nil
-    }
-
-    /// Writes status changes to the connection log in order, off the session's path.
-    private func startLogWriter(_ database: SessionDatabase) {
-        let (stream, continuation) = AsyncStream<LogWrite>.makeStream()
-        let task = Task.detached {
-            for await write in stream {
-                switch write {
-                case .append(let entry): try? await database.appendLog(entry)
-                case .flush(let done): done.resume()
-                }
-            }
-        }
-        logWriter = (continuation, task)
     }
 }

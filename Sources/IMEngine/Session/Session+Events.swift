@@ -48,7 +48,7 @@ extension Session {
         let change = StatusChange(at: clock.epochMilliseconds, status: status, code: code, detail: detail)
         history.append(change)
         if history.count > Self.historyLimit { history.removeFirst(history.count - Self.historyLimit) }
-        logWriter?.continuation.yield(.append(change))
+        database?.appendLogLater(change)
         statusStreams.yield(change)
         let callbacks = runtime?.callbacks ?? SessionEngine.fallbackCallbacks
         for handler in statusHandlers.values {

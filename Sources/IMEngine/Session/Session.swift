@@ -27,7 +27,6 @@ public actor Session {
 
     var database: SessionDatabase?
     var databasePath: String?
-    var logWriter: (continuation: AsyncStream<LogWrite>.Continuation, task: Task<Void, Never>)?
     /// The user id the local database belongs to.
     var localUserID: String?
     /// The user id the server named in CONNACK (`im-user-id`).
@@ -56,13 +55,6 @@ public actor Session {
     var statusStreams = Subscribers<StatusChange>()
     var messageStreams = Subscribers<StoredMessage>()
     var reportStreams = Subscribers<SendReport>()
-
-    /// Work for the connection log's writer, done in order.
-    enum LogWrite: Sendable {
-        case append(ConnectionLogEntry)
-        /// Resumes once everything before it is written.
-        case flush(CheckedContinuation<Void, Never>)
-    }
 
     init(engine: SessionEngine, parameters: ConnectParameters) {
         self.engine = engine

@@ -3,11 +3,19 @@ import IMStore
 extension SessionDatabase {
     /// Appends a status change to the connection log.
     public func appendLog(_ entry: ConnectionLogEntry) async throws {
-        try await queue.write { db in
-            try db.execute("INSERT INTO connection_log(at, status, code, detail) VALUES (?, ?, ?, ?)",
-                           [.integer(entry.at), .integer(Int64(entry.status.rawValue)),
-                            DatabaseValue(entry.code?.rawValue), .text(entry.detail)])
-        }
+        try await queue.write { db in try Self.insert(entry, into: db) }
+    }
+
+    /// Appends a status change to the connection log without waiting: entries are written in
+    /// the order given, before any later call on this database runs.
+    public func appendLogLater(_ entry: ConnectionLogEntry) {
+        queue.writeLater { db in try Self.insert(entry, into: db) }
+    }
+
+    private static func insert(_ entry: ConnectionLogEntry, into db: Database) throws {
+        try db.execute("INSERT INTO connection_log(at, status, code, detail) VALUES (?, ?, ?, ?)",
+                       [.integer(entry.at), .integer(Int64(entry.status.rawValue)),
+                        DatabaseValue(entry.code?.rawValue), .text(entry.detail)])
     }
 
     /// The latest `limit` log entries, oldest first.

@@ -73,7 +73,8 @@ extension SessionDatabase {
     /// Outgoing messages the server has not acknowledged, oldest first: resent after reconnection.
     public func pendingOutgoing() async throws -> [StoredMessage] {
         try await queue.read { db in
-            try db.fetchAll("SELECT \(Self.messageColumns) FROM message WHERE direction = 1 AND state = 1 ORDER BY id")
+            // Once per connection: not worth a compiled statement kept for the session's lifetime.
+            try db.fetchOnce("SELECT \(Self.messageColumns) FROM message WHERE direction = 1 AND state = 1 ORDER BY id")
                 .map(Self.message)
         }
     }
