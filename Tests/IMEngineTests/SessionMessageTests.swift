@@ -49,6 +49,35 @@ struct SessionMessageTests {
         await test.shutdown()
     }
 
+    @Test func concurrentSendsAreEachStoredPublishedAndAcknowledgedOnce() async throws {
+        let broker = try ScriptedBroker(.init())
+        let test = try TestEngine(servers: [broker.address])
+        defer { broker.shutdown() }
+        try await withTimeout {
+            let session = test.session()
+            _ = try await session.connect()
+            let reports = await session.sendReports()
+            let sent = try await withThrowingTaskGroup(of: StoredMessage.self) { group in
+                for number in 0..<60 { group.addTask { try await session.send(text: "m\(number)", to: "bob") } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let cids = Set(sent.compactMap(\.cid))
+            #expect(cids.count == 60 && sent.allSatisfy { $0.state == .pending })
+            var acknowledged: Set<String> = []
+            var iterator = reports.makeAsyncIterator()
+            while acknowledged.count < 60, let report = await iterator.next() { acknowledged.insert(report.cid) }
+            #expect(acknowledged == cids)
+            let published = broker.publishes.compactMap { try? TextMessage.decode($0.payload).cid }
+            #expect(published.count == 60 && Set(published) == cids, "each published once")
+            // Each stored once under its own row, in the order of their ids.
+            let history = try await session.history(peer: "bob", limit: 100)
+            #expect(history.count == 60 && history.allSatisfy { $0.state == .sent })
+            #expect(published == history.compactMap(\.cid), "published in the order stored")
+            await session.close()
+        }
+        await test.shutdown()
+    }
+
     @Test func unacknowledgedSendIsResentWithTheSameCIDAfterReconnection() async throws {
         // The first connection never acknowledges; the second does.
         try await withBroker(.init(publishAcknowledgement: { index, _ in index == 0 ? nil : .success })) { broker, test in

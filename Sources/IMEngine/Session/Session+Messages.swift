@@ -16,15 +16,56 @@ extension Session {
             throw .invalidParameter("recipient '\(peer)' is not a valid user id")
         }
         guard isActive, let database else { throw .notConnected("connect before sending") }
-        let message: StoredMessage
+        let outgoing = SessionDatabase.Outgoing(cid: Self.newClientMessageID(), to: peer, text: text, at: clock.epochMilliseconds)
         do {
-            message = try await database.enqueueOutgoing(
-                cid: Self.newClientMessageID(), to: peer, text: text, at: clock.epochMilliseconds)
+            return try await withCheckedThrowingContinuation { continuation in
+                sendBatch.waiting.append(SendBatch.Waiting(message: outgoing, continuation: continuation))
+                if !sendBatch.inFlight { storeSends(in: database) }
+            }
         } catch {
             throw .database("cannot store the message: \(error)")
         }
-        if let link { await publish(message, on: link) }
-        return message
+    }
+
+    /// Stores the waiting sends in one transaction, publishes them in that order, then
+    /// answers their callers; sends that arrived meanwhile go next.
+    private func storeSends(in database: SessionDatabase) {
+        let batch = sendBatch.waiting
+        sendBatch.waiting = []
+        sendBatch.inFlight = true
+        Task {
+            do {
+                let stored = try await database.enqueueOutgoing(batch.map(\.message))
+                await self.sendsStored(batch, stored)
+            } catch {
+                self.sendsFailed(batch, error)
+            }
+        }
+    }
+
+    private func sendsStored(_ batch: [SendBatch.Waiting], _ stored: [StoredMessage]) async {
+        for message in stored {
+            if let link { await publish(message, on: link) }
+        }
+        for (waiting, message) in zip(batch, stored) { waiting.continuation.resume(returning: message) }
+        nextSends()
+    }
+
+    private func sendsFailed(_ batch: [SendBatch.Waiting], _ error: any Error) {
+        for waiting in batch { waiting.continuation.resume(throwing: error) }
+        nextSends()
+    }
+
+    private func nextSends() {
+        sendBatch.inFlight = false
+        guard !sendBatch.waiting.isEmpty else { return }
+        guard let database else {
+            let waiting = sendBatch.waiting
+            sendBatch.waiting = []
+            for item in waiting { item.continuation.resume(throwing: EngineError.notConnected("the session closed its database")) }
+            return
+        }
+        storeSends(in: database)
     }
 
     /// Messages in the local database, `peer`'s only when given, oldest first.

@@ -44,6 +44,8 @@ public actor Session {
     var link: SessionLink?
     var timers: [SessionStateMachine.TimerKind: Task<Void, Never>] = [:]
     var outgoing = OutgoingWindow()
+    /// Sends waiting to be stored; see `send(text:to:)`.
+    var sendBatch = SendBatch()
     var simulatedNetworkDown = false
 
     /// Said with the next status change (why it happened).

@@ -37,13 +37,22 @@ extension SessionDatabase {
 
     /// Records a message this account is sending, before it goes on the wire.
     public func enqueueOutgoing(cid: String, to peer: String, text: String, at: Int64) async throws -> StoredMessage {
+        try await enqueueOutgoing([Outgoing(cid: cid, to: peer, text: text, at: at)])[0]
+    }
+
+    /// Records several outgoing messages in one transaction, in order.
+    public func enqueueOutgoing(_ messages: [Outgoing]) async throws -> [StoredMessage] {
         try await queue.write { db in
-            try db.execute("""
-                INSERT INTO message(cid, direction, peer, text, sent_at, state) VALUES (?, 1, ?, ?, ?, 1)
-                """, [.text(cid), .text(peer), .text(text), .integer(at)])
-            let id = db.lastInsertRowID
-            try Self.touchConversation(db, peer: peer, messageID: id, at: at, unread: 0)
-            return StoredMessage(id: id, uid: nil, cid: cid, direction: .outgoing, peer: peer, text: text, sentAt: at, state: .pending)
+            try messages.map { message in
+                try db.execute("""
+                    INSERT INTO message(cid, direction, peer, text, sent_at, state) VALUES (?, 1, ?, ?, ?, 1)
+                    """, [.text(message.cid), .text(message.peer), .text(message.text), .integer(message.at)])
+                let id = db.lastInsertRowID
+                try Self.touchConversation(db, peer: message.peer, messageID: id, at: message.at, unread: 0)
+                return StoredMessage(
+                    id: id, uid: nil, cid: message.cid, direction: .outgoing, peer: message.peer, text: message.text,
+                    sentAt: message.at, state: .pending)
+            }
         }
     }
 

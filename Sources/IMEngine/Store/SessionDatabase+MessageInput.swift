@@ -15,4 +15,19 @@ extension SessionDatabase {
             self.sentAt = sentAt
         }
     }
+
+    /// An outgoing message as the session hands it to `enqueueOutgoing`.
+    public struct Outgoing: Sendable {
+        public var cid: String
+        public var peer: String
+        public var text: String
+        public var at: Int64
+
+        public init(cid: String, to peer: String, text: String, at: Int64) {
+            self.cid = cid
+            self.peer = peer
+            self.text = text
+            self.at = at
+        }
+    }
 }
