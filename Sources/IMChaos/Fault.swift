@@ -28,10 +28,17 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// A delay's length in whole milliseconds; nil for the other faults.
+    public var delayMilliseconds: Int64? {
+        guard case .delay(let duration) = self else { return nil }
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
+    }
+
     /// The fault as the `fault` command spells it: `delay 120`, `throttle 2000`, `cut`.
     public var description: String {
         switch self {
-        case .delay(let duration): return "delay \(duration / .milliseconds(1))"
+        case .delay: return "delay \(delayMilliseconds ?? 0)"
         case .throttle(let rate): return "throttle \(rate)"
         default: return kind.rawValue
         }

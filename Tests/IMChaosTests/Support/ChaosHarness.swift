@@ -99,3 +99,9 @@ func withChaos<T: Sendable>(
         throw error
     }
 }
+
+/// A test's own failure, with what went wrong.
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
