@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "IMEngineTests", dependencies: ["TestSupport", "IMChaos", "IMProcess", "IMEngine", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMStore", "IMHTTP"]),
         .testTarget(name: "IMChaosTests", dependencies: ["TestSupport", "IMChaos", "IMProcess", "IMTransport", "MQTT"]),
         // 200 engine sessions through the fault proxy to an imserver process killed every 20 s (IMSH_SOAK_SECONDS).
-        .testTarget(name: "SoakTests", dependencies: ["TestSupport", "IMChaos", "IMEngine", "IMProcess", "IMProtocol", "IMStore"]),
+        .testTarget(name: "SoakTests", dependencies: ["TestSupport", "IMChaos", "IMEngine", "IMProcess", "IMProtocol", "IMTransport", "MQTT"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TestSupport"]),
         .testTarget(name: "IMShellTests", dependencies: ["IMProcess", "TestSupport", "IMShell", "imsh", "IMProfiles", "IMEngine", "IMServer", "IMProtocol", "IMTransport", "IMConfig"]),
         // What several test targets share: a deadline for async tests, a pseudo-terminal and a model of its screen.
