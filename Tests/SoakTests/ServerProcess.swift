@@ -63,8 +63,8 @@ final class ServerProcess: Sendable {
     /// Whether the server still runs; when it does not, it died on its own: a crash.
     var isRunning: Bool { Self.exitStatus(of: process) == nil }
 
-    /// Resident memory in KiB.
-    var residentKilobytes: Int? { ResidentMemory.kilobytes(pid: process.pid) }
+    /// Resident memory, from /proc.
+    var memory: ResidentMemory.Status? { ResidentMemory.status(pid: process.pid) }
 
     /// SIGKILL, and waits for it to be gone; `.signaled(SIGKILL)` unless it ended otherwise first.
     @discardableResult

@@ -20,15 +20,13 @@ extension SoakRun {
         await proxy.startRandomFaults(RandomFaults(seed: settings.seed, every: settings.faultInterval))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await self.sendMessages(until: end) }
-            group.addTask { try await self.killServers(until: end) }
+            group.addTask { try await self.killServers(from: start, until: end) }
             group.addTask { try await self.sampleMemory(from: start, until: end) }
             try await group.waitForAll()
         }
         await proxy.stopRandomFaults()
         await proxy.set(.pass)
-        if let server = currentServer, let kilobytes = server.residentKilobytes {
-            state.withLock { $0.memory.serverBeforeKill.append(kilobytes) }
-        }
+        if let memory = currentServer?.memory { state.withLock { $0.memory.serverLives.append(memory) } }
         // Within this function: the report listeners must see the PUBACKs of settling too.
         try await settle()
     }
@@ -56,18 +54,18 @@ extension SoakRun {
 
     /// Every `restartInterval`: checks that the server still runs (else it crashed), kills it
     /// with SIGKILL, starts it again on the same data directory and points the proxy at it.
-    private func killServers(until end: ContinuousClock.Instant) async throws {
-        var next = ContinuousClock.now + settings.restartInterval
-        while next <= end {
+    private func killServers(from start: ContinuousClock.Instant, until end: ContinuousClock.Instant) async throws {
+        var next = start + settings.restartInterval
+        while next < end {
             try await Task.sleep(until: next)
             next += settings.restartInterval
             guard let server = currentServer else { continue }
             let life = state.withLock { $0.lives } - 1
             if server.isRunning {
-                let kilobytes = server.residentKilobytes
+                let memory = server.memory
                 let termination = await server.kill()
                 state.withLock { state in
-                    if let kilobytes { state.memory.serverBeforeKill.append(kilobytes) }
+                    if let memory { state.memory.serverLives.append(memory) }
                     if termination != .signaled(SIGKILL) {
                         state.crashes.append("imserver life \(life) ended with \(termination) before SIGKILL")
                     }
@@ -89,9 +87,7 @@ extension SoakRun {
         var next = start + settings.sampleInterval
         while next <= end {
             try await Task.sleep(until: next)
-            let sample = ResidentMemory.Sample(
-                second: Int((next - start).components.seconds), test: ResidentMemory.kilobytes() ?? 0,
-                server: currentServer?.residentKilobytes)
+            let sample = ResidentMemory.Sample(test: ResidentMemory.status()?.resident ?? 0, server: currentServer?.memory)
             state.withLock { $0.memory.samples.append(sample) }
             next += settings.sampleInterval
         }

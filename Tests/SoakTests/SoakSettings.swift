@@ -21,12 +21,22 @@ struct SoakSettings: Sendable {
     var sampleInterval: Duration = .seconds(5)
     /// The bound on the end of a run: every session back, every message acknowledged and delivered.
     var settleLimit: Duration = .seconds(120)
+    /// Whether the run has the test process to itself (`IMSH_SOAK_SECONDS` set: CI runs it
+    /// alone with `--filter SoakTests`). Only then is the test process's memory checked: in a
+    /// plain `swift test` the other suites share the process and its memory.
+    var isDedicated = false
+
+    /// SIGKILLs in a run: one every `restartInterval`, none at the very end.
+    var expectedKills: Int {
+        let seconds = duration.components.seconds, interval = restartInterval.components.seconds
+        return Int((seconds - 1) / interval)
+    }
 
     static var current: SoakSettings {
         let environment = ProcessInfo.processInfo.environment
-        let seconds = environment["IMSH_SOAK_SECONDS"].flatMap { Int($0) }.map { max(10, $0) } ?? 30
+        let given = environment["IMSH_SOAK_SECONDS"].flatMap { Int($0) }
         let seed = environment["IMSH_SOAK_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64(UInt32.max))
-        return SoakSettings(duration: .seconds(seconds), seed: seed)
+        return SoakSettings(duration: .seconds(max(10, given ?? 30)), seed: seed, isDedicated: given != nil)
     }
 
     /// The whole test's bound: the run, the settling, and setting up and tearing down.

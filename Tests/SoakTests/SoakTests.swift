@@ -35,22 +35,25 @@ struct SoakTests {
 
         #expect(state.crashes.isEmpty, "\(state.crashes)")
         #expect(lastStop == .exited(0))
-        #expect(state.lives == 1 + Int(settings.duration / settings.restartInterval))
+        #expect(state.lives == 1 + settings.expectedKills)
         #expect(outcome.notConnected.isEmpty, "not connected: \(outcome.notConnected.prefix(10))")
         #expect(outcome.missing.isEmpty, "acknowledged, not at the receiver: \(outcome.missing.prefix(10))")
         #expect(outcome.duplicates.isEmpty, "\(outcome.duplicates.prefix(10))")
         #expect(run.ledger.unacknowledged.isEmpty, "never acknowledged: \(run.ledger.unacknowledged.prefix(10))")
         #expect(run.ledger.refused.isEmpty, "refused: \(run.ledger.refused.prefix(10))")
         #expect(run.ledger.sendErrors.isEmpty, "\(run.ledger.sendErrors.prefix(10))")
-        // The run did what it claims: most of its messages and faults happened.
+        // The run did what it claims: most of its messages and faults happened (a tick finds no
+        // connection to hit while the server restarts).
         let seconds = Int(settings.duration.components.seconds)
         #expect(run.ledger.acknowledgedCount >= seconds * settings.messagesPerSecond / 2)
-        #expect(run.tally.faultCount >= seconds - 2)
-        #expect(testMemory.flat, "test process: \(testMemory.warm) KiB after warm-up, \(testMemory.late) KiB later")
+        #expect(run.tally.faultCount >= seconds * 3 / 4)
+        if settings.isDedicated {
+            #expect(testMemory.flat, "test process: \(testMemory.warm) KiB after warm-up, \(testMemory.late) KiB later")
+        }
         #expect(serverMemory.flat, "server: \(serverMemory.first) KiB in its first life, \(serverMemory.last) KiB in its last")
 
-        let passed = state.crashes.isEmpty && outcome.isSettled && outcome.duplicates.isEmpty && testMemory.flat
-            && serverMemory.flat && run.ledger.unacknowledged.isEmpty
+        let passed = state.crashes.isEmpty && outcome.isSettled && outcome.duplicates.isEmpty
+            && (testMemory.flat || !settings.isDedicated) && serverMemory.flat && run.ledger.unacknowledged.isEmpty
         await run.tearDown(keepFiles: !passed)
     }
 
@@ -60,9 +63,10 @@ struct SoakTests {
             + "\(outcome.delivered) stored at their receivers (\(outcome.missing.count) missing, "
             + "\(outcome.duplicates.count) twice); \(run.tally.faultCount) faults (\(run.tally.summary)); "
             + "\(state.lives - 1) server kills")
-        print("soak: test process VmRSS every \(run.settings.sampleInterval): "
-            + memory.samples.map { ResidentMemory.text($0.test) }.joined(separator: ", "))
-        print("soak: server VmRSS before each kill and at the end: "
-            + memory.serverBeforeKill.map(ResidentMemory.text).joined(separator: ", "))
+        print("soak: test process VmRSS (MiB) every \(run.settings.sampleInterval): "
+            + memory.samples.map { ResidentMemory.mebibytes($0.test) }.joined(separator: " "))
+        print("soak: server VmRSS/RssAnon (MiB) before each kill and at the end: "
+            + memory.serverLives.map { "\(ResidentMemory.mebibytes($0.resident))/\(ResidentMemory.mebibytes($0.anonymous))" }
+                .joined(separator: " "))
     }
 }
