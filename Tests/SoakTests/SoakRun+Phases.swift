@@ -87,7 +87,9 @@ extension SoakRun {
         var next = start + settings.sampleInterval
         while next <= end {
             try await Task.sleep(until: next)
-            let sample = ResidentMemory.Sample(test: ResidentMemory.status()?.resident ?? 0, server: currentServer?.memory)
+            let (server, life) = state.withLock { ($0.server, $0.lives - 1) }
+            let sample = ResidentMemory.Sample(
+                test: ResidentMemory.status()?.resident ?? 0, server: server?.memory, serverLife: life)
             state.withLock { $0.memory.samples.append(sample) }
             next += settings.sampleInterval
         }

@@ -30,7 +30,7 @@ struct SoakTests {
         // The last server stops gracefully: it too has not crashed.
         let lastStop = await run.currentServer?.stop()
         let state = run.state.withLock { $0 }
-        let testMemory = state.memory.testProcessIsFlat(), serverMemory = state.memory.serverIsFlat()
+        let testMemory = state.memory.testProcessIsFlat(), serverMemory = state.memory.serverProblems()
         report(run, outcome, state)
 
         #expect(state.crashes.isEmpty, "\(state.crashes)")
@@ -50,10 +50,11 @@ struct SoakTests {
         if settings.isDedicated {
             #expect(testMemory.flat, "test process: \(testMemory.warm) KiB after warm-up, \(testMemory.late) KiB later")
         }
-        #expect(serverMemory.flat, "server: \(serverMemory.first) KiB in its first life, \(serverMemory.last) KiB in its last")
+        #expect(state.memory.serverLives.count == 1 + settings.expectedKills, "the server's memory was not sampled in each life")
+        #expect(serverMemory.isEmpty, "server: \(serverMemory)")
 
         let passed = state.crashes.isEmpty && outcome.isSettled && outcome.duplicates.isEmpty
-            && (testMemory.flat || !settings.isDedicated) && serverMemory.flat && run.ledger.unacknowledged.isEmpty
+            && (testMemory.flat || !settings.isDedicated) && serverMemory.isEmpty && run.ledger.unacknowledged.isEmpty
         await run.tearDown(keepFiles: !passed)
     }
 
@@ -65,6 +66,9 @@ struct SoakTests {
             + "\(state.lives - 1) server kills")
         print("soak: test process VmRSS (MiB) every \(run.settings.sampleInterval): "
             + memory.samples.map { ResidentMemory.mebibytes($0.test) }.joined(separator: " "))
+        print("soak: server RssAnon (MiB) every \(run.settings.sampleInterval), by life: "
+            + memory.samples.map { sample in sample.server.map { "\(sample.serverLife):\(ResidentMemory.mebibytes($0.anonymous))" } ?? "-" }
+                .joined(separator: " "))
         print("soak: server VmRSS/RssAnon (MiB) before each kill and at the end: "
             + memory.serverLives.map { "\(ResidentMemory.mebibytes($0.resident))/\(ResidentMemory.mebibytes($0.anonymous))" }
                 .joined(separator: " "))

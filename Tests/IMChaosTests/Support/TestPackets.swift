@@ -1,3 +1,5 @@
+import MQTT
+
 /// MQTT-shaped byte strings for the proxy's tests; the proxy reads only their fixed headers.
 enum TestPackets {
     static let pingRequest: [UInt8] = [0xC0, 0x00]
@@ -12,16 +14,10 @@ enum TestPackets {
         return [0x30] + remainingLength(bodyLength) + topic + payload
     }
 
-    static func remainingLength(_ value: Int) -> [UInt8] {
-        var value = value
-        var bytes: [UInt8] = []
-        repeat {
-            var byte = UInt8(value & 0x7F)
-            value >>= 7
-            if value > 0 { byte |= 0x80 }
-            bytes.append(byte)
-        } while value > 0
-        return bytes
+    private static func remainingLength(_ value: Int) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.writeVariableByteInteger(UInt32(value))
+        return writer.bytes
     }
 
     /// `count` bytes counting up from `seed`: not MQTT, for tests of plain forwarding.
