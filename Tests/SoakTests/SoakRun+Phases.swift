@@ -28,7 +28,9 @@ extension SoakRun {
         await proxy.set(.pass)
         if let memory = currentServer?.memory { state.withLock { $0.memory.serverLives.append(memory) } }
         // Within this function: the report listeners must see the PUBACKs of settling too.
+        let healed = ContinuousClock.now
         try await settle()
+        print("soak: settled \(ContinuousClock.now - healed) after the faults stopped")
     }
 
     /// Sends `messagesPerSecond` messages a second, each from a random session to another user.

@@ -16,7 +16,9 @@ struct SoakTests {
         let settings = SoakSettings.current
         print("soak: \(settings.sessions) sessions for \(settings.duration), seed \(settings.seed)"
             + " (IMSH_SOAK_SEED=\(settings.seed) draws the same faults and traffic)")
+        let started = ContinuousClock.now
         let run = try await withTimeout(.seconds(120)) { try await SoakRun.start(settings) }
+        print("soak: \(settings.sessions) sessions connected in \(ContinuousClock.now - started)")
         let outcome: SoakRun.Outcome
         do {
             outcome = try await withTimeout(settings.duration + settings.settleLimit + .seconds(60)) {
@@ -30,7 +32,7 @@ struct SoakTests {
         // The last server stops gracefully: it too has not crashed.
         let lastStop = await run.currentServer?.stop()
         let state = run.state.withLock { $0 }
-        let testMemory = state.memory.testProcessIsFlat(), serverMemory = state.memory.serverProblems()
+        let testMemory = state.memory.testProcessIsFlat(), serverMemory = state.memory.serverProblems(messagesKept: run.ledger.acknowledgedCount)
         report(run, outcome, state)
 
         #expect(state.crashes.isEmpty, "\(state.crashes)")

@@ -1,3 +1,4 @@
+import Dispatch
 import IMChaos
 import IMTransport
 import Synchronization
@@ -63,7 +64,14 @@ final class ChaosHarness: Sendable {
     func close() async {
         await proxy.stop()
         target.close()
-        group.shutdown()
+        let group = self.group
+        // shutdown() joins the loop's thread: kept off the cooperative pool.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                group.shutdown()
+                done.resume()
+            }
+        }
     }
 }
 
