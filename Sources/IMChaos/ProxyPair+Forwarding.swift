@@ -27,35 +27,35 @@ extension ProxyPair {
                 }
                 return
             case .bytes(let bytes):
-                guard forward(bytes[...], through: pipe, to: destination) else { return }
+                guard forward(bytes, through: pipe, to: destination) else { return }
             }
         }
     }
 
     /// Writes `bytes`, or the part of them before a cut and then makes the cut.
     /// - Returns: false once the pair is cut.
-    private func forward(_ bytes: ArraySlice<UInt8>, through pipe: ProxyPipe, to destination: Connection) -> Bool {
-        if isCutArmed, pipe.cut == nil, let packet = pipe.boundaries.firstPacket(in: bytes) {
+    private func forward(_ bytes: [UInt8], through pipe: ProxyPipe, to destination: Connection) -> Bool {
+        if isCutArmed, pipe.cut == nil, let packet = pipe.boundaries.firstPacket(in: bytes[...]) {
             isCutArmed = false
             // Half the packet, and never all of it: a packet is at least two bytes.
             let kept = max(1, (packet.length ?? 2) / 2)
             pipe.cut = ProxyPipe.PendingCut(remaining: packet.offset + kept, kept: kept, packet: packet)
         }
         if let cut = pipe.cut, cut.remaining <= bytes.count {
-            write(bytes.prefix(cut.remaining), through: pipe, to: destination)
+            write(Array(bytes.prefix(cut.remaining)), through: pipe, to: destination)
             makeCut(through: pipe, cut, to: destination)
             return false
         }
         pipe.cut?.remaining -= bytes.count
-        pipe.boundaries.advance(over: bytes)
+        pipe.boundaries.advance(over: bytes[...])
         write(bytes, through: pipe, to: destination)
         return true
     }
 
-    private func write(_ bytes: ArraySlice<UInt8>, through pipe: ProxyPipe, to destination: Connection) {
+    private func write(_ bytes: [UInt8], through pipe: ProxyPipe, to destination: Connection) {
         pipe.forwardedBytes += bytes.count
         // A closed destination throws; its close callback is on its way.
-        if (try? destination.send(Array(bytes))) == .full { pipe.isDestinationFull = true }
+        if (try? destination.send(bytes)) == .full { pipe.isDestinationFull = true }
     }
 
     /// The destination gets the packet's start and then a FIN, so it reads a truncated
