@@ -29,8 +29,11 @@ extension SoakRun {
         if let memory = currentServer?.memory { state.withLock { $0.memory.serverLives.append(memory) } }
         // Within this function: the report listeners must see the PUBACKs of settling too.
         let healed = ContinuousClock.now
+        var connected = 0
+        for session in sessions where await session.status == .connected { connected += 1 }
         try await settle()
-        print("soak: settled \(ContinuousClock.now - healed) after the faults stopped")
+        print("soak: \(connected) of \(sessions.count) sessions connected when the faults stopped; "
+            + "all back, acknowledged and delivered \(ContinuousClock.now - healed) later")
     }
 
     /// Sends `messagesPerSecond` messages a second, each from a random session to another user.
