@@ -58,13 +58,16 @@ let package = Package(
             "IMEngine", "IMServer", "IMProfiles", "LineEditor", "IMProtocol", "IMHTTP", "IMTransport", "IMConfig", "IMCommandLine",
         ]),
 
-        .executableTarget(name: "imsh", dependencies: ["IMShell", "IMCommandLine"]),
+        // imsh bench: many accounts at once, measured (connect, messages, reconnect).
+        .target(name: "IMBench", dependencies: [
+            "IMEngine", "IMServer", "IMShell", "IMProfiles", "IMTransport", "IMProcess", "IMCommandLine", "IMProtocol", "IMHTTP",
+        ]),
+
+        .executableTarget(name: "imsh", dependencies: ["IMShell", "IMBench", "IMCommandLine"]),
         .executableTarget(name: "imserver", dependencies: ["IMCommandLine", "IMServer", "IMConfig", "IMStore", "IMProtocol"]),
         .executableTarget(name: "imchaos", dependencies: ["IMChaos", "IMCommandLine", "IMJSON", "IMTransport"]),
         // Encode/decode throughput of the MQTT codec.
         .executableTarget(name: "mqtt-bench", dependencies: ["MQTT"]),
-        // Many sessions of one engine against the embedded IM server in the same process: connect, memory, send, receive.
-        .executableTarget(name: "engine-bench", dependencies: ["IMEngine", "IMServer", "IMTransport", "IMProtocol", "MQTT"]),
 
         .testTarget(name: "MQTTTests", dependencies: ["MQTT"]),
         .testTarget(name: "IMTransportTests", dependencies: ["TestSupport", "IMTransport", "MQTT"]),
@@ -78,13 +81,15 @@ let package = Package(
         .testTarget(name: "IMProfilesTests", dependencies: ["IMProfiles", "IMConfig", "IMProtocol", "IMHTTP"]),
         .testTarget(name: "IMServerTests", dependencies: ["TestSupport", "IMProcess", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
         .testTarget(name: "IMEngineTests", dependencies: ["TestSupport", "IMChaos", "IMProcess", "IMEngine", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMStore", "IMHTTP"]),
+        .testTarget(name: "IMBenchTests", dependencies: ["IMBench", "IMProcess", "IMJSON", "TestSupport", "imsh", "imserver"]),
         .testTarget(name: "IMChaosTests", dependencies: ["TestSupport", "IMChaos", "IMProcess", "IMTransport", "MQTT"]),
         // 200 engine sessions through the fault proxy to an imserver process killed every 20 s (IMSH_SOAK_SECONDS).
         .testTarget(name: "SoakTests", dependencies: ["TestSupport", "IMChaos", "IMEngine", "IMProcess", "IMProtocol", "IMTransport", "MQTT"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TestSupport"]),
         .testTarget(name: "IMShellTests", dependencies: ["IMProcess", "TestSupport", "IMShell", "imsh", "IMProfiles", "IMEngine", "IMServer", "IMProtocol", "IMTransport", "IMConfig"]),
-        // What several test targets share: a deadline for async tests, a pseudo-terminal and a model of its screen.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // What several test targets share: a deadline for async tests, a pseudo-terminal and a model of its screen,
+        // and a look into the SQLite files a killed process left.
+        .target(name: "TestSupport", dependencies: ["IMStore"], path: "Tests/TestSupport"),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CEdit", "CSQLite", "CCrypto"]),
     ]
 )

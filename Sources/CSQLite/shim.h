@@ -12,4 +12,16 @@ static inline sqlite3_destructor_type imsh_sqlite_transient(void) {
 static inline int imsh_sqlite_no_checkpoint_on_close(sqlite3 *db) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
 }
+
+/// sqlite3_db_config is variadic: turn off this connection's lookaside allocator, which
+/// otherwise holds its slots for as long as the connection is open.
+static inline int imsh_sqlite_disable_lookaside(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_LOOKASIDE, (void *)0, 0, 0);
+}
+
+/// sqlite3_config is variadic: no preallocated block of page-cache pages per connection;
+/// pages come from the heap as needed. Only effective before sqlite3_initialize.
+static inline int imsh_sqlite_page_cache_on_demand(void) {
+    return sqlite3_config(SQLITE_CONFIG_PAGECACHE, (void *)0, 0, 0);
+}
 #endif

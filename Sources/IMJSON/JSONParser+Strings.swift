@@ -2,27 +2,28 @@ extension JSONParser {
     /// Parses a string at the opening quote: escapes, surrogate pairs, and UTF-8 checked.
     mutating func parseString() throws(JSONError) -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
+        // Most strings hold no escape: they become one String straight from their bytes.
+        var result: String?
         var runStart = index
-        func flushRun(_ parser: JSONParser, upTo end: Int) throws(JSONError) {
-            guard runStart < end else { return }
+        func flushRun(_ parser: JSONParser, upTo end: Int, into result: inout String?) throws(JSONError) {
+            guard runStart < end || result == nil else { return }
             guard let text = String(validating: parser.bytes[runStart..<end], as: UTF8.self) else {
                 throw parser.error("invalid UTF-8 in string")
             }
-            scalars.append(contentsOf: text.unicodeScalars)
+            if result == nil { result = text } else { result! += text }
         }
         while true {
             guard index < bytes.count else { throw error("unterminated string") }
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
-                try flushRun(self, upTo: index)
+                try flushRun(self, upTo: index, into: &result)
                 index += 1
-                return String(scalars)
+                return result ?? ""
             case UInt8(ascii: "\\"):
-                try flushRun(self, upTo: index)
+                try flushRun(self, upTo: index, into: &result)
                 index += 1
-                scalars.append(try parseEscape())
+                result!.unicodeScalars.append(try parseEscape())
                 runStart = index
             case 0x00..<0x20:
                 throw error(byte == 0x0A ? "unterminated string (line break inside)" : "control character in string; escape it")

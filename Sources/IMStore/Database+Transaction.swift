@@ -9,6 +9,7 @@ extension Database {
         do {
             let result = try body(self)
             try executeScript(nested ? "RELEASE imsh_nested" : "COMMIT")
+            if !nested && releasesMemoryAfterTransactions { releaseMemory() }
             return result
         } catch {
             // A failed COMMIT (SQLITE_BUSY, disk full) leaves the transaction open: end it too.
@@ -24,7 +25,7 @@ extension Database {
 
     /// `PRAGMA user_version`: the schema version `DatabaseMigrator` maintains.
     public func userVersion() throws(DatabaseError) -> Int {
-        Int(try fetchOne("PRAGMA user_version")?[0].int64 ?? 0)
+        Int(try fetchOnce("PRAGMA user_version").first?[0].int64 ?? 0)
     }
 
     /// Sets `PRAGMA user_version` (part of the current transaction, if any).

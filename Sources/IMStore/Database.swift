@@ -11,6 +11,7 @@ public final class Database {
     private var handle: OpaquePointer?
     private var statementCache: [String: Statement] = [:]
     private static let statementCacheLimit = 128
+    let releasesMemoryAfterTransactions: Bool
 
     /// Opens (and by default creates) the database at `path` and applies `configuration`.
     ///
@@ -28,6 +29,8 @@ public final class Database {
         beforeClosingOnFailure: (OpaquePointer, DatabaseError) throws(DatabaseError) -> Void
     ) throws(DatabaseError) {
         self.path = path
+        self.releasesMemoryAfterTransactions = configuration.releaseMemoryAfterTransactions
+        Self.configureProcess()
         var connection: OpaquePointer?
         let code = sqlite3_open_v2(path, &connection, configuration.openFlags, nil)
         guard code == SQLITE_OK, let connection else {
@@ -38,6 +41,9 @@ public final class Database {
         handle = connection
         sqlite3_extended_result_codes(connection, 1)
         sqlite3_busy_timeout(connection, configuration.busyTimeoutMilliseconds)
+        if !configuration.lookaside {
+            imsh_sqlite_disable_lookaside(connection)
+        }
         do {
             try setUp(configuration)
         } catch {
@@ -51,20 +57,36 @@ public final class Database {
         close()
     }
 
+    /// Process-wide SQLite settings, applied before the first connection opens (they fail
+    /// quietly once SQLite is initialized, e.g. when another library opened a database first).
+    private static func configureProcess() { _ = processConfigured }
+
+    // SQLite's default preallocates a block of cache pages per connection on its first
+    // read; with thousands of sessions that block is most of their memory. Pages then come
+    // from the heap as needed.
+    private static let processConfigured: Void = {
+        imsh_sqlite_page_cache_on_demand()
+    }()
+
     private func setUp(_ configuration: Configuration) throws(DatabaseError) {
         // Reading anything forces SQLite to look at the header: garbage fails here.
-        _ = try fetchOne("PRAGMA schema_version")
-        if configuration.walMode && !configuration.readOnly {
-            let mode = try fetchOne("PRAGMA journal_mode=WAL")?[0].string ?? ""
-            guard mode.lowercased() == "wal" || path == ":memory:" else {
-                throw DatabaseError(code: SQLITE_ERROR, message: "journal_mode stayed \(mode), wanted wal", path: path)
+        _ = try fetchOnce("PRAGMA schema_version")
+        if let wanted = configuration.journalMode, !configuration.readOnly {
+            let mode = try fetchOnce("PRAGMA main.journal_mode=\(wanted.rawValue)").first?[0].string ?? ""
+            guard mode.uppercased() == wanted.rawValue || path == ":memory:" else {
+                throw DatabaseError(
+                    code: SQLITE_ERROR, message: "journal_mode stayed \(mode), wanted \(wanted.rawValue.lowercased())", path: path)
             }
         }
-        try executeScript("PRAGMA synchronous=\(configuration.synchronous.rawValue)")
+        try executeScript("PRAGMA main.synchronous=\(configuration.synchronous.rawValue)")
+        if let limit = configuration.cacheLimitKiB {
+            try executeScript("PRAGMA main.cache_size=-\(max(1, limit))")
+        }
         try executeScript("PRAGMA foreign_keys=\(configuration.foreignKeys ? "ON" : "OFF")")
         if configuration.quickCheckOnOpen {
             try quickCheck()
         }
+        if configuration.releaseMemoryAfterTransactions { releaseMemory() }
     }
 
     /// Finalizes cached statements and closes the handle; later calls fail with `misuse`.
@@ -143,6 +165,18 @@ public final class Database {
         return try statement.step() ? statement.row() : nil
     }
 
+    /// Runs one statement and copies out every row, without keeping it compiled: for SQL run
+    /// once per connection, whose compiled form would otherwise stay in the cache for good.
+    public func fetchOnce(_ sql: String, _ arguments: [DatabaseValue] = []) throws(DatabaseError) -> [Row] {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        var rows: [Row] = []
+        while try statement.step() {
+            rows.append(statement.row())
+        }
+        return rows
+    }
+
     /// Runs SQL text that may hold several statements and takes no arguments (schema scripts).
     public func executeScript(_ sql: String) throws(DatabaseError) {
         let handle = try connection(for: sql)
@@ -171,15 +205,33 @@ public final class Database {
 
     /// The current `PRAGMA journal_mode`, lowercased (`wal`, `delete`, `memory`, ...).
     public func journalMode() throws(DatabaseError) -> String {
-        try fetchOne("PRAGMA journal_mode")?[0].string?.lowercased() ?? ""
+        try fetchOnce("PRAGMA journal_mode").first?[0].string?.lowercased() ?? ""
+    }
+
+    /// Bytes this connection's page cache holds now (`SQLITE_DBSTATUS_CACHE_USED`).
+    public var cacheMemoryUsed: Int {
+        guard let handle else { return 0 }
+        var current: Int32 = 0, highest: Int32 = 0
+        sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_USED, &current, &highest, 0)
+        return Int(current)
+    }
+
+    /// Frees the page cache pages no statement is using; the next read fetches them again.
+    public func releaseMemory() {
+        if let handle { sqlite3_db_release_memory(handle) }
     }
 
     /// Runs `PRAGMA quick_check` and throws `SQLITE_CORRUPT` with its findings unless "ok".
     public func quickCheck() throws(DatabaseError) {
-        let findings = try fetchAll("PRAGMA quick_check").compactMap { $0[0].string }
+        let findings = try fetchOnce("PRAGMA main.quick_check").compactMap { $0[0].string }
         guard findings == ["ok"] else {
             let summary = findings.prefix(5).joined(separator: "; ")
-            throw DatabaseError(code: SQLITE_CORRUPT, message: "quick_check failed: \(summary)", sql: "PRAGMA quick_check", path: path)
+            throw DatabaseError(code: SQLITE_CORRUPT, message: "quick_check failed: \(summary)", sql: "PRAGMA main.quick_check", path: path)
         }
     }
+}
+
+extension Database {
+    /// Bytes of heap SQLite holds now across every connection of the process.
+    public static var processMemoryUsed: Int { Int(sqlite3_memory_used()) }
 }

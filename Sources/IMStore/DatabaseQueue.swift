@@ -14,10 +14,13 @@ public final class DatabaseQueue: @unchecked Sendable {
     public let path: String
 
     /// Takes ownership of `database`; the caller must not use it afterwards.
-    public init(_ database: sending Database, label: String = "imsh.database") {
+    ///
+    /// With `target`, the work runs on that queue's thread (see `DatabaseThreads`), else on
+    /// Dispatch's shared pool, which adds threads while work blocks.
+    public init(_ database: sending Database, label: String = "imsh.database", target: DispatchQueue? = nil) {
         self.path = database.path
         self.database = database
-        self.queue = DispatchQueue(label: label)
+        self.queue = DispatchQueue(label: label, target: target)
     }
 
     /// Opens `path` on a fresh queue, applies `migrator`, and returns the owner.
@@ -28,9 +31,10 @@ public final class DatabaseQueue: @unchecked Sendable {
         path: String,
         configuration: Database.Configuration = Database.Configuration(),
         migrator: DatabaseMigrator = DatabaseMigrator(),
-        recoverCorruption: Bool = false
+        recoverCorruption: Bool = false,
+        target: DispatchQueue? = nil
     ) async throws -> (queue: DatabaseQueue, movedAside: [String]) {
-        let opener = DispatchQueue(label: "imsh.database.open")
+        let opener = target ?? DispatchQueue(label: "imsh.database.open")
         let (queue, moved): (DatabaseQueue, [String]) = try await withCheckedThrowingContinuation { continuation in
             opener.async {
                 continuation.resume(with: Result {
@@ -38,7 +42,7 @@ public final class DatabaseQueue: @unchecked Sendable {
                         ? try Database.openRecovering(path: path, configuration: configuration)
                         : (try Database(path: path, configuration: configuration), [])
                     try migrator.migrate(database)
-                    return (DatabaseQueue(database), moved)
+                    return (DatabaseQueue(database, target: target), moved)
                 })
             }
         }

@@ -18,6 +18,14 @@ public struct InboundFrames: AsyncSequence, Sendable {
         public mutating func next() async throws(TransportError) -> [UInt8]? {
             try await queue.next().get()
         }
+
+        /// A frame that has already arrived, without waiting; nil when none is buffered.
+        ///
+        /// Lets a consumer take what came in together as one batch (one database transaction
+        /// for a burst of messages) after `next()` returned the first of them.
+        public mutating func nextIfBuffered() -> [UInt8]? {
+            queue.poll()
+        }
     }
 }
 
@@ -78,6 +86,21 @@ final class FrameQueue: Sendable {
             return state.waiter.take()
         }
         waiter?.resume(returning: error.map { .failure($0) } ?? .success(nil))
+    }
+
+    /// Consumer side: a buffered frame, or nil at once when there is none.
+    func poll() -> [UInt8]? {
+        let (frame, resume) = state.withLock { state -> ([UInt8]?, Bool) in
+            guard state.count > 0 else { return (nil, false) }
+            let frame = state.pop()
+            let resume = state.paused && state.count <= limit / 2
+            if resume { state.paused = false }
+            return (frame, resume)
+        }
+        if resume {
+            connection.loop.execute { [connection] in connection.resumeReading() }
+        }
+        return frame
     }
 
     /// Consumer side: the next frame, nil at the end, or the error the connection ended with (once).

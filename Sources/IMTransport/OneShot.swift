@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// `fulfil` may be called from any thread and more than once; the first value wins, which
 /// settles races between completion and cancellation without further bookkeeping.
-final class OneShot<Value: Sendable>: Sendable {
+public final class OneShot<Value: Sendable>: Sendable {
     private enum State {
         case empty
         case waiting(CheckedContinuation<Value, Never>)
@@ -15,7 +15,9 @@ final class OneShot<Value: Sendable>: Sendable {
     private let state = Mutex<State>(.empty)
 
     /// Delivers `value` unless a value was delivered before.
-    func fulfil(_ value: Value) {
+    public init() {}
+
+    public func fulfil(_ value: Value) {
         let waiter: CheckedContinuation<Value, Never>? = state.withLock { state in
             switch state {
             case .empty:
@@ -32,7 +34,7 @@ final class OneShot<Value: Sendable>: Sendable {
     }
 
     /// Suspends until a value is delivered; call at most once.
-    func wait() async -> Value {
+    public func wait() async -> Value {
         await withCheckedContinuation { continuation in
             let ready: Value? = state.withLock { state in
                 switch state {

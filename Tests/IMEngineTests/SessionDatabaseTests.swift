@@ -59,7 +59,7 @@ struct SessionDatabaseTests {
         let (database, isRecreated) = try await SessionDatabase.open(directory: directory.path, appKey: "dev", userID: "alice")
         #expect(isRecreated)
         #expect(try await database.storeIncoming(uid: "m1", from: "bob", text: "after", cid: nil, sentAt: 1))
-        let aside = directory.contents(of: "dev").filter { $0.hasPrefix("alice.sqlite.corrupt-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+        let aside = directory.contents(of: "dev").filter { $0.hasPrefix("alice.sqlite.corrupt-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") && !$0.hasSuffix("-journal") }
         #expect(aside.count == 1)
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory.path + "/dev/" + aside[0])) == garbage)
         await database.close()

@@ -85,6 +85,42 @@ struct SessionMessageTests {
         }
     }
 
+    @Test func aBurstIsStoredOnceAndAcknowledgedInArrivalOrder() async throws {
+        let broker = try ScriptedBroker(.init())
+        let test = try TestEngine(servers: [broker.address])
+        defer { broker.shutdown() }
+        try await withTimeout {
+            let session = test.session()
+            _ = try await session.connect()
+            let received = await session.receivedMessages()
+            func delivery(_ id: UInt16, uid: String, topic: String = "im/inbox/bob") -> Packet {
+                .publish(Publish(
+                    topic: topic, payload: TextMessage(text: "m \(uid)", cid: "c-\(uid)", from: "bob").encoded(),
+                    qos: .atLeastOnce, packetIdentifier: id,
+                    properties: [.payloadFormatIndicator(.utf8), .contentType(TextMessage.contentType),
+                                 .userProperty(IMUserProperty.messageUID, uid), .userProperty(IMUserProperty.sentAt, "1")]))
+            }
+            // 40 messages in one write, with a repeated uid and one on a topic that is no inbox.
+            var burst = (0..<40).map { delivery(UInt16(100 + $0), uid: "u-\($0)") }
+            burst.insert(delivery(200, uid: "u-3"), at: 10)
+            burst.insert(delivery(201, uid: "u-x", topic: "elsewhere"), at: 20)
+            broker.send(burst, on: 0)
+            #expect(await eventually { broker.pubAcks.count == 42 })
+
+            let expectedOrder = burst.compactMap { packet -> UInt16? in
+                if case .publish(let publish) = packet { return publish.packetIdentifier } else { return nil }
+            }
+            #expect(broker.pubAcks.map(\.packetIdentifier) == expectedOrder)
+            #expect(broker.pubAcks.filter { $0.reasonCode != .success }.map(\.packetIdentifier) == [201])
+            var iterator = received.makeAsyncIterator()
+            var uids: [String] = []
+            while uids.count < 40, let message = await iterator.next() { uids.append(message.uid ?? "") }
+            #expect(uids == (0..<40).map { "u-\($0)" })
+            #expect(try await session.history(limit: 100).count == 40)
+            await session.close()
+        }
+    }
+
     @Test func incomingMessageIsStoredBeforeItsPubAckAndADuplicateUIDIsIgnored() async throws {
         let path = Mutex<String?>(nil)
         let countsAtPubAck = Mutex<[Int]>([])

@@ -1,4 +1,7 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
 import IMStore
 import Testing
 
@@ -12,7 +15,7 @@ struct DatabaseTests {
         database.close()
         // WAL is a property of the file: a plain reopen still reads it.
         var plain = Database.Configuration()
-        plain.walMode = false
+        plain.journalMode = nil
         #expect(try Database(path: directory.file("a.sqlite"), configuration: plain).journalMode() == "wal")
     }
 
@@ -142,5 +145,32 @@ struct DatabaseTests {
             #expect(error.code == .cannotOpen)
             #expect(!error.isCorruption)
         }
+    }
+}
+
+struct CompactConfigurationTests {
+    @Test func journalsInPlaceWithoutSyncAndGivesTheCacheBackAfterEachTransaction() throws {
+        let directory = TemporaryDirectory()
+        let compact = try Database(path: directory.file("compact.sqlite"), configuration: .compact)
+        #expect(try compact.journalMode() == "persist")
+        #expect(try compact.fetchOnce("PRAGMA synchronous").first?[0] == .integer(0))
+        #expect(try compact.fetchOnce("PRAGMA cache_size").first?[0] == .integer(-64))
+        let roomy = try Database(path: directory.file("roomy.sqlite"))
+        for database in [compact, roomy] {
+            try database.executeScript("CREATE TABLE t(x TEXT)")
+            try database.transaction { database in
+                for index in 0..<2000 { try database.execute("INSERT INTO t VALUES (?)", [.text("row \(index) padding")]) }
+            }
+        }
+        // The default keeps the pages it read; compact holds at most a page or two between transactions.
+        #expect(roomy.cacheMemoryUsed > 40_000)
+        #expect(compact.cacheMemoryUsed < 10_000)
+        // What was committed is there for a second connection, and the journal file stays.
+        compact.close()
+        #expect(access(directory.file("compact.sqlite-journal"), F_OK) == 0)
+        var plain = Database.Configuration()
+        plain.journalMode = nil
+        let reader = try Database(path: directory.file("compact.sqlite"), configuration: plain)
+        #expect(try reader.fetchOnce("SELECT count(*) FROM t").first?[0] == .integer(2000))
     }
 }

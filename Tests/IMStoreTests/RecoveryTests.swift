@@ -51,7 +51,7 @@ struct RecoveryTests {
         let path = directory.file("pages.sqlite")
         do {
             var configuration = Database.Configuration()
-            configuration.walMode = false
+            configuration.journalMode = nil
             let database = try Database(path: path, configuration: configuration)
             try database.executeScript("CREATE TABLE t(x TEXT); CREATE INDEX tx ON t(x)")
             try database.transaction { database in

@@ -16,6 +16,8 @@ public struct EngineConfiguration: Sendable {
     public var networkMonitor: NetworkMonitorSetting
     /// Event loop threads shared by every session's sockets.
     public var eventLoopThreads: Int
+    /// Threads shared by every session's database work (SQLite calls block).
+    public var databaseThreads: Int
     /// With several servers, how long one has to answer before the next is tried too.
     public var serverStagger: Duration
     /// The bound on one server: TCP connect, proxy negotiation and CONNACK.
@@ -29,7 +31,7 @@ public struct EngineConfiguration: Sendable {
         appKey: String, servers: [ServerAddress], dataDirectory: String,
         callbacks: CallbackExecutor = .queue(DispatchQueue(label: "imsh.engine.callbacks")),
         clock: any EngineClock = SystemEngineClock(), networkMonitor: NetworkMonitorSetting = .system,
-        eventLoopThreads: Int = 2, serverStagger: Duration = .milliseconds(250),
+        eventLoopThreads: Int = 2, databaseThreads: Int = 4, serverStagger: Duration = .milliseconds(250),
         attemptTimeout: Duration = .seconds(10), tokenFetchTimeout: Duration = .seconds(10), maximumRedirects: Int = 3
     ) {
         self.appKey = appKey
@@ -39,6 +41,7 @@ public struct EngineConfiguration: Sendable {
         self.clock = clock
         self.networkMonitor = networkMonitor
         self.eventLoopThreads = eventLoopThreads
+        self.databaseThreads = databaseThreads
         self.serverStagger = serverStagger
         self.attemptTimeout = attemptTimeout
         self.tokenFetchTimeout = tokenFetchTimeout
@@ -50,6 +53,7 @@ public struct EngineConfiguration: Sendable {
         guard !servers.isEmpty else { throw .invalidParameter("no server address given") }
         guard !dataDirectory.isEmpty else { throw .invalidParameter("the data directory is empty") }
         guard eventLoopThreads >= 1 else { throw .invalidParameter("eventLoopThreads must be at least 1") }
+        guard databaseThreads >= 1 else { throw .invalidParameter("databaseThreads must be at least 1") }
         guard attemptTimeout > .zero, tokenFetchTimeout > .zero, serverStagger >= .zero, maximumRedirects >= 0 else {
             throw .invalidParameter("timeouts must be positive, the stagger and redirect limit not negative")
         }

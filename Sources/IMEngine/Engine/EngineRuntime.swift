@@ -1,3 +1,4 @@
+import IMStore
 import IMTransport
 import Synchronization
 
@@ -5,12 +6,15 @@ import Synchronization
 final class EngineRuntime: Sendable {
     let configuration: EngineConfiguration
     let group: EventLoopGroup
+    /// The threads every session's database work runs on.
+    let databaseThreads: DatabaseThreads
     /// Database files held by a live session, so two sessions never write one file.
     private let claimedDatabases = Mutex<Set<String>>([])
 
     init(configuration: EngineConfiguration, group: EventLoopGroup) {
         self.configuration = configuration
         self.group = group
+        self.databaseThreads = DatabaseThreads(count: configuration.databaseThreads, label: "imsh.engine.database")
     }
 
     var clock: any EngineClock { configuration.clock }

@@ -189,7 +189,8 @@ extension Session {
             throw .database("\(path) is in use by another session; give each device of a user its own data directory")
         }
         do {
-            let (database, isRecreated) = try await SessionDatabase.open(directory: directory, appKey: appKey, userID: userID)
+            let (database, isRecreated) = try await SessionDatabase.open(
+                directory: directory, appKey: appKey, userID: userID, threads: runtime.databaseThreads)
             self.database = database
             databasePath = path
             localUserID = userID

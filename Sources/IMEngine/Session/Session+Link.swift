@@ -30,7 +30,13 @@ extension Session {
             var failure: TransportError?
             do throws(TransportError) {
                 while let frame = try await iterator.next() {
-                    await self.received(frame, on: link)
+                    // What arrived together is handled together: a burst of messages is
+                    // stored in one transaction and its acknowledgements in another.
+                    var frames = [frame]
+                    while frames.count < Self.largestBatch, let more = iterator.nextIfBuffered() {
+                        frames.append(more)
+                    }
+                    await self.received(frames, on: link)
                 }
             } catch {
                 failure = error
@@ -43,22 +49,55 @@ extension Session {
         Task { await self.resendPending(on: link) }
     }
 
-    /// Handles one packet from the server, in arrival order.
-    private func received(_ frame: [UInt8], on link: SessionLink) async {
+    /// The most frames handled as one batch.
+    static var largestBatch: Int { 256 }
+
+    /// Handles packets from the server in arrival order; runs of PUBLISH and of PUBACK go to
+    /// the database as one transaction each.
+    private func received(_ frames: [[UInt8]], on link: SessionLink) async {
         guard self.link === link else { return }
         link.lastReceived = clock.now
         link.pingSentAt = nil
-        let packet: Packet
-        do {
-            packet = try Packet(frame: frame)
-        } catch {
-            return violation(on: link, .malformedPacket, "the server sent a malformed packet: \(error)")
+        var publishes: [Publish] = []
+        var acknowledgements: [PubAck] = []
+        for frame in frames {
+            let packet: Packet
+            do {
+                packet = try Packet(frame: frame)
+            } catch {
+                return violation(on: link, .malformedPacket, "the server sent a malformed packet: \(error)")
+            }
+            if case .publish(let publish) = packet, acknowledgements.isEmpty {
+                publishes.append(publish)
+                continue
+            }
+            if case .puback(let acknowledgement) = packet, publishes.isEmpty {
+                acknowledgements.append(acknowledgement)
+                continue
+            }
+            await flush(&publishes, &acknowledgements, on: link)
+            guard self.link === link else { return }
+            switch packet {
+            case .publish(let publish): publishes.append(publish)
+            case .puback(let acknowledgement): acknowledgements.append(acknowledgement)
+            default: handle(packet, on: link)
+            }
         }
+        await flush(&publishes, &acknowledgements, on: link)
+    }
+
+    private func flush(_ publishes: inout [Publish], _ acknowledgements: inout [PubAck], on link: SessionLink) async {
+        if !publishes.isEmpty { await incoming(publishes, on: link) }
+        if !acknowledgements.isEmpty { await acknowledged(acknowledgements) }
+        publishes.removeAll()
+        acknowledgements.removeAll()
+    }
+
+    /// A packet other than PUBLISH and PUBACK.
+    private func handle(_ packet: Packet, on link: SessionLink) {
         switch packet {
-        case .publish(let publish):
-            await incoming(publish, on: link)
-        case .puback(let acknowledgement):
-            await acknowledged(acknowledgement)
+        case .publish, .puback:
+            break
         case .suback(let acknowledgement):
             if acknowledgement.packetIdentifier == link.subscribeID {
                 outgoing.release(acknowledgement.packetIdentifier)

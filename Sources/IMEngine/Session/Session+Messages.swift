@@ -65,7 +65,7 @@ extension Session {
         link.publishedCIDs.insert(cid)
         let bytes = Packet.publish(SessionPackets.publish(message, packetID: id, dup: isResend)).encoded()
         if let limit = link.maximumPacketSize, bytes.count > limit {
-            return await acknowledged(PubAck(packetIdentifier: id, reasonCode: .packetTooLarge))
+            return await acknowledged([PubAck(packetIdentifier: id, reasonCode: .packetTooLarge)])
         }
         link.send(encoded: bytes, at: clock.now)
     }
@@ -79,44 +79,61 @@ extension Session {
         }
     }
 
-    /// A delivery: stored first (a known uid is skipped), acknowledged only then.
-    func incoming(_ publish: Publish, on link: SessionLink) async {
-        let acknowledge = { [self] (reason: ReasonCode) in
-            guard publish.qos == .atLeastOnce, self.link === link else { return }
-            link.send(.puback(PubAck(packetIdentifier: publish.packetIdentifier, reasonCode: reason)), at: clock.now)
+    /// Deliveries that arrived together: stored first in one transaction (a known uid is
+    /// skipped), then acknowledged in arrival order, as MQTT asks.
+    func incoming(_ publishes: [Publish], on link: SessionLink) async {
+        var answers: [(publish: Publish, reason: ReasonCode?)] = []
+        var batch: [SessionDatabase.Incoming] = []
+        for publish in publishes {
+            guard case .inbox(let from)? = IMTopic(publish.topic) else {
+                answers.append((publish, .topicNameInvalid))
+                continue
+            }
+            guard let message = try? TextMessage.decode(publish.payload) else {
+                answers.append((publish, .payloadFormatInvalid))
+                continue
+            }
+            let properties = publish.properties
+            // A stock broker sends no uid: sender and cid then identify the message.
+            let uid = properties.userProperty(IMUserProperty.messageUID) ?? "\(from)/\(message.cid)"
+            let sentAt = properties.userProperty(IMUserProperty.sentAt).flatMap { Int64($0) } ?? clock.epochMilliseconds
+            batch.append(SessionDatabase.Incoming(uid: uid, from: from, text: message.text, cid: message.cid, sentAt: sentAt))
+            answers.append((publish, nil))
         }
-        guard case .inbox(let from)? = IMTopic(publish.topic) else { return acknowledge(.topicNameInvalid) }
-        guard let message = try? TextMessage.decode(publish.payload) else { return acknowledge(.payloadFormatInvalid) }
-        let properties = publish.properties
-        // A stock broker sends no uid: sender and cid then identify the message.
-        let uid = properties.userProperty(IMUserProperty.messageUID) ?? "\(from)/\(message.cid)"
-        let sentAt = properties.userProperty(IMUserProperty.sentAt).flatMap { Int64($0) } ?? clock.epochMilliseconds
-        guard let database else { return }
-        let stored: StoredMessage?
-        do {
-            stored = try await database.receive(uid: uid, from: from, text: message.text, cid: message.cid, sentAt: sentAt)
-        } catch {
-            // Not stored, so not acknowledged: the server delivers it again.
-            return
+        var stored: [StoredMessage?] = []
+        if !batch.isEmpty {
+            guard let database else { return }
+            do {
+                stored = try await database.receive(batch)
+            } catch {
+                // Not stored, so not acknowledged: the server delivers them again.
+                answers.removeAll { $0.reason == nil }
+            }
         }
-        acknowledge(.success)
-        if let stored {
-            messageStreams.yield(stored)
+        guard self.link === link else { return }
+        for (publish, reason) in answers where publish.qos == .atLeastOnce {
+            link.send(.puback(PubAck(packetIdentifier: publish.packetIdentifier, reasonCode: reason ?? .success)), at: clock.now)
+        }
+        for case let message? in stored {
+            messageStreams.yield(message)
             for handler in messageHandlers.values {
-                runtime?.callbacks.run { handler(stored) }
+                runtime?.callbacks.run { handler(message) }
             }
         }
     }
 
-    /// PUBACK: the server stored the message (or refused it, for good).
-    func acknowledged(_ acknowledgement: PubAck) async {
-        guard let cid = outgoing.acknowledge(acknowledgement.packetIdentifier) else { return }
-        if acknowledgement.reasonCode.isFailure {
-            try? await database?.markFailed(cid: cid)
-        } else {
-            try? await database?.markSent(cid: cid)
+    /// PUBACKs: the server stored these messages (or refused them, for good).
+    func acknowledged(_ acknowledgements: [PubAck]) async {
+        var reports: [SendReport] = []
+        var sent: [String] = []
+        var failed: [String] = []
+        for acknowledgement in acknowledgements {
+            guard let cid = outgoing.acknowledge(acknowledgement.packetIdentifier) else { continue }
+            if acknowledgement.reasonCode.isFailure { failed.append(cid) } else { sent.append(cid) }
+            reports.append(SendReport(cid: cid, reasonCode: acknowledgement.reasonCode))
         }
-        reportStreams.yield(SendReport(cid: cid, reasonCode: acknowledgement.reasonCode))
+        try? await database?.markAcknowledged(sent: sent, failed: failed)
+        for report in reports { reportStreams.yield(report) }
     }
 
     /// A client message id: 16 random bytes in hex, unique without coordination.

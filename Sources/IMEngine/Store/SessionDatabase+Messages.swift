@@ -10,19 +10,28 @@ extension SessionDatabase {
         try await receive(uid: uid, from: peer, text: text, cid: cid, sentAt: sentAt) != nil
     }
 
-    /// Stores a delivered message unless its uid is already there; returns it when it was new.
-    ///
-    /// Returns only after the commit, so the caller may acknowledge the message to the server.
+    /// Stores an incoming message once per uid; nil when this uid was stored before.
     public func receive(uid: String, from peer: String, text: String, cid: String?, sentAt: Int64) async throws -> StoredMessage? {
+        try await receive([Incoming(uid: uid, from: peer, text: text, cid: cid, sentAt: sentAt)])[0]
+    }
+
+    /// Stores incoming messages in one transaction, each once per uid; the result holds nil
+    /// where a uid was stored before. A burst that arrived together costs one commit.
+    public func receive(_ messages: [Incoming]) async throws -> [StoredMessage?] {
         try await queue.write { db in
-            try db.execute("""
-                INSERT INTO message(uid, cid, direction, peer, text, sent_at, state) VALUES (?, ?, 0, ?, ?, ?, 0)
-                ON CONFLICT(uid) DO NOTHING
-                """, [.text(uid), DatabaseValue(cid), .text(peer), .text(text), .integer(sentAt)])
-            guard db.changes > 0 else { return nil }
-            let id = db.lastInsertRowID
-            try Self.touchConversation(db, peer: peer, messageID: id, at: sentAt, unread: 1)
-            return StoredMessage(id: id, uid: uid, cid: cid, direction: .incoming, peer: peer, text: text, sentAt: sentAt, state: .received)
+            try messages.map { message -> StoredMessage? in
+                try db.execute("""
+                    INSERT INTO message(uid, cid, direction, peer, text, sent_at, state) VALUES (?, ?, 0, ?, ?, ?, 0)
+                    ON CONFLICT(uid) DO NOTHING
+                    """, [.text(message.uid), DatabaseValue(message.cid), .text(message.peer), .text(message.text),
+                          .integer(message.sentAt)])
+                guard db.changes > 0 else { return nil }
+                let id = db.lastInsertRowID
+                try Self.touchConversation(db, peer: message.peer, messageID: id, at: message.sentAt, unread: 1)
+                return StoredMessage(
+                    id: id, uid: message.uid, cid: message.cid, direction: .incoming, peer: message.peer,
+                    text: message.text, sentAt: message.sentAt, state: .received)
+            }
         }
     }
 
@@ -40,16 +49,25 @@ extension SessionDatabase {
 
     /// Marks an outgoing message acknowledged by the server.
     public func markSent(cid: String) async throws {
+        try await mark([cid], state: 2)
+    }
+
+    /// Records the server's answers to several outgoing messages in one transaction.
+    public func markAcknowledged(sent: [String], failed: [String]) async throws {
+        guard !sent.isEmpty || !failed.isEmpty else { return }
         try await queue.write { db in
-            try db.execute("UPDATE message SET state = 2 WHERE direction = 1 AND cid = ?", [.text(cid)])
+            for cid in sent { try db.execute("UPDATE message SET state = 2 WHERE direction = 1 AND cid = ?", [.text(cid)]) }
+            for cid in failed { try db.execute("UPDATE message SET state = 3 WHERE direction = 1 AND cid = ?", [.text(cid)]) }
         }
     }
 
     /// Marks an outgoing message the server refused (PUBACK with a failure code): it is not resent.
     public func markFailed(cid: String) async throws {
-        try await queue.write { db in
-            try db.execute("UPDATE message SET state = 3 WHERE direction = 1 AND cid = ?", [.text(cid)])
-        }
+        try await mark([cid], state: 3)
+    }
+
+    private func mark(_ cids: [String], state: Int) async throws {
+        try await markAcknowledged(sent: state == 2 ? cids : [], failed: state == 3 ? cids : [])
     }
 
     /// Outgoing messages the server has not acknowledged, oldest first: resent after reconnection.

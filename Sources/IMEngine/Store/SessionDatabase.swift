@@ -3,7 +3,8 @@ import IMStore
 
 /// One account's local database: its messages, conversations and connection log.
 ///
-/// One SQLite file per (app key, user id), `DATA/<app key>/<user id>.sqlite`, in WAL mode.
+/// One SQLite file per (app key, user id), `DATA/<app key>/<user id>.sqlite`, opened compact
+/// (`Database.Configuration.compact`: rollback journal kept in place, no fsync).
 /// All access goes through a `DatabaseQueue`, so the handle has one owner and its blocking
 /// calls stay off Swift's cooperative pool. A file that is corrupt or not a database is moved
 /// aside (never deleted) and a fresh one made; `open` then reports `isRecreated`.
@@ -25,7 +26,10 @@ public final class SessionDatabase: Sendable {
     ///
     /// - Throws: `SessionDatabaseError` when the user id is not of `[A-Za-z0-9+=_-]{1,64}`
     ///   or the file cannot be opened even after moving a damaged one aside.
-    public static func open(directory: String, appKey: String, userID: String) async throws(SessionDatabaseError)
+    /// `threads`, when given, is where its work runs (shared with other sessions' files).
+    public static func open(
+        directory: String, appKey: String, userID: String, threads: DatabaseThreads? = nil
+    ) async throws(SessionDatabaseError)
         -> (database: SessionDatabase, isRecreated: Bool)
     {
         guard IMIdentifier.isValidUserID(userID) else { throw .invalidUserID(userID) }
@@ -34,8 +38,11 @@ public final class SessionDatabase: Sendable {
             if let failure = Database.createDirectories(String(path[..<path.lastIndex(of: "/")!])) {
                 throw SessionDatabaseError.cannotOpen(path: path, reason: failure)
             }
+            // Thousands of sessions keep their files open at once: see `Configuration.compact`
+            // for what the compact settings cost and keep.
             let (queue, movedAside) = try await DatabaseQueue.open(
-                path: path, migrator: Self.migrator, recoverCorruption: true)
+                path: path, configuration: .compact, migrator: Self.migrator, recoverCorruption: true,
+                target: threads?.nextQueue())
             return (SessionDatabase(path: path, queue: queue), !movedAside.isEmpty)
         } catch let error as SessionDatabaseError {
             throw error

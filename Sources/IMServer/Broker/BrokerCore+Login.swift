@@ -21,33 +21,26 @@ extension BrokerCore {
         }
         let appKey = connect.userName ?? ""
         let token = connect.password.map { String(decoding: $0, as: UTF8.self) } ?? ""
-        let app = apps[appKey]
-        let now = clock.wallMilliseconds()
         // The token names the user; the user's standing comes from the store, so check it in two steps.
-        let verdict = LoginCheck.evaluate(appKey: appKey, token: token, app: app, now: now) { _ in .initial }
-        guard case .accept(let userID, _) = verdict else {
-            if case .refuse(let code, let name) = verdict { refuse(broker, code, name) }
-            return
+        let claims: TokenClaims
+        switch LoginCheck.checkToken(appKey: appKey, token: token, app: apps[appKey]) {
+        case .success(let verified): claims = verified
+        case .failure(let refusal): return refuse(broker, refusal.code, refusal.name)
         }
+        let userID = claims.userID
         broker.phase = .authenticating
         broker.login = .init(appKey: appKey, userID: userID, deviceID: connect.clientIdentifier, platform: platform)
-        let store = self.store
-        perform({ try await store.userState(appKey: appKey, userID: userID) }) { core, result in
-            guard broker.phase == .authenticating else { return }
-            switch result {
-            case .success(let state):
-                core.continueLogin(broker, connect, token: token, state: state)
-            case .failure:
-                core.refuse(broker, .serverUnavailable, nil)
-            }
-        }
+        readStanding(LoginBatches.Pending(broker: broker, connect: connect, claims: claims))
     }
 
-    /// The user's standing is known: check again with it, apply the device policy, register the device.
-    private func continueLogin(_ broker: BrokerConnection, _ connect: Connect, token: String, state: UserState) {
+    /// The user's standing is known: check it, apply the device policy, register the device.
+    func continueLogin(_ pending: LoginBatches.Pending, state: UserState) {
+        let (broker, connect, claims) = (pending.broker, pending.connect, pending.claims)
         guard let login = broker.login else { return }
+        // The app may have been blocked or removed while the store answered.
         let app = apps[login.appKey]
-        let verdict = LoginCheck.evaluate(appKey: login.appKey, token: token, app: app, now: clock.wallMilliseconds()) { _ in state }
+        guard let app, !app.blocked else { return refuse(broker, .notAuthorized, app == nil ? .appUnknown : .appBlocked) }
+        let verdict = LoginCheck.admit(claims, app: app, user: state, now: clock.wallMilliseconds())
         guard case .accept = verdict else {
             if case .refuse(let code, let name) = verdict { refuse(broker, code, name) }
             return
@@ -61,7 +54,7 @@ extension BrokerCore {
         let devices = others.compactMap { other in
             other.login.map { DevicePolicy.OnlineDevice(connectionID: other.id, clientID: $0.deviceID, platform: $0.platform.rawValue) }
         }
-        switch DevicePolicy(clientControlsKickPolicy: app?.clientControlsKickPolicy ?? false).decide(attempt, online: devices) {
+        switch DevicePolicy(clientControlsKickPolicy: app.clientControlsKickPolicy).decide(attempt, online: devices) {
         case .refuseOtherDeviceOnline:
             return refuse(broker, .notAuthorized, .otherDeviceOnline)
         case .accept(let evictions):
@@ -74,22 +67,10 @@ extension BrokerCore {
             }
         }
         online[key, default: []].append(broker)
-        let store = self.store
-        let now = clock.wallMilliseconds()
-        perform({
-            try await store.registerDevice(appKey: login.appKey, userID: login.userID, deviceID: login.deviceID,
-                                           platform: login.platform, now: now)
-        }) { core, result in
-            guard broker.phase == .authenticating else { return }
-            guard case .success = result else {
-                core.removeFromOnline(broker)
-                return core.refuse(broker, .serverUnavailable, nil)
-            }
-            core.completeLogin(broker, connect)
-        }
+        registerDevice(pending)
     }
 
-    private func completeLogin(_ broker: BrokerConnection, _ connect: Connect) {
+    func completeLogin(_ broker: BrokerConnection, _ connect: Connect) {
         guard let login = broker.login else { return }
         broker.phase = .online
         if let receiveMaximum = connect.properties.receiveMaximum {

@@ -28,6 +28,8 @@ final class BrokerCore {
     var shuttingDown = false
     /// The store's change counter as last seen, to notice `imserver app` edits.
     var lastExternalChange: Int64?
+    /// Logins waiting for the store, gathered so that those arriving together share one call.
+    var loginBatches = LoginBatches()
 
     init(loop: EventLoop, store: ServerStore, configuration: ServerConfiguration, apps: [AppSettings], clock: ServerClock) {
         self.loop = loop

@@ -15,21 +15,41 @@ public enum LoginCheck {
         case refuse(ReasonCode, IMErrorName)
     }
 
+    /// A refusal: the CONNACK reason code and `im-error`.
+    public struct Refusal: Error, Sendable, Equatable {
+        public var code: ReasonCode
+        public var name: IMErrorName
+    }
+
     /// Checks `token` for `app` (nil: the app key is unknown), reading the user's standing
     /// through `standing` once the token names the user.
     public static func evaluate(
         appKey: String, token: String, app: AppSettings?, now: Int64,
         standing: (_ userID: String) -> UserState
     ) -> Verdict {
-        guard let app else { return .refuse(.notAuthorized, .appUnknown) }
-        guard !app.blocked else { return .refuse(.notAuthorized, .appBlocked) }
-        let claims: TokenClaims
-        do {
-            claims = try Token.verify(token, appKey: appKey, secret: app.appSecret)
-        } catch {
-            return .refuse(.badUserNameOrPassword, .tokenIncorrect)
+        switch checkToken(appKey: appKey, token: token, app: app) {
+        case .failure(let refusal):
+            return .refuse(refusal.code, refusal.name)
+        case .success(let claims):
+            // checkToken succeeds only with an app.
+            return admit(claims, app: app!, user: standing(claims.userID), now: now)
         }
-        let user = standing(claims.userID)
+    }
+
+    /// The first half of `evaluate`: the app and the token's signature, before the user's
+    /// standing is known (the server reads it from its store in between).
+    public static func checkToken(appKey: String, token: String, app: AppSettings?) -> Result<TokenClaims, Refusal> {
+        guard let app else { return .failure(Refusal(code: .notAuthorized, name: .appUnknown)) }
+        guard !app.blocked else { return .failure(Refusal(code: .notAuthorized, name: .appBlocked)) }
+        do {
+            return .success(try Token.verify(token, appKey: appKey, secret: app.appSecret))
+        } catch {
+            return .failure(Refusal(code: .badUserNameOrPassword, name: .tokenIncorrect))
+        }
+    }
+
+    /// The second half of `evaluate`: a verified token's age, and the user's standing.
+    public static func admit(_ claims: TokenClaims, app: AppSettings, user: UserState, now: Int64) -> Verdict {
         if let lifetime = app.tokenLifetime, now - claims.issuedAt >= Int64(lifetime / .milliseconds(1)) {
             return .refuse(.badUserNameOrPassword, .tokenExpired)
         }

@@ -16,20 +16,55 @@ extension ServerStore {
         try Self.validate(userIDs: [userID])
         guard IMIdentifier.isValidDeviceID(deviceID) else { throw .invalidDeviceID(deviceID) }
         return try await write("register device \(deviceID) of user \(userID)") { db in
-            let known = try Self.deviceRows(db, appKey: appKey, userID: userID)
-            if let existing = known.first(where: { $0.deviceID == deviceID }) {
-                try db.execute("UPDATE device SET platform = ? WHERE id = ? AND platform <> ?",
-                               [.text(platform.rawValue), .integer(existing.id), .text(platform.rawValue)])
-                return false
-            }
-            if known.count == 1, let placeholder = known.first, placeholder.deviceID == Self.placeholderDeviceID {
-                try db.execute("UPDATE device SET device_id = ?, platform = ?, registered_at = ? WHERE id = ?",
-                               [.text(deviceID), .text(platform.rawValue), .integer(now), .integer(placeholder.id)])
-            } else {
-                try db.execute(SQL.insertDevice, [.text(appKey), .text(userID), .text(deviceID), .text(platform.rawValue), .integer(now)])
-            }
-            return true
+            try Self.register(db, appKey: appKey, userID: userID, deviceID: deviceID, platform: platform, now: now)
         }
+    }
+
+    /// One device login, for `registerDevices`.
+    public struct DeviceRegistration: Sendable {
+        public var appKey: String
+        public var userID: String
+        public var deviceID: String
+        public var platform: Platform
+
+        public init(appKey: String, userID: String, deviceID: String, platform: Platform) {
+            self.appKey = appKey
+            self.userID = userID
+            self.deviceID = deviceID
+            self.platform = platform
+        }
+    }
+
+    /// Registers several device logins in one transaction (logins that arrive together cost
+    /// one commit); each result is `registerDevice`'s.
+    public func registerDevices(_ registrations: [DeviceRegistration], now: Int64) async throws(ServerStoreError) -> [Bool] {
+        try Self.validate(userIDs: registrations.map(\.userID))
+        if let bad = registrations.first(where: { !IMIdentifier.isValidDeviceID($0.deviceID) }) {
+            throw .invalidDeviceID(bad.deviceID)
+        }
+        return try await write("register \(registrations.count) device logins") { db in
+            try registrations.map { item in
+                try Self.register(db, appKey: item.appKey, userID: item.userID, deviceID: item.deviceID, platform: item.platform, now: now)
+            }
+        }
+    }
+
+    private static func register(
+        _ db: Database, appKey: String, userID: String, deviceID: String, platform: Platform, now: Int64
+    ) throws -> Bool {
+        let known = try deviceRows(db, appKey: appKey, userID: userID)
+        if let existing = known.first(where: { $0.deviceID == deviceID }) {
+            try db.execute("UPDATE device SET platform = ? WHERE id = ? AND platform <> ?",
+                           [.text(platform.rawValue), .integer(existing.id), .text(platform.rawValue)])
+            return false
+        }
+        if known.count == 1, let placeholder = known.first, placeholder.deviceID == placeholderDeviceID {
+            try db.execute("UPDATE device SET device_id = ?, platform = ?, registered_at = ? WHERE id = ?",
+                           [.text(deviceID), .text(platform.rawValue), .integer(now), .integer(placeholder.id)])
+        } else {
+            try db.execute(SQL.insertDevice, [.text(appKey), .text(userID), .text(deviceID), .text(platform.rawValue), .integer(now)])
+        }
+        return true
     }
 
     /// The registered devices of `userID`, oldest first (the placeholder is not a device).

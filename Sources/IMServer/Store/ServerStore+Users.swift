@@ -4,9 +4,16 @@ import IMStore
 extension ServerStore {
     /// What the server knows about `userID` of `appKey`; `.initial` for a user never touched.
     public func userState(appKey: String, userID: String) async throws(ServerStoreError) -> UserState {
-        try await read("read the state of user \(userID)") { db in
-            guard let row = try db.fetchOne(SQL.userState, [.text(appKey), .text(userID)]) else { return .initial }
-            return UserState(blockedUntil: row[0].int64, deactivated: row[1].int64 == 1, tokensInvalidBefore: row[2].int64)
+        try await userStates([(appKey, userID)])[0]
+    }
+
+    /// The states of several users in one read, in the order asked.
+    public func userStates(_ users: [(appKey: String, userID: String)]) async throws(ServerStoreError) -> [UserState] {
+        try await read("read the state of \(users.count) users") { db in
+            try users.map { user in
+                guard let row = try db.fetchOne(SQL.userState, [.text(user.appKey), .text(user.userID)]) else { return .initial }
+                return UserState(blockedUntil: row[0].int64, deactivated: row[1].int64 == 1, tokensInvalidBefore: row[2].int64)
+            }
         }
     }
 

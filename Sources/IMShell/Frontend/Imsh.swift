@@ -1,14 +1,28 @@
 import Foundation
 import IMCommandLine
 import IMProfiles
+import IMTransport
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The imsh program: options, profiles, then the REPL or a script.
 public enum Imsh {
+    /// A command of its own that a first argument selects (`imsh bench ...`): it gets the
+    /// arguments after its name and returns the exit status. The executable supplies them, so
+    /// that modules built on this one (IMBench) can be reached from imsh.
+    public typealias Subcommand = @Sendable (_ arguments: [String]) async -> Int32
+
     /// Runs imsh with `arguments` (without the program name); returns the exit status.
-    public static func main(arguments: [String]) async -> Int32 {
+    ///
+    /// Every mode starts by raising the open-file soft limit to the hard limit: each session
+    /// holds a socket and a database. A first argument naming one of `subcommands` hands the
+    /// rest of the line to it.
+    public static func main(arguments: [String], subcommands: [String: Subcommand] = [:]) async -> Int32 {
+        _ = try? ProcessLimits.raiseOpenFileLimit()
+        if let name = arguments.first, let subcommand = subcommands[name] {
+            return await subcommand(Array(arguments.dropFirst()))
+        }
         let parsed: ParsedArguments
         let options: ShellOptions
         do throws(UsageError) {

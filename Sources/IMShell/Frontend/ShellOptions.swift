@@ -18,7 +18,10 @@ public struct ShellOptions: Sendable, Equatable {
         name: "imsh",
         version: imshVersion,
         summary: "drive many instant-messaging accounts at once over MQTT 5",
-        usage: ["[options]", "[options] -c 'COMMAND; COMMAND...'", "[options] SCRIPT"],
+        usage: [
+            "[options]", "[options] -c 'COMMAND; COMMAND...'", "[options] SCRIPT",
+            "bench connect|messages|reconnect|login [options] (see 'imsh bench --help')",
+        ],
         options: [
             OptionSpec("--profiles", value: "DIR", help: "read profiles from DIR (else $IMSH_PROFILES, ./profiles, ~/.config/imsh/profiles)"),
             OptionSpec("--data", value: "DIR", help: "keep session data in DIR (else $XDG_STATE_HOME/imsh)"),

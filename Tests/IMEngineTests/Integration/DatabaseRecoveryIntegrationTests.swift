@@ -23,7 +23,7 @@ struct DatabaseRecoveryIntegrationTests {
 
             // The damaged file is kept beside the new one, untouched.
             let files = try FileManager.default.contentsOfDirectory(atPath: folder)
-            let aside = try #require(files.first { $0.hasPrefix("alice.sqlite.corrupt-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") })
+            let aside = try #require(files.first { $0.hasPrefix("alice.sqlite.corrupt-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") && !$0.hasSuffix("-journal") })
             #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + aside)) == garbage)
             // The new database works: a message from the server is stored in it.
             let messages = await session.receivedMessages()

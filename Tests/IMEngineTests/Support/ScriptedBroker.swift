@@ -95,6 +95,13 @@ final class ScriptedBroker: Sendable {
         connection.loop.execute { _ = try? connection.send(bytes) }
     }
 
+    /// Sends `packets` on connection `index` in one write, so they arrive together.
+    func send(_ packets: [Packet], on index: Int) {
+        guard let connection = state.withLock({ $0.connections.indices.contains(index) ? $0.connections[index] : nil }) else { return }
+        let bytes = packets.flatMap { $0.encoded() }
+        connection.loop.execute { _ = try? connection.send(bytes) }
+    }
+
     /// Closes connection `index` without a DISCONNECT, as a broker that drops the client does.
     func close(_ index: Int) {
         state.withLock { $0.connections.indices.contains(index) ? $0.connections[index] : nil }?.close(.abortive)

@@ -107,7 +107,7 @@ enum DatabaseProbe {
     static func rows(_ path: String, _ sql: String, _ arguments: [DatabaseValue] = []) -> [Row] {
         var configuration = Database.Configuration()
         configuration.readOnly = true
-        configuration.walMode = false
+        configuration.journalMode = nil
         guard let database = try? Database(path: path, configuration: configuration) else { return [] }
         defer { database.close() }
         return (try? database.fetchAll(sql, arguments)) ?? []

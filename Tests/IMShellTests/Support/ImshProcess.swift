@@ -65,13 +65,19 @@ struct ImshProcess {
         }
     }
 
+    /// A minimal environment whose HOME is `home`, with `extra` over it.
+    static func environment(home: String, _ extra: [String: String] = [:]) -> [String: String] {
+        var variables = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8"]
+        variables.merge(extra) { $1 }
+        return variables
+    }
+
     private static func runBlocking(
         _ arguments: [String], home: String, directory: String?, environment: [String: String], stdin: String, timeout: Duration
     ) throws -> Run {
-        var variables = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": home, "LANG": "C.UTF-8"]
-        variables.merge(environment) { $1 }
         let output = try ChildProcess.run(
-            binary, arguments, environment: variables, directory: directory ?? home, input: Array(stdin.utf8), timeout: timeout)
+            binary, arguments, environment: Self.environment(home: home, environment), directory: directory ?? home,
+            input: Array(stdin.utf8), timeout: timeout)
         let stdout = String(decoding: output.stdout, as: UTF8.self), stderr = String(decoding: output.stderr, as: UTF8.self)
         if output.timedOut { Issue.record("imsh \(arguments) did not finish within \(timeout)\nstdout: \(stdout)\nstderr: \(stderr)") }
         return Run(status: output.termination.status, stdout: stdout, stderr: stderr, timedOut: output.timedOut)

@@ -1,0 +1,81 @@
+import IMCommandLine
+
+/// `imsh bench connect|messages|reconnect|login`: many accounts at once, measured.
+public enum Bench {
+    static let commands: [String: any BenchCommand.Type] = [
+        "connect": ConnectBench.self, "messages": MessagesBench.self, "reconnect": ReconnectBench.self,
+        "login": LoginBench.self,
+    ]
+
+    static let spec = CommandSpec(
+        name: "imsh bench",
+        version: imshVersion,
+        summary: "measure many accounts at once: connecting, messaging, reconnecting, and the server's logins",
+        usage: [
+            "connect --accounts N [--profile P] [--rate R] [--hold S] [options]",
+            "messages --pairs N [--rate R] [--duration S] [options]",
+            "reconnect --accounts N [--down S] [--jitter J] [options]",
+            "login --connections N [--window W] [--hold S] [options]",
+        ],
+        epilogue: """
+            Each bench runs an IM server (in this process, or a separate imserver with --server spawn),
+            creates its users through the server API, connects them as full sessions of one engine
+            (each with its own SQLite database) and reports what it measured; 'login' uses bare
+            MQTT clients instead, to measure the server alone. See
+            'imsh bench BENCH --help' for each bench's options, and imsh(1).
+
+            exit status: 0 the bench ran and met its conditions, 1 it did not, 2 usage error
+            """)
+
+    /// Runs `imsh bench` with the arguments after `bench`; returns the exit status.
+    public static func main(arguments: [String]) async -> Int32 {
+        guard let name = arguments.first else {
+            return usageError(spec.name, UsageError("missing bench: connect, messages, reconnect or login (see 'imsh bench --help')"))
+        }
+        if name == "--help" || name == "-h" {
+            CommandLineTool.writeOut(spec.helpText)
+            return 0
+        }
+        if name == "--version" {
+            CommandLineTool.writeOut("imsh \(imshVersion)\n")
+            return 0
+        }
+        guard let command = commands[name] else {
+            return usageError(spec.name, UsageError("unknown bench '\(name)': use connect, messages, reconnect or login"))
+        }
+        return await run(command, Array(arguments.dropFirst()))
+    }
+
+    private static func run(_ type: any BenchCommand.Type, _ arguments: [String]) async -> Int32 {
+        let command: any BenchCommand
+        do throws(UsageError) {
+            switch try ArgumentParser(spec: type.spec).parse(arguments) {
+            case .help:
+                CommandLineTool.writeOut(type.spec.helpText)
+                return 0
+            case .version:
+                CommandLineTool.writeOut("imsh \(imshVersion)\n")
+                return 0
+            case .run(let parsed):
+                command = try type.init(OptionReader(parsed: parsed, command: type.spec.name))
+            }
+        } catch {
+            return usageError(type.spec.name, error)
+        }
+        let progress = ProgressLine.forStandardOutput(json: command.common.json)
+        do throws(BenchError) {
+            let report = try await command.run(progress: progress)
+            progress.write(command.common.json ? report.json.jsonText + "\n" : report.lines.joined(separator: "\n") + "\n")
+            return report.succeeded ? 0 : 1
+        } catch {
+            progress.write("")
+            CommandLineTool.writeError("\(type.spec.name): \(error)\n")
+            return 1
+        }
+    }
+
+    private static func usageError(_ name: String, _ error: UsageError) -> Int32 {
+        CommandLineTool.writeError("\(name): \(error.message)\n")
+        return CommandLineTool.usageExitStatus
+    }
+}

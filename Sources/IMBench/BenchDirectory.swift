@@ -1,0 +1,30 @@
+import Foundation
+
+/// Where a bench keeps the server's store (`server/`) and the sessions' databases (`clients/`):
+/// `--data DIR`, kept, or a temporary directory removed when the bench ends.
+struct BenchDirectory: Sendable {
+    let path: String
+    let isTemporary: Bool
+
+    var server: String { "\(path)/server" }
+    var clients: String { "\(path)/clients" }
+
+    /// Creates `path`, or a new temporary directory when nil.
+    static func make(_ path: String?) throws(BenchError) -> BenchDirectory {
+        let directory = BenchDirectory(
+            path: path ?? NSTemporaryDirectory() + "imsh-bench-" + UUID().uuidString, isTemporary: path == nil)
+        do {
+            for folder in [directory.server, directory.clients] {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            }
+        } catch {
+            throw BenchError("cannot create the data directory \(directory.path): \(error.localizedDescription)")
+        }
+        return directory
+    }
+
+    /// Removes a temporary directory; keeps one given with `--data`.
+    func release() {
+        if isTemporary { try? FileManager.default.removeItem(atPath: path) }
+    }
+}

@@ -1,0 +1,11 @@
+import IMJSON
+
+/// The result of one bench run, for people and for scripts.
+protocol BenchReport: Sendable {
+    /// One JSON object (`--json`).
+    var json: JSONValue { get }
+    /// Aligned lines of text.
+    var lines: [String] { get }
+    /// Whether the run met its own conditions (all connected, nothing lost); the exit status follows.
+    var succeeded: Bool { get }
+}

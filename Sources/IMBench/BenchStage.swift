@@ -1,0 +1,71 @@
+/// What every bench sets up and tears down: descriptors, its directory, the server, the
+/// sessions' engine, and the progress line that shows each phase.
+struct BenchStage: Sendable {
+    let common: CommonOptions
+    let directory: BenchDirectory
+    let server: any BenchServer
+    let progress: ProgressLine
+
+    /// Reserves descriptors for `sessions`, then starts the server (the profile's, when given),
+    /// runs `body` and tears everything down, whatever `body` did.
+    static func run<T>(
+        _ common: CommonOptions, sessions: Int, databases: Bool = true, profile: ProfileTarget? = nil, progress: ProgressLine,
+        _ body: (BenchStage) async throws(BenchError) -> T
+    ) async throws(BenchError) -> T {
+        let inProcess = profile.map { $0.profile.server == .embedded } ?? (common.server == .embedded)
+        try DescriptorBudget(sessions: sessions, serverInProcess: inProcess, withDatabases: databases).reserve()
+        let directory = try BenchDirectory.make(common.data)
+        defer { directory.release() }
+        let server: any BenchServer
+        do {
+            server = try await progress.during("server", status: { "starting" }) { () async throws(BenchError) in
+                if let profile { return try await profile.server(dataDirectory: directory.server) }
+                switch common.server {
+                case .embedded: return try await EmbeddedBenchServer.start(dataDirectory: directory.server)
+                case .spawn: return try await SpawnedBenchServer.start(dataDirectory: directory.server)
+                }
+            }
+        }
+        let stage = BenchStage(common: common, directory: directory, server: server, progress: progress)
+        let outcome: Result<T, BenchError>
+        do throws(BenchError) {
+            outcome = .success(try await body(stage))
+        } catch {
+            outcome = .failure(error)
+        }
+        await server.shutdown()
+        return try outcome.get()
+    }
+
+    /// `count` new users named `prefix0`... with tokens from the server.
+    func users(_ prefix: String, count: Int) async throws(BenchError) -> [BenchAccount] {
+        let issuer = try await server.tokenIssuer()
+        let issued = Counter()
+        return try await progress.during("tokens", status: { "\(issued.value)/\(count) issued" }) { () async throws(BenchError) in
+            try await BenchAccount.users(prefix, count: count, issuer: issuer, issued: { issued.increment() })
+        }
+    }
+
+    /// An engine with a session per account, its databases under `clients/`.
+    func fleet(_ accounts: [BenchAccount], jitter: Double = 0) async throws(BenchError) -> SessionFleet {
+        try SessionFleet(
+            accounts: accounts, appKey: await server.appKey, servers: await server.servers,
+            dataDirectory: directory.clients, threads: common.threads, timeout: common.timeout, jitter: jitter)
+    }
+
+    /// Connects the fleet's sessions (at most `rate` calls a second) and records how it went.
+    func connect(_ fleet: SessionFleet, rate: Double? = nil) async -> ConnectRecorder {
+        let recorder = ConnectRecorder(expected: fleet.sessions.count)
+        let total = fleet.sessions.count
+        await progress.during("connect", status: { recorder.progress(of: total) }) {
+            await fleet.connectAll(rate: rate, recorder: recorder)
+        }
+        return recorder
+    }
+
+    /// A spawned server's memory and descriptors now; nil for a server in this process or elsewhere.
+    func serverStatus() async -> ProcessStatus? {
+        guard case .spawned(let pid) = await server.placement else { return nil }
+        return ProcessStatus.of(pid: pid)
+    }
+}

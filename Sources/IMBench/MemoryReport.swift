@@ -1,0 +1,67 @@
+import IMJSON
+
+/// Memory and descriptors before the sessions connected and once they all had: this process,
+/// and a spawned server's.
+struct MemoryReport: Sendable {
+    var sessions: Int
+    var before: ProcessStatus?
+    var connected: ProcessStatus?
+    var placement: ServerPlacement
+    var serverBefore: ProcessStatus?
+    var serverConnected: ProcessStatus?
+
+    /// Kilobytes of VmRSS the sessions added, per session (the server's share too when it is in the process).
+    var perSessionKB: Double? { Self.growth(before, connected, per: sessions) }
+    var serverPerConnectionKB: Double? { Self.growth(serverBefore, serverConnected, per: sessions) }
+
+    private static func growth(_ before: ProcessStatus?, _ after: ProcessStatus?, per count: Int) -> Double? {
+        guard let before, let after, count > 0 else { return nil }
+        return Double(after.residentKB - before.residentKB) / Double(count)
+    }
+
+    var json: JSONValue {
+        var object: [(String, JSONValue)] = [
+            ("serverInProcess", .bool(placement.isInProcess)),
+            ("before", Self.json(before)), ("connected", Self.json(connected)),
+            ("perSessionKB", perSessionKB.map { .double(Units.rounded($0, places: 2)) } ?? .null),
+        ]
+        if case .spawned(let pid) = placement {
+            object.append(("server", [
+                "pid": .integer(Int64(pid)), "before": Self.json(serverBefore), "connected": Self.json(serverConnected),
+                "perConnectionKB": serverPerConnectionKB.map { .double(Units.rounded($0, places: 2)) } ?? .null,
+            ]))
+        }
+        return .object(JSONObject(object))
+    }
+
+    private static func json(_ status: ProcessStatus?) -> JSONValue {
+        guard let status else { return .null }
+        return [
+            "rssKB": .integer(Int64(status.residentKB)), "rssAnonKB": .integer(Int64(status.anonymousKB)),
+            "rssFileKB": .integer(Int64(status.fileKB)), "rssShmemKB": .integer(Int64(status.sharedKB)),
+            "descriptors": .integer(Int64(status.descriptors)),
+        ]
+    }
+
+    var lines: [String] {
+        guard let before, let connected else { return ["memory       /proc/self/status not readable"] }
+        let whose = placement.isInProcess ? "client and server in this process" : "client only; the server runs apart"
+        var lines = [
+            "memory       VmRSS \(Units.mebibytesText(kilobytes: before.residentKB)) before, "
+                + "\(Units.mebibytesText(kilobytes: connected.residentKB)) all connected: "
+                + "\(Units.kibibytesText(perSessionKB ?? 0)) per session (\(whose))",
+            "             at all connected: anon \(Units.mebibytesText(kilobytes: connected.anonymousKB)), "
+                + "file \(Units.mebibytesText(kilobytes: connected.fileKB)), shmem \(Units.mebibytesText(kilobytes: connected.sharedKB))",
+            "descriptors  \(before.descriptors) before, \(connected.descriptors) all connected: "
+                + Units.oneDecimal(Double(connected.descriptors - before.descriptors) / Double(max(1, sessions))) + " per session",
+        ]
+        if case .spawned(let pid) = placement, let serverBefore, let serverConnected {
+            lines.append(
+                "server       imserver pid \(pid): VmRSS \(Units.mebibytesText(kilobytes: serverBefore.residentKB)) before, "
+                    + "\(Units.mebibytesText(kilobytes: serverConnected.residentKB)) all connected: "
+                    + "\(Units.kibibytesText(serverPerConnectionKB ?? 0)) per connection; "
+                    + "\(serverConnected.descriptors) descriptors")
+        }
+        return lines
+    }
+}

@@ -1,0 +1,124 @@
+import IMCommandLine
+import IMEngine
+
+/// `imsh bench messages`: N sender→receiver pairs, R messages a second in all, for S seconds;
+/// latency from the send call until the message is stored in the receiver's database.
+struct MessagesBench: BenchCommand {
+    static let spec = CommandSpec.bench(
+        "messages",
+        summary: "send messages between many pairs of sessions and measure throughput, latency, losses and duplicates",
+        usage: "--pairs N [--rate R] [--duration S] [--server embedded|spawn] [--data DIR] [--threads T] [--timeout S] [--json]",
+        options: [
+            OptionSpec("--pairs", value: "N", help: "N senders (send0...) each writing to its own receiver (recv0...)"),
+            OptionSpec("--rate", value: "R", help: "messages per second in all, spread evenly over the senders (default 1000)"),
+            OptionSpec("--duration", value: "S", help: "send for S seconds (default 10)"),
+        ],
+        epilogue: """
+            Connects the 2N sessions, then each sender sends at R/N messages a second. A message
+            counts as acknowledged on the server's PUBACK (stored by the server) and as received
+            once the receiver's session stored it in its database. After sending, the bench waits
+            up to \(Int(drainGrace / .seconds(1))) s for the rest, then reports: sent, acknowledged,
+            received, lost (acknowledged but never received), duplicated (one message stored twice
+            in a receiver's database, or delivered twice), throughput (received per second, first
+            send to last receipt) and latency p50/p90/p99/max.
+
+            exit status: 0 every message acknowledged and received once, 1 otherwise, 2 usage error
+            """)
+
+    /// How long the bench waits after the last send for acknowledgements and deliveries.
+    static let drainGrace: Duration = .seconds(5)
+
+    var common: CommonOptions
+    var pairs: Int
+    var rate: Double
+    var duration: Duration
+
+    init(_ reader: OptionReader) throws(UsageError) {
+        try reader.noPositionals()
+        common = try CommonOptions(reader)
+        pairs = try reader.required("--pairs", reader.integer("--pairs", in: 1...500_000))
+        rate = try reader.number("--rate", in: 0.01...10_000_000) ?? 1000
+        duration = try reader.seconds("--duration", in: 0.001...86_400) ?? .seconds(10)
+    }
+
+    func run(progress: ProgressLine) async throws(BenchError) -> any BenchReport {
+        try await BenchStage.run(common, sessions: 2 * pairs, progress: progress) { stage throws(BenchError) in
+            let accounts = try await stage.users("send", count: pairs) + stage.users("recv", count: pairs)
+            let fleet = try await stage.fleet(accounts)
+            let connect = await stage.connect(fleet).snapshot
+            guard connect.connected == accounts.count else {
+                await fleet.shutdown()
+                let failures = connect.failures.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+                throw BenchError("only \(connect.connected) of \(accounts.count) sessions connected (\(failures)); nothing measured")
+            }
+            let senders = Array(fleet.sessions.prefix(pairs)), receivers = Array(fleet.sessions.suffix(pairs))
+            let ledger = MessageLedger()
+            let listeners = await listen(senders: senders, receivers: receivers, ledger: ledger)
+            await stage.progress.during("send", status: { ledger.progress }) {
+                await send(from: senders, to: accounts.suffix(pairs).map { $0.userID ?? "" }, ledger: ledger)
+            }
+            await stage.progress.during("drain", status: { ledger.progress }) {
+                await drain(ledger)
+            }
+            var report = MessagesReport(pairs: pairs, rate: rate, duration: duration, placement: await stage.server.placement)
+            report.ledger = ledger.snapshot
+            report.stored = await stage.progress.during("check", status: { "reading the receivers' databases" }) {
+                await StoredCopies.count(in: receivers, from: accounts.prefix(pairs).map { $0.userID ?? "" })
+            }
+            await fleet.shutdown()
+            for listener in listeners { listener.cancel() }
+            return report
+        }
+    }
+
+    /// Subscribes to every receiver's stored messages and every sender's PUBACK reports.
+    private func listen(senders: [Session], receivers: [Session], ledger: MessageLedger) async -> [Task<Void, Never>] {
+        var tasks: [Task<Void, Never>] = []
+        for receiver in receivers {
+            let messages = await receiver.receivedMessages()
+            tasks.append(Task { for await message in messages { ledger.received(message) } })
+        }
+        for sender in senders {
+            let reports = await sender.sendReports()
+            tasks.append(Task { for await report in reports { ledger.report(report) } })
+        }
+        return tasks
+    }
+
+    /// Each sender sends to its receiver every N/R seconds, the senders staggered evenly within
+    /// that period, until `duration` has passed; a sender that falls behind sends at once.
+    private func send(from senders: [Session], to receivers: [String], ledger: MessageLedger) async {
+        let period = Double(senders.count) / rate
+        let seconds = BenchClock.seconds(duration)
+        let start = ContinuousClock.now
+        await withTaskGroup(of: Void.self) { group in
+            for (index, sender) in senders.enumerated() {
+                let receiver = receivers[index]
+                let offset = period * Double(index) / Double(senders.count)
+                group.addTask {
+                    var number = 0.0
+                    while offset + number * period < seconds {
+                        try? await Task.sleep(until: start + .seconds(offset + number * period), clock: .continuous)
+                        number += 1
+                        ledger.sendStarted(at: .now)
+                        do throws(EngineError) {
+                            _ = try await sender.send(text: MessageLedger.text(sentAt: BenchClock.nanoseconds()), to: receiver)
+                            ledger.sent(at: .now)
+                        } catch {
+                            ledger.sendFailed(error)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Waits until every sent message is answered and every acknowledged one received, or the grace ends.
+    private func drain(_ ledger: MessageLedger) async {
+        let deadline = ContinuousClock.now + Self.drainGrace
+        while ContinuousClock.now < deadline {
+            if ledger.isSettled { return }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+    }
+}

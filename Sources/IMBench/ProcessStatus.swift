@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A process's resident memory and open descriptors, as the kernel counts them in /proc.
+///
+/// Memory figures are kilobytes from `/proc/PID/status`: `VmRSS`, split into `RssAnon` (heap,
+/// stacks), `RssFile` (mapped files: the binary, libraries, SQLite's shared memory when it is
+/// a file mapping) and `RssShmem`. Descriptors are the entries of `/proc/PID/fd`.
+struct ProcessStatus: Sendable, Equatable {
+    var residentKB: Int
+    var anonymousKB: Int
+    var fileKB: Int
+    var sharedKB: Int
+    var descriptors: Int
+
+    /// This process now; nil where /proc cannot be read.
+    static func current() -> ProcessStatus? { read(process: "self") }
+
+    /// Process `pid` now; nil once it is gone or where /proc cannot be read.
+    static func of(pid: pid_t) -> ProcessStatus? { read(process: String(pid)) }
+
+    private static func read(process: String) -> ProcessStatus? {
+        guard let text = ProcFile.read("/proc/\(process)/status") else { return nil }
+        var fields: [Substring: Int] = [:]
+        for line in text.split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon]
+            guard name.hasPrefix("Vm") || name.hasPrefix("Rss") else { continue }
+            fields[name] = line[line.index(after: colon)...].split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Int($0) }
+        }
+        guard let resident = fields["VmRSS"] else { return nil }
+        return ProcessStatus(
+            residentKB: resident, anonymousKB: fields["RssAnon"] ?? 0, fileKB: fields["RssFile"] ?? 0,
+            sharedKB: fields["RssShmem"] ?? 0, descriptors: countDescriptors(process))
+    }
+
+    /// Entries of /proc/PID/fd but `.` and `..` (and, for ourselves, the directory's own descriptor).
+    private static func countDescriptors(_ process: String) -> Int {
+        guard let directory = opendir("/proc/\(process)/fd") else { return 0 }
+        var count = 0
+        while let entry = readdir(directory) {
+            let first = entry.pointee.d_name.0
+            if UInt8(bitPattern: first) != UInt8(ascii: ".") { count += 1 }
+        }
+        closedir(directory)
+        return process == "self" ? max(0, count - 1) : count
+    }
+}
+
+/// Small files of /proc and /sys, read whole.
+enum ProcFile {
+    /// The file's text; nil when it cannot be opened.
+    static func read(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = Glibc.read(descriptor, &chunk, chunk.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,81 @@
+import IMCommandLine
+
+/// `imsh bench reconnect`: N sessions connected, the server taken down and brought back, and
+/// the time until all N are connected again.
+struct ReconnectBench: BenchCommand {
+    static let spec = CommandSpec.bench(
+        "reconnect",
+        summary: "restart the server under many connected sessions and measure how fast they all return",
+        usage: "--accounts N [--down S] [--jitter J] [--server embedded|spawn] [--data DIR] [--threads T] [--timeout S] [--json]",
+        options: [
+            OptionSpec("--accounts", value: "N", help: "how many sessions (new users bench0...)"),
+            OptionSpec("--down", value: "S", help: "keep the server down S seconds (default 2)"),
+            OptionSpec("--jitter", value: "J", help: "the sessions' reconnect jitter, 0 to 1 (default 0.5: waits vary by +-50%)"),
+        ],
+        epilogue: """
+            Connects N sessions, then takes the server down: the embedded server stops (gracefully,
+            DISCONNECT 0x8B: a process cannot kill a part of itself), a spawned imserver gets SIGKILL.
+            After --down seconds it starts again on the same port and data. Reports the sessions
+            that saw the drop, the time from the server's return until all N were connected again,
+            and the peak connect rate: the most sessions that connected within one second, as seen
+            from the client side (status changes to connected).
+
+            exit status: 0 all N came back, 1 some did not within --timeout, 2 usage error
+            """)
+
+    var common: CommonOptions
+    var accounts: Int
+    var down: Duration
+    var jitter: Double
+
+    init(_ reader: OptionReader) throws(UsageError) {
+        try reader.noPositionals()
+        common = try CommonOptions(reader)
+        accounts = try reader.required("--accounts", reader.integer("--accounts", in: 1...1_000_000))
+        down = try reader.seconds("--down", in: 0...3_600) ?? .seconds(2)
+        jitter = try reader.number("--jitter", in: 0...1) ?? 0.5
+    }
+
+    func run(progress: ProgressLine) async throws(BenchError) -> any BenchReport {
+        try await BenchStage.run(common, sessions: accounts, progress: progress) { stage throws(BenchError) in
+            let fleet = try await stage.fleet(try await stage.users("bench", count: accounts), jitter: jitter)
+            let connect = await stage.connect(fleet).snapshot
+            guard connect.connected == accounts else {
+                await fleet.shutdown()
+                throw BenchError("only \(connect.connected) of \(accounts) sessions connected at first; nothing measured")
+            }
+            let watch = ConnectionWatch(connectedSessions: accounts)
+            await watch.watch(fleet.sessions)
+            var report = ReconnectReport(accounts: accounts, jitter: jitter, down: down, placement: await stage.server.placement)
+            let result = await restart(stage, watch: watch, report: &report)
+            await fleet.shutdown()
+            try result.get()
+            return report
+        }
+    }
+
+    /// Takes the server down, waits, brings it back and waits for the sessions (or `--timeout`).
+    private func restart(_ stage: BenchStage, watch: ConnectionWatch, report: inout ReconnectReport) async -> Result<Void, BenchError> {
+        do throws(BenchError) {
+            let total = accounts
+            try await stage.progress.during("down", status: { "\(watch.connectedCount)/\(total) connected" }) { () async throws(BenchError) in
+                try await stage.server.takeDown()
+                try? await Task.sleep(for: down)
+            }
+            try await stage.progress.during("restart", status: { "starting the server again" }) { () async throws(BenchError) in
+                try await stage.server.bringBack()
+            }
+            let back = ContinuousClock.now
+            let deadline = back + common.timeout
+            await stage.progress.during("reconnect", status: { "\(watch.connectedCount)/\(total) connected again" }) {
+                while watch.connectedCount < total, ContinuousClock.now < deadline {
+                    try? await Task.sleep(for: .milliseconds(10))
+                }
+            }
+            report.record(watch.snapshot, serverBack: back)
+            return .success(())
+        } catch {
+            return .failure(error)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import IMEngine
+import IMProtocol
+
+/// The bench's sessions: one engine, one session per account, each with its own database and
+/// reconnect loop, as in normal use.
+final class SessionFleet: Sendable {
+    let engine: SessionEngine
+    let sessions: [Session]
+    /// Where the engine keeps the sessions' databases.
+    let dataDirectory: String
+
+    /// Starts the engine on `threads` event loops and makes a session per account.
+    init(
+        accounts: [BenchAccount], appKey: String, servers: [ServerAddress], dataDirectory: String, threads: Int,
+        timeout: Duration, jitter: Double
+    ) throws(BenchError) {
+        do {
+            engine = try SessionEngine(EngineConfiguration(
+                appKey: appKey, servers: servers, dataDirectory: dataDirectory, callbacks: .immediate,
+                networkMonitor: .none, eventLoopThreads: threads))
+        } catch {
+            throw BenchError("the engine cannot start: \(error)")
+        }
+        self.dataDirectory = dataDirectory
+        sessions = accounts.map { [engine] account in
+            engine.makeSession(account.parameters(timeout: timeout, jitter: jitter))
+        }
+    }
+
+    /// Connects every session, at most `rate` connect calls started per second (nil: all at once),
+    /// and returns once each call has ended, connected or failed.
+    func connectAll(rate: Double?, recorder: ConnectRecorder) async {
+        await withTaskGroup(of: Void.self) { group in
+            let start = ContinuousClock.now
+            for (index, session) in sessions.enumerated() {
+                if let rate {
+                    try? await Task.sleep(until: start + .seconds(Double(index) / rate), clock: .continuous)
+                }
+                group.addTask {
+                    let began = ContinuousClock.now
+                    recorder.started(at: began)
+                    do throws(EngineError) {
+                        _ = try await session.connect()
+                        let now = ContinuousClock.now
+                        recorder.connected(after: now - began, at: now)
+                    } catch {
+                        recorder.failed(error)
+                    }
+                }
+            }
+        }
+    }
+
+    /// How many sessions are connected now.
+    func connectedCount() async -> Int {
+        var count = 0
+        for session in sessions where await session.phase == .connected { count += 1 }
+        return count
+    }
+
+    /// Database files (`*.sqlite`) under the data directory: before the first connect, the
+    /// databases a run finds in place.
+    func existingDatabases() -> Int {
+        guard let walker = FileManager.default.enumerator(atPath: dataDirectory) else { return 0 }
+        var count = 0
+        while let path = walker.nextObject() as? String {
+            if path.hasSuffix(".sqlite") { count += 1 }
+        }
+        return count
+    }
+
+    /// Disconnects every session (signOut), closes their databases and stops the event loops.
+    func shutdown() async {
+        await engine.shutdown()
+    }
+}

@@ -1,0 +1,63 @@
+import IMProtocol
+import MQTT
+
+extension BrokerCore {
+    /// Reads the user's standing for a login whose token checked out, with the other logins
+    /// waiting at the same time; `continueLogin` follows for each.
+    func readStanding(_ pending: LoginBatches.Pending) {
+        loginBatches.standing.append(pending)
+        flushStandingReads()
+    }
+
+    private func flushStandingReads() {
+        guard !loginBatches.standingInFlight, !loginBatches.standing.isEmpty else { return }
+        let batch = loginBatches.standing
+        loginBatches.standing = []
+        loginBatches.standingInFlight = true
+        let users = batch.map { (appKey: $0.broker.login?.appKey ?? "", userID: $0.claims.userID) }
+        let store = self.store
+        perform({ try await store.userStates(users) }) { core, result in
+            core.loginBatches.standingInFlight = false
+            for (index, pending) in batch.enumerated() where pending.broker.phase == .authenticating {
+                switch result {
+                case .success(let states): core.continueLogin(pending, state: states[index])
+                case .failure: core.refuse(pending.broker, .serverUnavailable, nil)
+                }
+            }
+            core.flushStandingReads()
+        }
+    }
+
+    /// Records the device of an admitted login, with the others admitted meanwhile;
+    /// `completeLogin` (CONNACK) follows for each.
+    func registerDevice(_ pending: LoginBatches.Pending) {
+        loginBatches.registrations.append(pending)
+        flushRegistrations()
+    }
+
+    private func flushRegistrations() {
+        guard !loginBatches.registrationsInFlight, !loginBatches.registrations.isEmpty else { return }
+        let batch = loginBatches.registrations
+        loginBatches.registrations = []
+        loginBatches.registrationsInFlight = true
+        let registrations = batch.compactMap { pending in
+            pending.broker.login.map {
+                ServerStore.DeviceRegistration(appKey: $0.appKey, userID: $0.userID, deviceID: $0.deviceID, platform: $0.platform)
+            }
+        }
+        let store = self.store
+        let now = clock.wallMilliseconds()
+        perform({ try await store.registerDevices(registrations, now: now) }) { core, result in
+            core.loginBatches.registrationsInFlight = false
+            for pending in batch where pending.broker.phase == .authenticating {
+                guard case .success = result else {
+                    core.removeFromOnline(pending.broker)
+                    core.refuse(pending.broker, .serverUnavailable, nil)
+                    continue
+                }
+                core.completeLogin(pending.broker, pending.connect)
+            }
+            core.flushRegistrations()
+        }
+    }
+}

@@ -1,0 +1,37 @@
+@testable import IMBench
+import Testing
+
+/// The arithmetic behind the reports: percentiles, the best second, the descriptor budget.
+struct MeasurementTests {
+    @Test func percentilesTakeTheNearestRank() throws {
+        let samples = (1...200).reversed().map { Duration.milliseconds($0) }
+        let summary = try #require(LatencySummary(samples))
+        #expect(summary.count == 200)
+        #expect(summary.p50 == .milliseconds(100) && summary.p90 == .milliseconds(180))
+        #expect(summary.p99 == .milliseconds(198) && summary.max == .milliseconds(200))
+        let one = try #require(LatencySummary([.milliseconds(7)]))
+        #expect(one.p50 == .milliseconds(7) && one.p99 == .milliseconds(7) && one.max == .milliseconds(7))
+        #expect(LatencySummary([]) == nil)
+    }
+
+    @Test func thePeakIsTheFullestOneSecondWindow() {
+        let start = ContinuousClock.now
+        let at = { (milliseconds: Int) in start + .milliseconds(milliseconds) }
+        // 3 in the first 100 ms, then 5 between 1,500 and 2,400 ms, one late straggler.
+        let instants = [0, 50, 100, 1500, 1700, 1900, 2100, 2400, 5000].map(at).shuffled()
+        #expect(ConnectionWatch.peakPerSecond(instants) == 5)
+        #expect(ConnectionWatch.peakPerSecond([]) == 0)
+        // A window is one second long, its end excluded.
+        #expect(ConnectionWatch.peakPerSecond([at(0), at(1000)]) == 1)
+    }
+
+    @Test func theBudgetCountsSocketsAndDatabaseFilesPerSession() {
+        #expect(DescriptorBudget(sessions: 1000, serverInProcess: true).needed == 3064)
+        #expect(DescriptorBudget(sessions: 1000, serverInProcess: false).needed == 2064)
+        #expect(DescriptorBudget(sessions: 1000, serverInProcess: false, withDatabases: false).needed == 1064)
+    }
+
+    @Test func theMessageTextCarriesItsSendTime() {
+        #expect(MessageLedger.text(sentAt: 123_456) == "bench 123456")
+    }
+}
