@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "imsh", targets: ["imsh"]),
         .executable(name: "imserver", targets: ["imserver"]),
+        .executable(name: "imchaos", targets: ["imchaos"]),
         .library(name: "MQTT", targets: ["MQTT"]),
         .library(name: "IMTransport", targets: ["IMTransport"]),
     ],
@@ -47,6 +48,8 @@ let package = Package(
         .target(name: "IMServer", dependencies: ["IMConfig", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
         // The client session engine: reconnection policy, sessions, local database.
         .target(name: "IMEngine", dependencies: ["CNetlink", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP", "IMProcess"]),
+        // A TCP proxy that injects network faults (delay, throttle, black hole, reset, cut packets).
+        .target(name: "IMChaos", dependencies: ["IMTransport", "MQTT"]),
         // The REPL's line editor on libedit: prompt, completion, history, messages above the prompt.
         .target(name: "LineEditor", dependencies: ["CEdit"]),
 
@@ -62,6 +65,7 @@ let package = Package(
 
         .executableTarget(name: "imsh", dependencies: ["IMShell", "IMBench", "IMCommandLine"]),
         .executableTarget(name: "imserver", dependencies: ["IMCommandLine", "IMServer", "IMConfig", "IMStore", "IMProtocol"]),
+        .executableTarget(name: "imchaos", dependencies: ["IMChaos", "IMCommandLine", "IMJSON", "IMTransport"]),
         // Encode/decode throughput of the MQTT codec.
         .executableTarget(name: "mqtt-bench", dependencies: ["MQTT"]),
 
@@ -76,8 +80,11 @@ let package = Package(
         .testTarget(name: "IMConfigTests", dependencies: ["IMConfig"]),
         .testTarget(name: "IMProfilesTests", dependencies: ["IMProfiles", "IMConfig", "IMProtocol", "IMHTTP"]),
         .testTarget(name: "IMServerTests", dependencies: ["TestSupport", "IMProcess", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
-        .testTarget(name: "IMEngineTests", dependencies: ["TestSupport", "IMProcess", "IMEngine", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMStore", "IMHTTP"]),
+        .testTarget(name: "IMEngineTests", dependencies: ["TestSupport", "IMChaos", "IMProcess", "IMEngine", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMStore", "IMHTTP"]),
         .testTarget(name: "IMBenchTests", dependencies: ["IMBench", "IMProcess", "IMJSON", "TestSupport", "imsh", "imserver"]),
+        .testTarget(name: "IMChaosTests", dependencies: ["TestSupport", "IMChaos", "IMProcess", "IMTransport", "MQTT"]),
+        // 200 engine sessions through the fault proxy to an imserver process killed every 20 s (IMSH_SOAK_SECONDS).
+        .testTarget(name: "SoakTests", dependencies: ["TestSupport", "IMChaos", "IMEngine", "IMProcess", "IMProtocol", "IMTransport", "MQTT"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TestSupport"]),
         .testTarget(name: "IMShellTests", dependencies: ["IMProcess", "TestSupport", "IMShell", "imsh", "IMProfiles", "IMEngine", "IMServer", "IMProtocol", "IMTransport", "IMConfig"]),
         // What several test targets share: a deadline for async tests, a pseudo-terminal and a model of its screen,

@@ -20,7 +20,7 @@ struct BacklogIntegrationTests {
             // The stream is cut twice while the backlog flows.
             for _ in 0..<2 {
                 try await Task.sleep(for: .milliseconds(150))
-                await proxy.set(.closed)
+                await proxy.set(.close)
                 await proxy.set(.pass)
             }
             #expect(await eventually(within: .seconds(60)) {

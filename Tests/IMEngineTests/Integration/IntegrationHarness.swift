@@ -1,3 +1,4 @@
+import IMChaos
 import IMEngine
 import IMServer
 import Synchronization

@@ -45,7 +45,7 @@ struct ReconnectionIntegrationTests {
             let flaps = Task {
                 for _ in 0..<5 {
                     try await Task.sleep(for: .milliseconds(120))
-                    await proxy.set(.closed)
+                    await proxy.set(.close)
                     try await Task.sleep(for: .milliseconds(30))
                     await proxy.set(.pass)
                 }

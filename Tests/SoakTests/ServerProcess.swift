@@ -1,0 +1,108 @@
+import Dispatch
+import Foundation
+import IMProcess
+
+/// One life of the `imserver` executable on a data directory: started on free ports with
+/// `--json`, killed with SIGKILL, or stopped with SIGTERM at the end.
+///
+/// The server's output goes to files in the run's directory (no pipe can fill up and stall
+/// it); its listening line is read back from there.
+final class ServerProcess: Sendable {
+    let process: ChildProcess
+    let mqttPort: UInt16
+    /// Where its standard output and error went.
+    let logPath: String
+
+    static var binary: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("imserver").path
+    }
+
+    private init(process: ChildProcess, mqttPort: UInt16, logPath: String) {
+        self.process = process
+        self.mqttPort = mqttPort
+        self.logPath = logPath
+    }
+
+    /// Starts a server on `dataDirectory`; returns once it listens (within `limit`).
+    static func start(dataDirectory: String, life: Int, limit: Duration = .seconds(30)) async throws -> ServerProcess {
+        let logPath = "\(dataDirectory)/../imserver-\(life).log"
+        let log = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard log >= 0 else { throw SoakFailure("cannot create \(logPath)") }
+        defer { close(log) }
+        let process = try ChildProcess.spawn(
+            binary, ["--listen", "127.0.0.1:0", "--api", "127.0.0.1:0", "--data", dataDirectory, "--json"],
+            stdout: .descriptor(log), stderr: .descriptor(log))
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if let port = listeningPort(in: logPath) { return ServerProcess(process: process, mqttPort: port, logPath: logPath) }
+            if exitStatus(of: process) != nil { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        process.signal(SIGKILL)
+        throw SoakFailure("imserver did not listen within \(limit): \(tail(of: logPath))")
+    }
+
+    /// The MQTT port of `{"event":"listening","mqtt":"127.0.0.1:PORT",...}` in the log, once written.
+    private static func listeningPort(in path: String) -> UInt16? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.contains(#""event":"listening""#) }),
+              let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String],
+              let mqtt = object["mqtt"], let port = mqtt.split(separator: ":").last
+        else { return nil }
+        return UInt16(port)
+    }
+
+    /// How the process ended, if it has (reaps it); nil while it runs.
+    static func exitStatus(of process: ChildProcess) -> Int32? {
+        var status: Int32 = 0
+        let result = waitpid(process.pid, &status, WNOHANG)
+        return result == process.pid ? status : nil
+    }
+
+    /// Whether the server still runs; when it does not, it died on its own: a crash.
+    var isRunning: Bool { Self.exitStatus(of: process) == nil }
+
+    /// Resident memory, from /proc.
+    var memory: ResidentMemory.Status? { ResidentMemory.status(pid: process.pid) }
+
+    /// SIGKILL, and waits for it to be gone; `.signaled(SIGKILL)` unless it ended otherwise first.
+    @discardableResult
+    func kill() async -> ChildProcess.Termination {
+        process.signal(SIGKILL)
+        return await Self.waitOffPool(process)
+    }
+
+    /// SIGTERM (a graceful stop) and waits up to `limit` for it; returns its termination, nil when it hung.
+    func stop(within limit: Duration = .seconds(15)) async -> ChildProcess.Termination? {
+        process.signal(SIGTERM)
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if let status = Self.exitStatus(of: process) {
+                return status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signaled(status & 0x7F)
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        await kill()
+        return nil
+    }
+
+    /// The end of the server's log, for failure messages.
+    static func tail(of path: String) -> String {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return String(text.suffix(2_000))
+    }
+
+    /// `waitpid` blocks: on a dispatch thread, not the cooperative pool.
+    private static func waitOffPool(_ process: ChildProcess) async -> ChildProcess.Termination {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: process.wait()) }
+        }
+    }
+}
+
+/// Why the soak could not go on, with what a person needs to look into it.
+struct SoakFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
