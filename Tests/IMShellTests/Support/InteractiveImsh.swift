@@ -55,6 +55,11 @@ final class InteractiveImsh {
         return screen
     }
 
+    /// Whether the screen satisfies `condition` within `timeout`, recording nothing.
+    func screenShows(within timeout: Duration, _ condition: (ScreenModel) -> Bool) async -> Bool {
+        await terminal.waitForScreen(timeout: timeout, condition).1
+    }
+
     /// The exit status once imsh ends within `timeout`; nil (after killing it) otherwise.
     func waitForExit(timeout: Duration = .seconds(20)) async -> Int32? {
         let exited = self.exited
