@@ -37,10 +37,10 @@ struct DescriptorBudget: Sendable, Equatable {
         raised.rlim_max = max(limit.rlim_max, wanted)
         if setrlimit(resource, &raised) == 0 { return }
         let reason = String(cString: strerror(errno))
-        var advice = "raise it with 'ulimit -n \(needed)' before starting imsh (a hard limit rises only with CAP_SYS_RESOURCE or limits.conf), or use fewer --accounts"
+        var advice = "raise it with 'ulimit -n \(needed)' before starting imsh (a hard limit rises only with CAP_SYS_RESOURCE or limits.conf), or use fewer \(withDatabases ? "--accounts" : "--connections")"
         if serverInProcess { advice += ", or --server spawn (the server's sockets then count in its own process)" }
         throw BenchError("""
-            \(sessions) sessions need about \(needed) open files, but the limit is \(limit.rlim_cur) \
+            \(sessions) \(withDatabases ? "sessions" : "connections") need about \(needed) open files, but the limit is \(limit.rlim_cur) \
             (hard limit \(limit.rlim_max)) and cannot be raised (\(reason)): \(advice)
             """)
     }
