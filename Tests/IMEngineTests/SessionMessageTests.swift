@@ -49,13 +49,22 @@ struct SessionMessageTests {
         await test.shutdown()
     }
 
-    @Test func concurrentSendsAreEachStoredPublishedAndAcknowledgedOnce() async throws {
+    /// A new engine's session connected to a scripted broker that accepts everything.
+    private func withConnectedSession(_ body: @escaping @Sendable (ScriptedBroker, Session) async throws -> Void) async throws {
         let broker = try ScriptedBroker(.init())
         let test = try TestEngine(servers: [broker.address])
         defer { broker.shutdown() }
         try await withTimeout {
             let session = test.session()
             _ = try await session.connect()
+            try await body(broker, session)
+            await session.close()
+        }
+        await test.shutdown()
+    }
+
+    @Test func concurrentSendsAreEachStoredPublishedAndAcknowledgedOnce() async throws {
+        try await withConnectedSession { broker, session in
             let reports = await session.sendReports()
             let sent = try await withThrowingTaskGroup(of: StoredMessage.self) { group in
                 for number in 0..<60 { group.addTask { try await session.send(text: "m\(number)", to: "bob") } }
@@ -73,9 +82,7 @@ struct SessionMessageTests {
             let history = try await session.history(peer: "bob", limit: 100)
             #expect(history.count == 60 && history.allSatisfy { $0.state == .sent })
             #expect(published == history.compactMap(\.cid), "published in the order stored")
-            await session.close()
         }
-        await test.shutdown()
     }
 
     @Test func unacknowledgedSendIsResentWithTheSameCIDAfterReconnection() async throws {
@@ -115,12 +122,7 @@ struct SessionMessageTests {
     }
 
     @Test func aBurstIsStoredOnceAndAcknowledgedInArrivalOrder() async throws {
-        let broker = try ScriptedBroker(.init())
-        let test = try TestEngine(servers: [broker.address])
-        defer { broker.shutdown() }
-        try await withTimeout {
-            let session = test.session()
-            _ = try await session.connect()
+        try await withConnectedSession { broker, session in
             let received = await session.receivedMessages()
             func delivery(_ id: UInt16, uid: String, topic: String = "im/inbox/bob") -> Packet {
                 .publish(Publish(
@@ -145,8 +147,8 @@ struct SessionMessageTests {
             var uids: [String] = []
             while uids.count < 40, let message = await iterator.next() { uids.append(message.uid ?? "") }
             #expect(uids == (0..<40).map { "u-\($0)" })
-            #expect(try await session.history(limit: 100).count == 40)
-            await session.close()
+            let stored = try await session.history(limit: 100)
+            #expect(stored.count == 40)
         }
     }
 
