@@ -77,7 +77,10 @@ public final class EmbeddedServer: Sendable {
             let listener: Listener
             let api: APIServer
             do {
-                listener = try Listener(host: options.mqttHost, port: options.mqttPort, group: group, options: connectionOptions) {
+                listener = try Listener(
+                    host: options.mqttHost, port: options.mqttPort, backlog: Listener.longestBacklog, group: group,
+                    options: connectionOptions
+                ) {
                     core.value.accept($0)
                 }
                 do {

@@ -24,6 +24,12 @@ public final class Listener: Sendable {
         var retryTimer: TimerID?
     }
 
+    /// The longest accept queue to ask for; the kernel caps it at `net.core.somaxconn`
+    /// (4,096 on current Linux). A server that takes bursts of thousands of connections wants
+    /// it: when the queue is full the kernel drops the SYN and the client retries only after
+    /// a second or more.
+    public static let longestBacklog: Int32 = 65_535
+
     /// Binds `host:port` and starts accepting.
     ///
     /// - Parameters:
