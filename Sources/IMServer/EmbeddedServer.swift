@@ -18,6 +18,9 @@ public final class EmbeddedServer: Sendable {
         /// The data directory (created if missing); the store is `DIR/server.sqlite`.
         public var dataDirectory: String
         public var clock: ServerClock
+        /// Told, from the server's loop, of trouble an operator should hear about (such as
+        /// running out of descriptors); one line of text each.
+        public var warning: @Sendable (String) -> Void = { _ in }
 
         public init(
             configuration: ServerConfiguration = ServerConfiguration(), mqttHost: String = "127.0.0.1", mqttPort: UInt16 = 0,
@@ -77,9 +80,14 @@ public final class EmbeddedServer: Sendable {
             let listener: Listener
             let api: APIServer
             do {
+                let warning = options.warning
                 listener = try Listener(
                     host: options.mqttHost, port: options.mqttPort, backlog: Listener.longestBacklog, group: group,
-                    options: connectionOptions
+                    options: connectionOptions,
+                    onAcceptFailure: { error in
+                        warning("cannot accept MQTT connections (\(error.reason)): new clients wait until some close; "
+                            + "if the open-file limit is the cause, raise it (ulimit -n, LimitNOFILE)")
+                    }
                 ) {
                     core.value.accept($0)
                 }

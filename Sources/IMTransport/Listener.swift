@@ -17,11 +17,16 @@ public final class Listener: Sendable {
     private let fileDescriptor: Int32
     private let options: ConnectionOptions
     private let onAccept: @Sendable (Connection) -> Void
+    private let onAcceptFailure: (@Sendable (SystemError) -> Void)?
     private let state: LoopBound<ListenerState>
 
     final class ListenerState {
         var isOpen = true
         var retryTimer: TimerID?
+        /// Accepting has failed since the last connection it took (reported once per spell).
+        var failing = false
+        /// When a failure was last reported: at most one report in `failureReportInterval`.
+        var lastFailureReport: ContinuousClock.Instant?
     }
 
     /// The longest accept queue to ask for; the kernel caps it at `net.core.somaxconn`
@@ -30,15 +35,23 @@ public final class Listener: Sendable {
     /// a second or more.
     public static let longestBacklog: Int32 = 65_535
 
+    /// The least time between two reports of failing to accept, so a server at its limit
+    /// under churn does not flood its log.
+    static let failureReportInterval: Duration = .seconds(10)
+
     /// Binds `host:port` and starts accepting.
     ///
     /// - Parameters:
     ///   - host: a numeric IPv4 or IPv6 address (names are not resolved here).
     ///   - port: 0 for a free port; read it back from `localAddress`.
     ///   - backlog: the kernel's queue of connections not yet accepted.
+    ///   - onAcceptFailure: told, on the loop, when accepting starts failing (out of
+    ///     descriptors or memory): once until a connection is accepted again, and at most
+    ///     once in 10 seconds.
     public init(
         host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 1024, group: EventLoopGroup,
-        options: ConnectionOptions = .init(), onAccept: @escaping @Sendable (Connection) -> Void
+        options: ConnectionOptions = .init(), onAcceptFailure: (@Sendable (SystemError) -> Void)? = nil,
+        onAccept: @escaping @Sendable (Connection) -> Void
     ) throws(TransportError) {
         guard let address = SocketAddress(ipAddress: host, port: port) else {
             throw .invalidArgument("cannot listen on '\(host)': give a numeric IPv4 or IPv6 address")
@@ -64,6 +77,7 @@ public final class Listener: Sendable {
         self.fileDescriptor = fd
         self.options = options
         self.onAccept = onAccept
+        self.onAcceptFailure = onAcceptFailure
         self.state = LoopBound(ListenerState(), loop: loop)
         // Connections arriving before registration wait in the backlog; registering reports them.
         guard loop.execute({ [self] in register() }) else {
@@ -105,15 +119,25 @@ public final class Listener: Sendable {
         for _ in 0..<64 {
             let fd = imsh_accept(fileDescriptor, Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue))
             if fd >= 0 {
+                state.failing = false
                 dispatch(fd)
                 continue
             }
-            switch errno {
+            let code = errno
+            switch code {
             case EINTR, ECONNABORTED, EPROTO:
                 continue
             case EAGAIN:
                 return
             default:
+                if !state.failing {
+                    state.failing = true
+                    let now = ContinuousClock.now
+                    if state.lastFailureReport.map({ now - $0 >= Self.failureReportInterval }) ?? true {
+                        state.lastFailureReport = now
+                        onAcceptFailure?(SystemError("accept4", code: code))
+                    }
+                }
                 // Out of descriptors or memory: edge-triggered epoll will not tell again, so retry on a timer.
                 state.retryTimer = loop.scheduleTimer(after: .milliseconds(100)) { [self] in
                     self.state.value.retryTimer = nil

@@ -41,13 +41,17 @@ enum ServeCommand {
         ProcessLimits.ignoreSIGPIPE()
         let descriptors = (try? ProcessLimits.raiseOpenFileLimit()) ?? 0
         if !json {
-            CommandLineTool.writeOut("data \(dataDirectory), open-file limit \(descriptors)\n")
+            // Each connection holds a descriptor; the store, listeners and streams need a few more.
+            let room = min(max(0, descriptors - 64), configuration.limits.maxConnections)
+            CommandLineTool.writeOut("data \(dataDirectory), open-file limit \(descriptors): room for about \(room) connections\n")
         }
+        var options = EmbeddedServer.Options(
+            configuration: configuration, mqttHost: mqtt.host, mqttPort: mqtt.port,
+            apiHost: api.host, apiPort: api.port, dataDirectory: dataDirectory)
+        options.warning = { CommandLineTool.writeError("imserver: warning: \($0)\n") }
         let server: EmbeddedServer
         do {
-            server = try await EmbeddedServer.start(.init(
-                configuration: configuration, mqttHost: mqtt.host, mqttPort: mqtt.port,
-                apiHost: api.host, apiPort: api.port, dataDirectory: dataDirectory))
+            server = try await EmbeddedServer.start(options)
         } catch {
             CommandLineTool.writeError("imserver: \(error)\n")
             exit(1)
