@@ -151,9 +151,12 @@ extension Session {
                 answers.removeAll { $0.reason == nil }
             }
         }
-        guard self.link === link else { return }
-        for (publish, reason) in answers where publish.qos == .atLeastOnce {
-            link.send(.puback(PubAck(packetIdentifier: publish.packetIdentifier, reasonCode: reason ?? .success)), at: clock.now)
+        // A link replaced meanwhile gets no PUBACK, but what was stored is announced all the
+        // same: the server's redelivery would find its uid known and announce nothing.
+        if self.link === link {
+            for (publish, reason) in answers where publish.qos == .atLeastOnce {
+                link.send(.puback(PubAck(packetIdentifier: publish.packetIdentifier, reasonCode: reason ?? .success)), at: clock.now)
+            }
         }
         for case let message? in stored {
             messageStreams.yield(message)

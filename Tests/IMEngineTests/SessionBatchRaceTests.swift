@@ -1,0 +1,55 @@
+import IMEngine
+import IMProtocol
+import IMStore
+import MQTT
+import Synchronization
+import Testing
+import TestSupport
+
+/// Incoming batches whose connection ends while they are being stored or handled.
+@Suite(.timeLimit(.minutes(1)))
+struct SessionBatchRaceTests {
+    private static func delivery(_ id: UInt16, uid: String) -> Packet {
+        .publish(Publish(
+            topic: "im/inbox/bob", payload: TextMessage(text: "m \(uid)", cid: "c-\(uid)", from: "bob").encoded(),
+            qos: .atLeastOnce, packetIdentifier: id,
+            properties: [.payloadFormatIndicator(.utf8), .contentType(TextMessage.contentType),
+                         .userProperty(IMUserProperty.messageUID, uid), .userProperty(IMUserProperty.sentAt, "1")]))
+    }
+
+    /// Holds the write lock of a session's file from another connection, so its next write waits.
+    private static func lock(_ path: String) throws -> Database {
+        var configuration = Database.Configuration()
+        configuration.journalMode = nil
+        let database = try Database(path: path, configuration: configuration)
+        try database.executeScript("BEGIN IMMEDIATE")
+        return database
+    }
+
+    @Test func aMessageStoredWhileTheAppDisconnectsIsStillAnnounced() async throws {
+        try await withBroker { broker, test in
+            let session = test.session()
+            _ = try await session.connect()
+            let announced = Mutex<[String]>([])
+            await session.addMessageHandler(identifier: "test") { message in
+                announced.withLock { $0.append(message.uid ?? "") }
+            }
+            broker.send(Self.delivery(1, uid: "u-0"), on: 0)
+            #expect(await eventually { announced.withLock { $0 } == ["u-0"] })
+
+            let path = try #require(await session.databaseFile)
+            let holder = try Self.lock(path)
+            broker.send(Self.delivery(2, uid: "u-1"), on: 0)
+            // The store of u-1 now waits for the lock; the app disconnects meanwhile.
+            try await Task.sleep(for: .milliseconds(500))
+            await session.disconnect()
+            try holder.executeScript("ROLLBACK")
+            holder.close()
+
+            #expect(await eventually { DatabaseProbe.count(uid: "u-1", in: path) == 1 }, "u-1 was stored")
+            #expect(await eventually(within: .seconds(3)) { announced.withLock { $0 } == ["u-0", "u-1"] },
+                    "a stored message reaches the message handlers")
+            await session.close()
+        }
+    }
+}
