@@ -52,4 +52,21 @@ struct SessionBatchRaceTests {
             await session.close()
         }
     }
+
+    @Test func framesAfterAProtocolViolationInTheSameBatchAreDropped() async throws {
+        try await withBroker { broker, test in
+            let session = test.session()
+            _ = try await session.connect()
+            let path = try #require(await session.databaseFile)
+            // A second CONNACK breaks the protocol; the PUBLISH behind it, in the same write,
+            // belongs to a connection the client has already dropped.
+            broker.send([.connack(ConnAck(reasonCode: .success)), Self.delivery(1, uid: "u-1")], on: 0)
+            #expect(await eventually { broker.connectionCount == 2 })
+            broker.send(Self.delivery(2, uid: "u-2"), on: 1)
+            #expect(await eventually { DatabaseProbe.count(uid: "u-2", in: path) == 1 })
+            #expect(DatabaseProbe.count(uid: "u-1", in: path) == 0)
+            #expect(broker.packets(on: 0).allSatisfy { if case .puback = $0 { false } else { true } })
+            await session.close()
+        }
+    }
 }

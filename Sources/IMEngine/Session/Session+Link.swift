@@ -80,7 +80,10 @@ extension Session {
             switch packet {
             case .publish(let publish): publishes.append(publish)
             case .puback(let acknowledgement): acknowledgements.append(acknowledgement)
-            default: handle(packet, on: link)
+            default:
+                handle(packet, on: link)
+                // A DISCONNECT or a protocol violation ended this link: the rest is not ours.
+                guard self.link === link else { return }
             }
         }
         await flush(&publishes, &acknowledgements, on: link)
