@@ -130,13 +130,13 @@ public final class Listener: Sendable {
             case EAGAIN:
                 return
             default:
-                if !state.failing {
+                // A spell counts as reported only once it is: one starting within the interval
+                // of the last report is told when the interval has passed, if it lasts.
+                let now = ContinuousClock.now
+                if !state.failing, state.lastFailureReport.map({ now - $0 >= Self.failureReportInterval }) ?? true {
                     state.failing = true
-                    let now = ContinuousClock.now
-                    if state.lastFailureReport.map({ now - $0 >= Self.failureReportInterval }) ?? true {
-                        state.lastFailureReport = now
-                        onAcceptFailure?(SystemError("accept4", code: code))
-                    }
+                    state.lastFailureReport = now
+                    onAcceptFailure?(SystemError("accept4", code: code))
                 }
                 // Out of descriptors or memory: edge-triggered epoll will not tell again, so retry on a timer.
                 state.retryTimer = loop.scheduleTimer(after: .milliseconds(100)) { [self] in
