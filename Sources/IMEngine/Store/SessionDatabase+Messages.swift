@@ -58,7 +58,7 @@ extension SessionDatabase {
 
     /// Marks an outgoing message acknowledged by the server.
     public func markSent(cid: String) async throws {
-        try await mark([cid], state: 2)
+        try await markAcknowledged(sent: [cid], failed: [])
     }
 
     /// Records the server's answers to several outgoing messages in one transaction.
@@ -72,11 +72,7 @@ extension SessionDatabase {
 
     /// Marks an outgoing message the server refused (PUBACK with a failure code): it is not resent.
     public func markFailed(cid: String) async throws {
-        try await mark([cid], state: 3)
-    }
-
-    private func mark(_ cids: [String], state: Int) async throws {
-        try await markAcknowledged(sent: state == 2 ? cids : [], failed: state == 3 ? cids : [])
+        try await markAcknowledged(sent: [], failed: [cid])
     }
 
     /// Outgoing messages the server has not acknowledged, oldest first: resent after reconnection.
