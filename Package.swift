@@ -43,9 +43,9 @@ let package = Package(
         // JSON configuration files read with line/column diagnostics (server config, profiles).
         .target(name: "IMConfig", dependencies: ["IMJSON"]),
         // imsh's profiles: app-key environments and their accounts, read from JSON files.
-        .target(name: "IMProfiles", dependencies: ["IMConfig", "IMProtocol", "IMHTTP"]),
+        .target(name: "IMProfiles", dependencies: ["IMConfig", "IMJSON", "IMProtocol", "IMHTTP"]),
         // The IM server: device policy, connect limits, MQTT side and HTTP API.
-        .target(name: "IMServer", dependencies: ["IMConfig", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
+        .target(name: "IMServer", dependencies: ["IMConfig", "IMJSON", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
         // The client session engine: reconnection policy, sessions, local database.
         .target(name: "IMEngine", dependencies: ["CNetlink", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP", "IMProcess"]),
         // A TCP proxy that injects network faults (delay, throttle, black hole, reset, cut packets).
@@ -55,7 +55,7 @@ let package = Package(
 
         // The shell: profiles, sessions, the REPL and the script runner behind imsh.
         .target(name: "IMShell", dependencies: [
-            "IMEngine", "IMServer", "IMProfiles", "LineEditor", "IMProtocol", "IMHTTP", "IMTransport", "IMConfig", "IMCommandLine",
+            "IMEngine", "IMServer", "IMProfiles", "LineEditor", "IMProtocol", "IMHTTP", "IMTransport", "IMConfig", "IMJSON", "IMCommandLine",
         ]),
 
         // imsh bench: many accounts at once, measured (connect, messages, reconnect).
@@ -64,7 +64,7 @@ let package = Package(
         ]),
 
         .executableTarget(name: "imsh", dependencies: ["IMShell", "IMBench", "IMCommandLine"]),
-        .executableTarget(name: "imserver", dependencies: ["IMCommandLine", "IMServer", "IMConfig", "IMStore", "IMProtocol", "IMTransport"]),
+        .executableTarget(name: "imserver", dependencies: ["IMCommandLine", "IMServer", "IMConfig", "IMJSON", "IMStore", "IMProtocol", "IMTransport"]),
         .executableTarget(name: "imchaos", dependencies: ["IMChaos", "IMCommandLine", "IMJSON", "IMTransport"]),
         // Encode/decode throughput of the MQTT codec.
         .executableTarget(name: "mqtt-bench", dependencies: ["MQTT"]),
@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "IMHTTPTests", dependencies: ["IMHTTP"]),
         .testTarget(name: "IMConfigTests", dependencies: ["IMConfig"]),
         .testTarget(name: "IMProfilesTests", dependencies: ["IMProfiles", "IMConfig", "IMProtocol", "IMHTTP"]),
-        .testTarget(name: "IMServerTests", dependencies: ["TestSupport", "IMProcess", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
+        .testTarget(name: "IMServerTests", dependencies: ["TestSupport", "IMProcess", "IMJSON", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
         .testTarget(name: "IMEngineTests", dependencies: ["TestSupport", "IMChaos", "IMProcess", "IMEngine", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMStore", "IMHTTP"]),
         .testTarget(name: "IMBenchTests", dependencies: ["IMBench", "IMProcess", "IMJSON", "TestSupport", "imsh", "imserver"]),
         .testTarget(name: "IMChaosTests", dependencies: ["TestSupport", "IMChaos", "IMProcess", "IMTransport", "MQTT"]),

@@ -1,3 +1,5 @@
+import IMJSON
+
 /// One problem found in a configuration file, precise enough to fix without searching.
 public struct ConfigDiagnostic: Sendable, Equatable, CustomStringConvertible {
     public enum Severity: String, Sendable {

@@ -1,3 +1,5 @@
+import IMJSON
+
 /// Collects the problems of one configuration file while it is read, so that every problem
 /// is reported at once instead of one per run.
 ///

@@ -1,3 +1,5 @@
+import IMJSON
+
 /// Reads the fields of one JSON object with type and range checks, recording every problem
 /// (wrong type, out of range, missing, unknown, repeated) in its `ConfigDiagnostics`.
 ///

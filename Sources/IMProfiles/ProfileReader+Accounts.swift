@@ -1,4 +1,5 @@
 import IMConfig
+import IMJSON
 import IMProtocol
 
 /// What an account needs to know of its profile while it is read.

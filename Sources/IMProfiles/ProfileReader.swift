@@ -1,5 +1,6 @@
 import IMConfig
 import IMHTTP
+import IMJSON
 import IMProtocol
 
 /// Reads one profile file's JSON into a `Profile`, recording every problem in `diagnostics`.

@@ -1,4 +1,5 @@
 import IMCommandLine
+import IMJSON
 import IMProtocol
 import IMServer
 

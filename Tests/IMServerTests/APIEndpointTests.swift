@@ -1,4 +1,5 @@
 import IMHTTP
+import IMJSON
 import IMProtocol
 @testable import IMServer
 import Testing

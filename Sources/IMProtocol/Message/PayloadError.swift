@@ -1,3 +1,5 @@
+import IMJSON
+
 /// A message payload the contract does not allow; the server answers PUBACK 0x99.
 public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
     public var reason: String

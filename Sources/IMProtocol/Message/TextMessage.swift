@@ -1,3 +1,5 @@
+import IMJSON
+
 /// The JSON payload of a text message (section 5).
 ///
 /// Sent form: `{"type":"text","text":"…","cid":"…"}`; delivered form adds `"from"`.

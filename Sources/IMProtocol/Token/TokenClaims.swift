@@ -1,3 +1,5 @@
+import IMJSON
+
 /// What a token says: app key, user, issue time and nonce. Readable without the secret.
 ///
 /// Wire form: `<payload>.<signature>`; payload is unpadded base64url of the compact JSON

@@ -1,4 +1,5 @@
 import IMHTTP
+import IMJSON
 import IMProtocol
 
 /// What one API request asks for, its fields checked; runs against a `ServerAPIBackend`.

@@ -1,4 +1,5 @@
 import IMHTTP
+import IMJSON
 import IMProtocol
 
 /// Turns one parsed API request into its answer: route, authenticate, read fields, run.

@@ -1,4 +1,5 @@
 import IMConfig
+import IMJSON
 
 /// What imserver serves: its apps and its limits, from a JSON file or the development default.
 ///

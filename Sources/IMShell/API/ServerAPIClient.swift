@@ -1,4 +1,5 @@
 import IMHTTP
+import IMJSON
 import IMProfiles
 import IMProtocol
 import IMTransport

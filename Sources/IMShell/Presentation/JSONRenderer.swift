@@ -1,5 +1,6 @@
 import IMConfig
 import IMEngine
+import IMJSON
 import IMProfiles
 import IMProtocol
 

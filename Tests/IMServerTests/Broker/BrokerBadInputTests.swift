@@ -1,4 +1,5 @@
 import Foundation
+import IMJSON
 import IMProtocol
 import IMServer
 import MQTT
