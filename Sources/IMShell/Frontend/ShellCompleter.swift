@@ -27,41 +27,45 @@ public struct ShellCompleter: Sendable {
         let endsWithSpace = command.last == " " || command.last == "\t" || command.isEmpty
         let current = endsWithSpace ? "" : words.removeLast()
         guard let first = words.first else { return matching(CommandCatalog.all.map(\.name), current) }
-        guard let help = CommandCatalog.named(first) else { return [] }
-        let arguments = Array(words.dropFirst())
-        if current.hasPrefix("-") { return matching(help.options, current) }
-        if let last = arguments.last, ["--timeout", "-n"].contains(last) { return [] }
-        let positionals = arguments.filter { !$0.hasPrefix("-") }
-        return matching(options(for: help.name, after: positionals, current: current), current)
-    }
-
-    private func options(for command: String, after positionals: [String], current: String) -> [String] {
-        // After `all` only the final word of net and wait may follow.
-        if positionals.contains(where: { $0 == AccountSelection.allKeyword || $0.hasSuffix("/\(AccountSelection.allKeyword)") }) {
-            switch command {
-            case "net": return ["down", "up", "change"]
-            case "wait": return ConnectionStatus.allKnown.map(\.name)
-            default: return []
+        guard let definition = CommandCatalog.named(first) else { return [] }
+        if current.hasPrefix("-") { return matching(definition.options, current) }
+        var positionals: [String] = []
+        var expectsValue = false
+        for word in words.dropFirst() {
+            if expectsValue {
+                expectsValue = false
+            } else if word.hasPrefix("-"), word.count > 1, Double(word) == nil {
+                expectsValue = definition.valueOptions.contains(word)
+            } else {
+                positionals.append(word)
             }
         }
-        switch command {
-        case "help":
-            return positionals.isEmpty ? CommandCatalog.all.map(\.name) : []
-        case "use", "accounts":
-            return positionals.isEmpty ? context.profiles.profiles.map(\.name) : []
-        case "connect", "disconnect", "background", "foreground":
-            return accounts(current, includingAll: positionals.isEmpty)
-        case "net":
-            return accounts(current, includingAll: positionals.isEmpty) + (positionals.isEmpty ? [] : ["down", "up", "change"])
-        case "wait":
-            return accounts(current, includingAll: positionals.isEmpty) + (positionals.isEmpty ? [] : ConnectionStatus.allKnown.map(\.name))
-        case "kick", "block", "unblock", "expire-token", "status", "log":
-            return positionals.isEmpty ? accounts(current, includingAll: false) : []
-        case "send", "history":
-            if positionals.isEmpty { return accounts(current, includingAll: false) }
-            return positionals.count == 1 ? users() : []
-        default:
-            return []
+        if expectsValue { return [] }
+        return matching(candidates(for: definition.arguments, after: positionals, current: current), current)
+    }
+
+    /// What may come next, from the command's declared arguments: a selection takes any number
+    /// of accounts (`all` only first, and nothing after it but the next argument).
+    private func candidates(for arguments: [CommandDefinition.Argument], after positionals: [String], current: String) -> [String] {
+        guard let selection = arguments.firstIndex(of: .selection) else {
+            return positionals.count < arguments.count ? values(arguments[positionals.count], current) : []
+        }
+        let next = arguments.dropFirst(selection + 1).first.map { values($0, current) } ?? []
+        if positionals.contains(where: { $0 == AccountSelection.allKeyword || $0.hasSuffix("/\(AccountSelection.allKeyword)") }) {
+            return next
+        }
+        return accounts(current, includingAll: positionals.isEmpty) + (positionals.isEmpty ? [] : next)
+    }
+
+    private func values(_ argument: CommandDefinition.Argument, _ current: String) -> [String] {
+        switch argument {
+        case .command: return CommandCatalog.all.map(\.name)
+        case .profile: return context.profiles.profiles.map(\.name)
+        case .account: return accounts(current, includingAll: false)
+        case .selection: return accounts(current, includingAll: true)
+        case .user: return users()
+        case .choice(let words): return words
+        case .text: return []
         }
     }
 

@@ -17,92 +17,29 @@ public enum CommandParser {
             let hint = suggestions.isEmpty ? "" : " (did you mean \(suggestions.joined(separator: ", "))?)"
             throw CommandSyntaxError("unknown command '\(first)'\(hint); type 'help' for the list")
         }
-        let rest = words.dropFirst()
-        let name = help.name
-        switch name {
-        case "help":
-            let arguments = try CommandArguments(rest, command: name)
-            try arguments.expectCount(0...1)
-            if let topic = arguments.positionals.first, CommandCatalog.named(topic) == nil {
-                throw CommandSyntaxError("help: no command '\(topic)'; type 'help' for the list")
-            }
-            return .help(topic: arguments.positionals.first.map { CommandCatalog.named($0)?.name ?? $0 })
-        case "profiles", "quit":
-            try CommandArguments(rest, command: name).expectCount(0...0)
-            return name == "quit" ? .quit : .profiles
-        case "use", "accounts":
-            let arguments = try CommandArguments(rest, command: name)
-            try arguments.expectCount(name == "use" ? 1...1 : 0...1)
-            if let profile = arguments.positionals.first, !ProfileName.isValid(profile) {
-                throw CommandSyntaxError("\(name): '\(profile)' is not a profile name; \(ProfileName.rule)")
-            }
-            return name == "use" ? .use(profile: arguments.positionals[0]) : .accounts(profile: arguments.positionals.first)
-        case "connect":
-            let arguments = try CommandArguments(rest, command: name, valueOptions: ["--timeout"], flagOptions: ["--kick-enable"])
-            return .connect(
-                try AccountSelection(parsing: arguments.positionals, command: name),
-                timeout: try arguments.seconds("--timeout", in: 0...86_400),
-                kickEnable: arguments.flags.contains("--kick-enable"))
-        case "disconnect":
-            let arguments = try CommandArguments(rest, command: name, flagOptions: ["--disable-push"])
-            return .disconnect(
-                try AccountSelection(parsing: arguments.positionals, command: name),
-                disablePush: arguments.flags.contains("--disable-push"))
-        case "kick", "unblock", "expire-token":
-            let arguments = try CommandArguments(rest, command: name)
-            try arguments.expectCount(1...1)
-            let account = try reference(arguments.positionals[0], command: name)
-            return name == "kick" ? .kick(account) : name == "unblock" ? .unblock(account) : .expireToken(account)
-        case "block":
-            let arguments = try CommandArguments(rest, command: name)
-            try arguments.expectCount(2...2)
-            let minutes = try CommandArguments.integer(arguments.positionals[1], what: "block MINUTES", in: 1...maximumBlockMinutes)
-            return .block(try reference(arguments.positionals[0], command: name), minutes: minutes)
-        case "status":
-            let arguments = try CommandArguments(rest, command: name)
-            try arguments.expectCount(0...1)
-            return .status(try arguments.positionals.first.map { (word) throws(CommandSyntaxError) in try reference(word, command: name) })
-        case "send":
-            return try parseSend(rest)
-        case "history", "log":
-            let arguments = try CommandArguments(rest, command: name, valueOptions: ["-n"])
-            try arguments.expectCount(name == "history" ? 1...2 : 0...1)
-            let limit = try arguments.integer("-n", in: 1...10_000) ?? defaultListLimit
-            let account = try arguments.positionals.first.map { (word) throws(CommandSyntaxError) in try reference(word, command: name) }
-            if name == "log" { return .log(account, limit: limit) }
-            let peer = arguments.positionals.count > 1 ? arguments.positionals[1] : nil
-            return .history(account!, peer: peer, limit: limit)
-        case "net":
-            let arguments = try CommandArguments(rest, command: name)
-            try arguments.expectCount(2...Int.max)
-            guard let event = networkEvent(arguments.positionals.last!) else {
-                throw CommandSyntaxError("net: '\(arguments.positionals.last!)' is not a network change; give down, up or change")
-            }
-            return .net(try AccountSelection(parsing: Array(arguments.positionals.dropLast()), command: name), event)
-        case "background", "foreground":
-            let arguments = try CommandArguments(rest, command: name)
-            let selection = try AccountSelection(parsing: arguments.positionals, command: name)
-            return name == "background" ? .background(selection) : .foreground(selection)
-        case "wait":
-            let arguments = try CommandArguments(rest, command: name, valueOptions: ["--timeout"])
-            try arguments.expectCount(2...Int.max)
-            let word = arguments.positionals.last!
-            guard let state = status(named: word) else {
-                let names = ConnectionStatus.allKnown.map(\.name).joined(separator: ", ")
-                throw CommandSyntaxError("wait: '\(word)' is not a status; give one of \(names)")
-            }
-            return .wait(
-                try AccountSelection(parsing: Array(arguments.positionals.dropLast()), command: name), state,
-                timeout: try arguments.seconds("--timeout", in: 0...86_400) ?? defaultWaitTimeout)
-        default:
-            let arguments = try CommandArguments(rest, command: name)
-            try arguments.expectCount(1...1)
-            return .sleep(seconds: try CommandArguments.number(arguments.positionals[0], what: "sleep", in: 0...86_400))
+        return try help.parse(words.dropFirst())
+    }
+
+    /// The profile name among `input`'s positionals (`count` of them), checked.
+    static func profileName(_ input: CommandInput, count: ClosedRange<Int>) throws(CommandSyntaxError) -> String? {
+        let arguments = try input.arguments()
+        try arguments.expectCount(count)
+        guard let profile = arguments.positionals.first else { return nil }
+        guard ProfileName.isValid(profile) else {
+            throw CommandSyntaxError("\(input.command): '\(profile)' is not a profile name; \(ProfileName.rule)")
         }
+        return profile
+    }
+
+    /// The one account `input` names.
+    static func oneAccount(_ input: CommandInput) throws(CommandSyntaxError) -> AccountReference {
+        let arguments = try input.arguments()
+        try arguments.expectCount(1...1)
+        return try reference(arguments.positionals[0], command: input.command)
     }
 
     /// `send ACCOUNT TO-USER TEXT...`: the words after TO-USER are the text, as typed.
-    private static func parseSend(_ words: ArraySlice<String>) throws(CommandSyntaxError) -> ShellCommand {
+    static func parseSend(_ words: ArraySlice<String>) throws(CommandSyntaxError) -> ShellCommand {
         guard words.count >= 3 else {
             throw CommandSyntaxError("send: missing arguments; usage: send ACCOUNT TO-USER TEXT (quote TEXT to keep its spaces)")
         }
@@ -113,7 +50,7 @@ public enum CommandParser {
         return .send(account, to: peer, text: text)
     }
 
-    private static func reference(_ word: String, command: String) throws(CommandSyntaxError) -> AccountReference {
+    static func reference(_ word: String, command: String) throws(CommandSyntaxError) -> AccountReference {
         let reference: AccountReference
         do {
             reference = try AccountReference(parsing: word)

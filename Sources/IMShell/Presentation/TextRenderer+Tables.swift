@@ -87,7 +87,7 @@ extension TextRenderer {
         return lines
     }
 
-    func help(_ help: CommandHelp) -> [String] {
+    func help(_ help: CommandDefinition) -> [String] {
         var lines = ["usage: \(style.bold(help.usage))", "  \(help.summary)"]
         for paragraph in help.details { lines += [""] + Self.wrapped(paragraph, width: 78) }
         if !help.aliases.isEmpty { lines += ["", "also: \(help.aliases.joined(separator: ", "))"] }

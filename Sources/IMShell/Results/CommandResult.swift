@@ -5,7 +5,7 @@ import IMProfiles
 public enum CommandOutput: Sendable {
     case none
     /// The command list (nil) or one command's help.
-    case help(CommandHelp?)
+    case help(CommandDefinition?)
     case profiles(ProfilesReport)
     case activeProfile(String)
     case accounts(profile: String, [AccountStatus])

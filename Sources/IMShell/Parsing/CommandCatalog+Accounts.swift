@@ -1,0 +1,51 @@
+import IMEngine
+import IMProfiles
+
+extension CommandCatalog {
+    /// The commands that read or use one account: status, messages, logs.
+    static let accounts: [CommandDefinition] = [
+        CommandDefinition(
+            "status", "[ACCOUNT]", "show the status of the accounts, or one account in detail",
+            details: ["Without ACCOUNT: every account of the active profile and every session of other profiles, with status name and code and the last error. With ACCOUNT: its user, device, server, database and recent status changes."],
+            arguments: [.account],
+            parse: { input throws(CommandSyntaxError) in
+                let arguments = try input.arguments()
+                try arguments.expectCount(0...1)
+                return .status(try arguments.positionals.first.map { (word) throws(CommandSyntaxError) in
+                    try CommandParser.reference(word, command: input.command)
+                })
+            }),
+        CommandDefinition(
+            "send", "ACCOUNT TO-USER TEXT", "send a text message from ACCOUNT to user TO-USER",
+            details: ["The message is stored, then published; the result says whether the server acknowledged it within 5 seconds (sent) or it waits for a reconnection (pending). Quote TEXT to keep its spaces exactly; unquoted words are joined with one space."],
+            examples: ["send alice-phone bob \"hello there\""],
+            arguments: [.account, .user, .text],
+            parse: { input throws(CommandSyntaxError) in
+                try CommandParser.parseSend(input.words)
+            }),
+        CommandDefinition(
+            "history", "ACCOUNT [PEER] [-n N]", "show the messages in the account's local database",
+            details: ["Oldest first, the latest N (default 20), with PEER's conversation only when given. The database opens with the account's first connect."],
+            examples: ["history bob-phone alice -n 5"],
+            valueOptions: ["-n"], arguments: [.account, .user],
+            parse: { input throws(CommandSyntaxError) in
+                let arguments = try input.arguments()
+                try arguments.expectCount(1...2)
+                let peer = arguments.positionals.count > 1 ? arguments.positionals[1] : nil
+                return .history(
+                    try CommandParser.reference(arguments.positionals[0], command: input.command), peer: peer,
+                    limit: try arguments.integer("-n", in: 1...10_000) ?? CommandParser.defaultListLimit)
+            }),
+        CommandDefinition(
+            "log", "[ACCOUNT] [-n N]", "show the connection log of an account, or this run's events",
+            details: ["With ACCOUNT: the latest N (default 20) status changes from its local database, kept across runs. Without: the latest N events (status changes, messages) of every session in this run."],
+            valueOptions: ["-n"], arguments: [.account],
+            parse: { input throws(CommandSyntaxError) in
+                let arguments = try input.arguments()
+                try arguments.expectCount(0...1)
+                return .log(
+                    try arguments.positionals.first.map { (word) throws(CommandSyntaxError) in try CommandParser.reference(word, command: input.command) },
+                    limit: try arguments.integer("-n", in: 1...10_000) ?? CommandParser.defaultListLimit)
+            }),
+    ]
+}

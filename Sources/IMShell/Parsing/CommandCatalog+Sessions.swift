@@ -1,0 +1,79 @@
+import IMEngine
+import IMProfiles
+
+extension CommandCatalog {
+    /// The commands that drive sessions: connecting, the network, background, waiting.
+    static let sessions: [CommandDefinition] = [
+        CommandDefinition(
+            "connect", "ACCOUNT...|all [--timeout S] [--kick-enable]", "log accounts in, in parallel",
+            details: [
+                "Connects each account and reports how each call ended: connected with its user id, or the status and error code that stopped it. 'all' is every account of the active profile; PROFILE/all every account of PROFILE.",
+                "--timeout S bounds the first connection (default: the account's timeout; 0 retries until connected). --kick-enable asks that automatic reconnections give way to another online device of the same class (31023) instead of kicking it.",
+                "Accounts without a token get one from the server API. An account already connected is reported as such.",
+            ],
+            examples: ["connect all", "connect alice-phone bob-phone --timeout 5", "connect prod/carol-web"],
+            valueOptions: ["--timeout"], flagOptions: ["--kick-enable"], arguments: [.selection],
+            parse: { input throws(CommandSyntaxError) in
+                let arguments = try input.arguments()
+                return .connect(
+                    try AccountSelection(parsing: arguments.positionals, command: input.command),
+                    timeout: try arguments.seconds("--timeout", in: 0...86_400),
+                    kickEnable: arguments.flags.contains("--kick-enable"))
+            }),
+        CommandDefinition(
+            "disconnect", "ACCOUNT...|all [--disable-push]", "log accounts out on purpose (status signOut)",
+            details: ["--disable-push asks the server to drop the device's session, so it keeps no messages for it. 'all' is every session of the active profile."],
+            examples: ["disconnect all", "disconnect alice-phone --disable-push"],
+            flagOptions: ["--disable-push"], arguments: [.selection],
+            parse: { input throws(CommandSyntaxError) in
+                let arguments = try input.arguments()
+                return .disconnect(
+                    try AccountSelection(parsing: arguments.positionals, command: input.command),
+                    disablePush: arguments.flags.contains("--disable-push"))
+            }),
+        CommandDefinition(
+            "net", "ACCOUNT...|all down|up|change", "simulate a network change on sessions",
+            details: ["down: the network goes away (networkUnavailable, 1; attempts pause). up: it comes back (the session reconnects). change: another network replaces the current one (the session reconnects at once)."],
+            examples: ["net alice-phone down", "net all up"],
+            arguments: [.selection, .choice(["down", "up", "change"])],
+            parse: { input throws(CommandSyntaxError) in
+                let arguments = try input.arguments()
+                try arguments.expectCount(2...Int.max)
+                guard let event = CommandParser.networkEvent(arguments.positionals.last!) else {
+                    throw CommandSyntaxError("net: '\(arguments.positionals.last!)' is not a network change; give down, up or change")
+                }
+                return .net(try AccountSelection(parsing: Array(arguments.positionals.dropLast()), command: input.command), event)
+            }),
+        CommandDefinition(
+            "background", "ACCOUNT...|all", "send sessions to the background",
+            details: ["After the background grace (120 s) a session disconnects with status suspend (13); 'foreground' brings it back."],
+            arguments: [.selection],
+            parse: { input throws(CommandSyntaxError) in
+                .background(try AccountSelection(parsing: try input.arguments().positionals, command: input.command))
+            }),
+        CommandDefinition(
+            "foreground", "ACCOUNT...|all", "bring sessions back to the foreground",
+            details: ["A suspended session reconnects at once, and the backoff schedule starts over."],
+            arguments: [.selection],
+            parse: { input throws(CommandSyntaxError) in
+                .foreground(try AccountSelection(parsing: try input.arguments().positionals, command: input.command))
+            }),
+        CommandDefinition(
+            "wait", "ACCOUNT...|all STATE [--timeout S]", "wait until the accounts reach STATE",
+            details: ["STATE is a status name (connected, kickedOfflineByOtherClient, ...) or its number. The command succeeds when every account has reached it since the wait began or is in it, and fails after S seconds (default 30) otherwise. 'all' is every session of the active profile."],
+            examples: ["wait all connected", "wait alice-phone kickedOfflineByOtherClient --timeout 5"],
+            valueOptions: ["--timeout"], arguments: [.selection, .choice(ConnectionStatus.allKnown.map(\.name))],
+            parse: { input throws(CommandSyntaxError) in
+                let arguments = try input.arguments()
+                try arguments.expectCount(2...Int.max)
+                let word = arguments.positionals.last!
+                guard let state = CommandParser.status(named: word) else {
+                    let names = ConnectionStatus.allKnown.map(\.name).joined(separator: ", ")
+                    throw CommandSyntaxError("wait: '\(word)' is not a status; give one of \(names)")
+                }
+                return .wait(
+                    try AccountSelection(parsing: Array(arguments.positionals.dropLast()), command: input.command), state,
+                    timeout: try arguments.seconds("--timeout", in: 0...86_400) ?? CommandParser.defaultWaitTimeout)
+            }),
+    ]
+}
