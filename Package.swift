@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(name: "CTransport", path: "Sources/CTransport"),
         // glibc's posix_spawn extensions (closefrom, chdir) and pipe2, for IMProcess.
         .systemLibrary(name: "CProcess", path: "Sources/CProcess"),
+        // The commit a release build was made from (scripts/install defines it), for --version.
+        .systemLibrary(name: "CBuildInfo", path: "Sources/CBuildInfo"),
 
         // MQTT 5 codec: pure values, no I/O.
         .target(name: "MQTT"),
@@ -31,7 +33,7 @@ let package = Package(
         // Child processes through posix_spawn (Foundation's Process can crash with many descriptors open).
         .target(name: "IMProcess", dependencies: ["CProcess"]),
         // Command-line option parsing shared by the executables.
-        .target(name: "IMCommandLine"),
+        .target(name: "IMCommandLine", dependencies: ["CBuildInfo"]),
         // SQLite layer: one confined connection, migrations, corruption recovery.
         .target(name: "IMStore", dependencies: ["CSQLite"]),
         // JSON: one parser with line/column positions, and deterministic values for payloads.

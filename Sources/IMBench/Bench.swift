@@ -28,6 +28,11 @@ public enum Bench {
             exit status: 0 the bench ran and met its conditions, 1 it did not, 2 usage error
             """)
 
+    /// `imsh bench` and its benches with their options, for shell completion.
+    public static var completionTree: CompletionTree {
+        CompletionTree(spec, subcommands: commands.keys.sorted().compactMap { commands[$0].map { CompletionTree($0.spec) } })
+    }
+
     /// Runs `imsh bench` with the arguments after `bench`; returns the exit status.
     public static func main(arguments: [String]) async -> Int32 {
         guard let name = arguments.first else {

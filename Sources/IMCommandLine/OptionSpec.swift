@@ -8,11 +8,15 @@ public struct OptionSpec: Sendable {
     public var valueName: String?
     /// One line of help.
     public var help: String
+    /// What shell completion offers for the value.
+    public var completion: ValueCompletion
 
-    public init(_ name: String, short: String? = nil, value: String? = nil, help: String) {
+    /// `completion` defaults to what the placeholder `value` implies (see `ValueCompletion`).
+    public init(_ name: String, short: String? = nil, value: String? = nil, completion: ValueCompletion? = nil, help: String) {
         self.name = name
         self.shortName = short
         self.valueName = value
+        self.completion = completion ?? .implied(by: value)
         self.help = help
     }
 

@@ -20,6 +20,7 @@ enum ChaosCommand {
             OptionSpec("--every", value: "DURATION", help: "time between random faults, as 1s, 500ms, 2m (default 1s)"),
             OptionSpec("--faults", value: "LIST", help: "kinds drawn, comma-separated (default delay,throttle,close,blackhole,cut)"),
             OptionSpec("--json", help: "print JSON objects, one a line"),
+            CompletionScript.option,
         ],
         epilogue: """
             Random faults start at once when --seed, --every or --faults is given; else with 'random on'.

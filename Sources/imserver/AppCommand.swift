@@ -35,6 +35,9 @@ enum AppCommand {
             exit status: 0 done, 1 unknown app key or database error, 2 usage error, 3 bad configuration file
             """)
 
+    /// The commands, as the first argument names them.
+    static let commandNames = ["list", "block", "unblock", "rotate-secret"]
+
     /// Exit status of a runtime failure (unknown key, database error).
     static let failureExitStatus: Int32 = 1
 

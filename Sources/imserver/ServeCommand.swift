@@ -24,6 +24,7 @@ enum ServeCommand {
             OptionSpec("--data", value: "DIR", help: "data directory (default $XDG_STATE_HOME/imserver, else ~/.local/state/imserver)"),
             OptionSpec("--config", value: "FILE", help: "apps and limits (JSON); without it the development app imsh-dev exists"),
             OptionSpec("--json", help: "print events as JSON objects, one a line"),
+            CompletionScript.option,
         ],
         epilogue: "Stops gracefully on SIGINT or SIGTERM. See imserver(8).")
 

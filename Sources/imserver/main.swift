@@ -1,5 +1,14 @@
 import IMCommandLine
 
+// The completion script, from the specs below (the subcommands of `app` are its commands).
+CompletionScript.printIfAsked(
+    Array(CommandLine.arguments.dropFirst()), spec: ServeCommand.spec,
+    tree: CompletionTree(ServeCommand.spec, subcommands: [
+        CompletionTree(AppCommand.spec, subcommands: AppCommand.commandNames.map {
+            CompletionTree(name: $0, summary: AppCommand.spec.summary, options: CompletionTree(AppCommand.spec).options)
+        }),
+    ]))
+
 // `imserver app ...` is app administration, with its own options (AppCommand.swift);
 // anything else runs the server (ServeCommand.swift).
 if AppCommand.isInvoked {

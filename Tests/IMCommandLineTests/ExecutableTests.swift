@@ -3,7 +3,7 @@ import Testing
 
 /// Runs the built executables as a user would and checks help, version and usage errors.
 struct ExecutableTests {
-    static let executables = ["imsh", "imserver"]
+    static let executables = ["imsh", "imserver", "imchaos"]
 
     @Test(arguments: executables) func helpExitsZero(name: String) throws {
         let result = try ProcessRunner.run(name, ["--help"])
@@ -15,7 +15,8 @@ struct ExecutableTests {
     @Test(arguments: executables) func versionExitsZero(name: String) throws {
         let result = try ProcessRunner.run(name, ["--version"])
         #expect(result.status == 0)
-        #expect(result.stdout.range(of: #"^\#(name) \d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil)
+        // A plain `swift build` does not know the commit; scripts/install's build does (scripts/test-install).
+        #expect(result.stdout.range(of: #"^\#(name) \d+\.\d+\.\d+ \(commit [^)\n]+\)\n$"#, options: .regularExpression) != nil)
     }
 
     @Test(arguments: executables) func unknownFlagIsOneLineOnStderrAndExitTwo(name: String) throws {

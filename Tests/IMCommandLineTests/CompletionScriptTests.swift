@@ -1,0 +1,75 @@
+import Foundation
+import IMCommandLine
+import IMProcess
+import Testing
+
+/// The executables' completion scripts, run in a real bash the way bash runs a completion function.
+struct CompletionScriptTests {
+    /// The completions bash's `complete -F` function offers for the last of `words`.
+    static func complete(_ name: String, _ words: [String]) throws -> [String] {
+        let script = try ProcessRunner.run(name, ["--completion", "bash"])
+        #expect(script.status == 0)
+        let driver = """
+            source /dev/stdin
+            COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+            _\(name)
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let output = try ChildProcess.run(
+            "/bin/bash", ["-c", driver, "bash", name] + words, input: Array(script.stdout.utf8), timeout: .seconds(30))
+        #expect(output.termination.status == 0, "\(String(decoding: output.stderr, as: UTF8.self))")
+        return String(decoding: output.stdout, as: UTF8.self).split(separator: "\n").map(String.init).filter { !$0.isEmpty }.sorted()
+    }
+
+    /// The option names `--help` lists, short and long.
+    static func helpOptions(_ name: String) throws -> [String] {
+        let help = try ProcessRunner.run(name, ["--help"]).stdout
+        let section = help.components(separatedBy: "options:\n")[1].components(separatedBy: "\n\n")[0]
+        return section.split(separator: "\n").flatMap { line in
+            line.split(separator: " ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ",")) }
+                .prefix { $0.hasPrefix("-") }
+        }.sorted()
+    }
+
+    @Test(arguments: ExecutableTests.executables) func completesEveryOptionHelpLists(name: String) throws {
+        #expect(try Self.complete(name, ["-"]) == Self.helpOptions(name))
+    }
+
+    @Test(arguments: ExecutableTests.executables) func completesTheShellsOfCompletion(name: String) throws {
+        #expect(try Self.complete(name, ["--completion", ""]) == ["bash", "zsh"])
+    }
+
+    @Test func imserverCompletesAppCommandsThenTheirOptions() throws {
+        #expect(try Self.complete("imserver", ["app", ""]) == ["block", "list", "rotate-secret", "unblock"])
+        #expect(try Self.complete("imserver", ["app", "list", "--j"]) == ["--json"])
+        #expect(try Self.complete("imserver", ["--data", "/tmp", "--l"]) == ["--listen"])
+    }
+
+    @Test func imshCompletesBenchesAndTheirOptionsNotTheShells() throws {
+        #expect(try Self.complete("imsh", ["bench", "re"]) == ["reconnect"])
+        #expect(try Self.complete("imsh", ["bench", "reconnect", "--j"]) == ["--jitter", "--json"])
+        #expect(try Self.complete("imsh", ["bench", "reconnect", "--p"]) == [])
+        #expect(try Self.complete("imsh", ["--json", "-c"]) == ["-c"])
+    }
+
+    @Test(arguments: ExecutableTests.executables) func zshScriptIsAutoloadable(name: String) throws {
+        let script = try ProcessRunner.run(name, ["--completion", "zsh"])
+        #expect(script.status == 0)
+        #expect(script.stdout.hasPrefix("#compdef \(name)\n"))
+        #expect(script.stdout.contains("compdef _\(name) \(name)"))
+    }
+
+    @Test(arguments: ExecutableTests.executables) func unknownShellIsAUsageError(name: String) throws {
+        let result = try ProcessRunner.run(name, ["--completion", "fish"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "\(name): --completion wants bash or zsh, not 'fish'\n")
+    }
+
+    @Test func placeholdersImplyWhatCompletes() {
+        #expect(OptionSpec("--data", value: "DIR", help: "").completion == .directories)
+        #expect(OptionSpec("--config", value: "FILE", help: "").completion == .files)
+        #expect(OptionSpec("--server", value: "embedded|spawn", help: "").completion == .words(["embedded", "spawn"]))
+        #expect(OptionSpec("--rate", value: "R", help: "").completion == ValueCompletion.none)
+        #expect(OptionSpec("--json", help: "").completion == ValueCompletion.none)
+    }
+}
