@@ -86,6 +86,18 @@ struct SessionEventHubTests {
         #expect(hub.snapshots[id] == nil)
     }
 
+    /// A connected status always comes with its server; the network's pause with none.
+    static func expectOneMoment(_ snapshot: SessionSnapshot, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        switch snapshot.status {
+        case .connected:
+            #expect(snapshot.server != nil && snapshot.lastChange?.status == .connected, sourceLocation: sourceLocation)
+        case .networkUnavailable:
+            #expect(snapshot.state == .paused && snapshot.server == nil, sourceLocation: sourceLocation)
+        default:
+            #expect(snapshot.server == nil, "\(snapshot)", sourceLocation: sourceLocation)
+        }
+    }
+
     /// A snapshot is one moment: a connected status always comes with its server, and the
     /// network's pause with no server, however fast the session changes while it is read.
     @Test func snapshotsNeverMixTwoMoments() async throws {
@@ -93,33 +105,29 @@ struct SessionEventHubTests {
             let session = test.session()
             _ = try await session.connect()
             let hub = test.engine.hub
+            let events = hub.subscribe(limit: 10_000)
             let done = Atomic<Bool>(false)
             let flips = Task {
                 for index in 0..<200 { await session.simulateNetwork(index % 2 == 0 ? .down : .up) }
-            }
-            let finisher = Task {
-                await flips.value
                 done.store(true, ordering: .relaxed)
             }
-            var seen = Set<String>()
+            // Read the table while the session changes under it.
             while !done.load(ordering: .relaxed) {
-                if let snapshot = hub.snapshot(of: session.id) {
-                    seen.insert(snapshot.state.name)
-                    switch snapshot.status {
-                    case .connected:
-                        #expect(snapshot.server != nil && snapshot.lastChange?.status == .connected)
-                    case .networkUnavailable:
-                        #expect(snapshot.state == .paused && snapshot.server == nil)
-                    default:
-                        #expect(snapshot.server == nil)
-                    }
-                }
+                if let snapshot = hub.snapshot(of: session.id) { Self.expectOneMoment(snapshot) }
                 let direct = await session.snapshot()
-                #expect((direct.status == .connected) == (direct.server != nil))
+                Self.expectOneMoment(direct)
                 await Task.yield()
             }
-            await finisher.value
-            #expect(seen.contains("paused"))
+            await flips.value
+            // And every snapshot the session published, in order.
+            var statuses: [ConnectionStatus] = []
+            while events.backlog > 0, let event = await events.next() {
+                guard event.session == session.id else { continue }
+                Self.expectOneMoment(event.snapshot)
+                if case .status(let change) = event.kind { statuses.append(change.status) }
+            }
+            #expect(statuses.filter { $0 == .networkUnavailable }.count == 100, "\(statuses)")
+            #expect(statuses.contains(.connecting))
             await session.close()
         }
     }
