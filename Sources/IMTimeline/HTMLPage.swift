@@ -3,7 +3,7 @@
 ///
 /// The script shows an element's `data-tip` on hover and, once the page is drawn, logs one
 /// console line, `imsh-page lanes=N spans=N charts=N marks=N points=N bars=N`, counting what
-/// the browser actually laid out (elements with a non-empty bounding box), for the browser tests.
+/// the browser actually laid out (elements whose bounding box is not empty in both directions), for the browser tests.
 public struct HTMLPage: Sendable {
     public var title: String
     /// Markup placed in `body`, already escaped.
@@ -62,7 +62,7 @@ public struct HTMLPage: Sendable {
             var count = 0;
             document.querySelectorAll(selector).forEach(function (element) {
               var box = element.getBoundingClientRect();
-              if (box.width > 0 && box.height > 0) { count += 1; }
+              if (box.width > 0 || box.height > 0) { count += 1; }
             });
             return count;
           }

@@ -102,7 +102,8 @@ public struct SVGTimeline: Sendable {
         for tick in ticks {
             let at = x(tick)
             out += "<line x1=\(q(at)) x2=\(q(at)) y1=\(q(Self.top - 6)) y2=\(q(bottom)) stroke=\"#d0d4d8\"/>"
-            out += "<text x=\(q(at)) y=\(q(Self.top - 10)) text-anchor=\"middle\">\(clock.time(tick))</text>\n"
+            let label = tick % 1000 == 0 ? clock.time(tick) : clock.preciseTime(tick)
+            out += "<text x=\(q(at)) y=\(q(Self.top - 10)) text-anchor=\"middle\">\(label)</text>\n"
         }
         return out + "</g>\n"
     }

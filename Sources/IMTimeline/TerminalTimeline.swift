@@ -36,7 +36,9 @@ public struct TerminalTimeline: Sendable {
 
     /// The start time on the left, the end time on the right, the middle between when it fits.
     func axis(_ timeline: Timeline, width: Int) -> String {
-        let left = clock.time(timeline.start), right = clock.time(timeline.end)
+        // Sub-second stamps only where whole seconds would repeat.
+        let format = timeline.end - timeline.start < 60_000 ? clock.preciseTime : clock.time
+        let left = format(timeline.start), right = format(timeline.end)
         var cells = Array(repeating: Character(" "), count: width)
         func put(_ text: String, at column: Int) {
             for (offset, character) in text.enumerated() where column + offset >= 0 && column + offset < width {
@@ -45,7 +47,7 @@ public struct TerminalTimeline: Sendable {
         }
         put(left, at: 0)
         if width >= left.count * 3 + 4 {
-            let middle = clock.time(timeline.start + (timeline.end - timeline.start) / 2)
+            let middle = format(timeline.start + (timeline.end - timeline.start) / 2)
             put(middle, at: width / 2 - middle.count / 2)
         }
         if width >= left.count + right.count + 1 { put(right, at: width - right.count) }
@@ -125,10 +127,10 @@ public struct TerminalTimeline: Sendable {
 
     func eventText(_ mark: TimelineMark, lane: Int, timeline: Timeline) -> String {
         var text = "\(clock.preciseTime(mark.at)) \(timeline.lanes[lane].name) \(mark.status.name) (\(mark.status.rawValue))"
-        if let code = mark.code { text += " \(code.rawValue) \(code.name)" }
+        if let code = mark.code { text += " error \(code.rawValue)" }
         if let link = timeline.link(kicking: lane, at: mark.at) {
             let arrow = capabilities.unicode ? "\u{2190}" : "<-"
-            text += " \(arrow) \(timeline.lanes[link.from].name) connected at \(clock.preciseTime(link.connectedAt))"
+            text += " \(arrow) \(timeline.lanes[link.from].name) logged in \(clock.preciseTime(link.connectedAt))"
         }
         if !mark.detail.isEmpty { text += ": \(mark.detail)" }
         return text

@@ -30,7 +30,7 @@ public struct ShellCompleter: Sendable {
         guard let help = CommandCatalog.named(first) else { return [] }
         let arguments = Array(words.dropFirst())
         if current.hasPrefix("-") { return matching(help.options, current) }
-        if let last = arguments.last, ["--timeout", "-n"].contains(last) { return [] }
+        if let last = arguments.last, ["--timeout", "-n", "--since", "--until", "--svg", "--html"].contains(last) { return [] }
         let positionals = arguments.filter { !$0.hasPrefix("-") }
         return matching(options(for: help.name, after: positionals, current: current), current)
     }
@@ -49,7 +49,7 @@ public struct ShellCompleter: Sendable {
             return positionals.isEmpty ? CommandCatalog.all.map(\.name) : []
         case "use", "accounts":
             return positionals.isEmpty ? context.profiles.profiles.map(\.name) : []
-        case "connect", "disconnect", "background", "foreground":
+        case "connect", "disconnect", "background", "foreground", "timeline":
             return accounts(current, includingAll: positionals.isEmpty)
         case "net":
             return accounts(current, includingAll: positionals.isEmpty) + (positionals.isEmpty ? [] : ["down", "up", "change"])

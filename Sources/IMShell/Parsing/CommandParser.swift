@@ -1,5 +1,6 @@
 import IMEngine
 import IMProfiles
+import IMTimeline
 
 /// Turns the words of one command into a `ShellCommand`, or a usage error saying what to fix.
 public enum CommandParser {
@@ -72,6 +73,8 @@ public enum CommandParser {
             if name == "log" { return .log(account, limit: limit) }
             let peer = arguments.positionals.count > 1 ? arguments.positionals[1] : nil
             return .history(account!, peer: peer, limit: limit)
+        case "timeline":
+            return try parseTimeline(rest)
         case "net":
             let arguments = try CommandArguments(rest, command: name)
             try arguments.expectCount(2...Int.max)
@@ -111,6 +114,29 @@ public enum CommandParser {
         let text = words.dropFirst(2).joined(separator: " ")
         guard !text.isEmpty else { throw CommandSyntaxError("send: the text is empty") }
         return .send(account, to: peer, text: text)
+    }
+
+    /// `timeline [ACCOUNT...|all] [--since DURATION] [--until TIME] [--svg FILE] [--html FILE]`.
+    private static func parseTimeline(_ words: ArraySlice<String>) throws(CommandSyntaxError) -> ShellCommand {
+        let arguments = try CommandArguments(words, command: "timeline", valueOptions: ["--since", "--until", "--svg", "--html"])
+        var request = TimelineRequest(svgFile: arguments.values["--svg"], htmlFile: arguments.values["--html"])
+        if let text = arguments.values["--since"] {
+            guard let since = TimelineInstant.milliseconds(parsingDuration: text) else {
+                throw CommandSyntaxError("timeline: --since wants a duration such as 90s, 10m, 2h or 1d, not '\(text)'")
+            }
+            request.since = since
+        }
+        if let text = arguments.values["--until"] {
+            guard let until = TimelineInstant(parsing: text) else {
+                throw CommandSyntaxError("timeline: --until wants \(TimelineInstant.syntax), not '\(text)'")
+            }
+            request.until = until
+        }
+        for name in ["--svg", "--html"] where arguments.values[name]?.isEmpty == true {
+            throw CommandSyntaxError("timeline: \(name) wants a file name")
+        }
+        let selection = arguments.positionals.isEmpty ? nil : try AccountSelection(parsing: arguments.positionals, command: "timeline")
+        return .timeline(selection, request)
     }
 
     private static func reference(_ word: String, command: String) throws(CommandSyntaxError) -> AccountReference {

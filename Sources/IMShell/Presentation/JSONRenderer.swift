@@ -2,6 +2,7 @@ import IMConfig
 import IMEngine
 import IMProfiles
 import IMProtocol
+import IMTimeline
 
 /// Renders results, events and diagnostics as one compact JSON object each (`--json`).
 ///
@@ -85,6 +86,8 @@ public struct JSONRenderer: Sendable {
             ]
         case .journal(let events):
             return [("events", .array(events.map(object)))]
+        case let .timeline(timeline, written):
+            return timeline.json + [("written", .array(written.map { .string($0) }))]
         }
     }
 
