@@ -73,7 +73,8 @@ public struct TerminalTimeline: Sendable {
             }
         }
         for mark in lane.marks.sorted(by: { Self.priority($0.kind) < Self.priority($1.kind) }) {
-            let cell = min(width - 1, max(0, Int(Double(mark.at - timeline.start) / duration * Double(width))))
+            // Whole numbers, so that a mark on a cell's boundary lands in the cell it starts.
+            let cell = min(width - 1, max(0, Int((mark.at - timeline.start) * Int64(width) / (timeline.end - timeline.start))))
             if case .mark(let existing)? = cells[cell], Self.priority(existing) > Self.priority(mark.kind) { continue }
             cells[cell] = .mark(mark.kind)
         }
@@ -129,8 +130,7 @@ public struct TerminalTimeline: Sendable {
         var text = "\(clock.preciseTime(mark.at)) \(timeline.lanes[lane].name) \(mark.status.name) (\(mark.status.rawValue))"
         if let code = mark.code { text += " error \(code.rawValue)" }
         if let link = timeline.link(kicking: lane, at: mark.at) {
-            let arrow = capabilities.unicode ? "\u{2190}" : "<-"
-            text += " \(arrow) \(timeline.lanes[link.from].name) logged in \(clock.preciseTime(link.connectedAt))"
+            text += " \(capabilities.unicode ? "\u{2190}" : "<-") \(timeline.lanes[link.from].name)"
         }
         if !mark.detail.isEmpty { text += ": \(mark.detail)" }
         return text
