@@ -45,6 +45,7 @@ public struct HTMLPage: Sendable {
           font: 12px monospace; padding: 6px 8px; border-radius: 4px; max-width: 60em; }
         table { border-collapse: collapse; font-size: 13px; } td, th { padding: 2px 10px 2px 0; text-align: left; }
         pre { background: #f5f5f5; padding: 8px; overflow: auto; font-size: 12px; }
+        pre.json { white-space: pre-wrap; word-break: break-all; }
         """
 
     static let script = """

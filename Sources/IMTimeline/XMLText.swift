@@ -1,6 +1,6 @@
-/// Escaping for text and attribute values in SVG and HTML.
-enum XMLText {
-    static func escaped(_ text: String) -> String {
+/// Escaping for text and attribute values in SVG and HTML, and numbers for coordinates.
+public enum XMLText {
+    public static func escaped(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -20,7 +20,7 @@ enum XMLText {
     }
 
     /// A number for a coordinate: at most two decimals, no exponent.
-    static func number(_ value: Double) -> String {
+    public static func number(_ value: Double) -> String {
         let rounded = (value * 100).rounded() / 100
         if rounded == rounded.rounded() { return String(Int64(rounded)) }
         return String(rounded)

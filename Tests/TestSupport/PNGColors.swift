@@ -32,24 +32,27 @@ public enum PNGColors {
         assert depth == 8 and ctype in (2, 6) and interlace == 0, 'unsupported PNG %d %d %d' % (depth, ctype, interlace)
         bpp = 3 if ctype == 2 else 4
         raw, stride = zlib.decompress(idat), width * bpp
-        previous, colors, offset = bytearray(stride), set(), 0
-        for _ in range(height):
-            kind, line = raw[offset], bytearray(raw[offset + 1:offset + 1 + stride])
-            offset += 1 + stride
-            for i in range(stride):
+        def unfilter(kind, line, previous, bpp):
+            for i in range(len(line)):
                 a = line[i - bpp] if i >= bpp else 0
                 b = previous[i]
                 c = previous[i - bpp] if i >= bpp else 0
                 if kind == 1: line[i] = (line[i] + a) & 255
-                elif kind == 2: line[i] = (line[i] + b) & 255
                 elif kind == 3: line[i] = (line[i] + (a + b) // 2) & 255
                 elif kind == 4:
                     p = a + b - c
                     pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
                     line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-            for i in range(0, stride, bpp):
-                colors.add((line[i] << 16) | (line[i + 1] << 8) | line[i + 2])
+        previous, colors, offset = bytearray(stride), set(), 0
+        for _ in range(height):
+            kind, line = raw[offset], bytearray(raw[offset + 1:offset + 1 + stride])
+            offset += 1 + stride
+            if kind == 2:
+                line = bytearray((x + y) & 255 for x, y in zip(line, previous))
+            elif kind != 0:
+                unfilter(kind, line, previous, bpp)
+            colors.update(zip(line[0::bpp], line[1::bpp], line[2::bpp]))
             previous = line
-        print('\\n'.join('%06x' % color for color in colors))
+        print('\\n'.join('%02x%02x%02x' % color for color in colors))
         """
 }
