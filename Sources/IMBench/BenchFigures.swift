@@ -13,6 +13,7 @@ struct BenchFigures: Sendable {
         var count: Int
     }
 
+    /// How many sessions were connected `seconds` after the start.
     struct Point: Sendable, Equatable {
         var seconds: Double
         var connected: Int

@@ -2,6 +2,7 @@ import IMEngine
 
 /// An instant worth pointing at on a lane: a connection attempt, a kick, a terminal error.
 public struct TimelineMark: Sendable, Equatable {
+    /// What the mark points at; its raw value names it in SVG, HTML and JSON.
     public enum Kind: String, Sendable {
         /// A connection attempt: the first of a connecting span at its start, then each failed one.
         case attempt

@@ -8,6 +8,7 @@ import IMProcess
 /// with a first script that relays `console.error`, `console.warn` and uncaught errors as
 /// `page-error:` lines; `errors` collects those and anything logged as uncaught.
 public struct HeadlessChromium: Sendable {
+    /// What one page load left: console lines, errors among them, the screenshot's colours.
     public struct Visit: Sendable {
         /// The text of each console message, in order.
         public var console: [String]
@@ -69,6 +70,7 @@ public struct HeadlessChromium: Sendable {
         })();
         """
 
+    /// Chromium or the PNG decoder did not do its part; the description says what happened.
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
         init(_ description: String) { self.description = description }
