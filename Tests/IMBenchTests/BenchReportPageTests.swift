@@ -50,7 +50,7 @@ import Testing
         #expect(!page.contains("src=") && !page.contains("<link rel=\"stylesheet\""))
         #expect(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int == 0o600)
 
-        let visit = try HeadlessChromium.visit(file, width: 1000, height: 2200)
+        let visit = try await HeadlessChromium.visit(file, width: 1000, height: 2200)
         #expect(visit.errors.isEmpty, "\(visit.console)")
         let points = seconds.count + seconds.filter { $0.number("p50Ms") != nil }.count + seconds.filter { $0.number("p99Ms") != nil }.count
         let expected = "imsh-page lanes=0 spans=0 charts=4 marks=0 points=\(points) bars=\(nonEmptyBuckets(figures))"
@@ -74,7 +74,7 @@ import Testing
         #expect(counts == counts.sorted())
         #expect(nonEmptyBuckets(figures) >= 1 && figures["perSecond"] == nil)
 
-        let visit = try HeadlessChromium.visit(file, width: 1000, height: 1600)
+        let visit = try await HeadlessChromium.visit(file, width: 1000, height: 1600)
         #expect(visit.errors.isEmpty, "\(visit.console)")
         #expect(visit.console.contains("imsh-page lanes=0 spans=0 charts=3 marks=0 points=\(points.count) bars=\(nonEmptyBuckets(figures))"),
                 "\(visit.console)")

@@ -75,7 +75,7 @@ import Testing
 
         // In a browser: every lane and span drawn, coloured pixels, no console error.
         let spans = lanes.reduce(0) { $0 + $1.objects("spans").count }
-        let visit = try HeadlessChromium.visit(html, width: 1200, height: 500)
+        let visit = try await HeadlessChromium.visit(html, width: 1200, height: 500)
         #expect(visit.errors.isEmpty, "\(visit.console)")
         #expect(visit.console.contains { $0.hasPrefix("imsh-page lanes=4 spans=\(spans) charts=1 ") }, "\(visit.console)")
         // Connected green, kicked red and ended grey, as the spans are filled.

@@ -24,7 +24,18 @@ public struct HeadlessChromium: Sendable {
     public static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable) }
 
     /// Opens `page` (an HTML file) at `width`×`height`, waits for it to load, takes a screenshot.
-    public static func visit(_ page: String, width: Int = 1200, height: Int = 800) throws -> Visit {
+    ///
+    /// Chromium and the PNG decoder are waited for on a thread of their own, so the tests
+    /// running alongside keep the cooperative pool.
+    public static func visit(_ page: String, width: Int = 1200, height: Int = 800) async throws -> Visit {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try visitBlocking(page, width: width, height: height) })
+            }
+        }
+    }
+
+    private static func visitBlocking(_ page: String, width: Int, height: Int) throws -> Visit {
         let directory = (page as NSString).deletingLastPathComponent
         let name = ((page as NSString).lastPathComponent as NSString).deletingPathExtension
         let observed = "\(directory)/\(name)-observed.html", screenshot = "\(directory)/\(name).png"
