@@ -12,7 +12,7 @@ public struct HTMLTimeline: Sendable {
         var body = "<p>\(timeline.lanes.count) account\(timeline.lanes.count == 1 ? "" : "s"), "
             + "\(XMLText.escaped(clock.dateTime(timeline.start))) to \(XMLText.escaped(clock.dateTime(timeline.end))). "
             + "Hover a span for its status, code, detail, start and end.</p>\n"
-        body += svg.svg(timeline)
+        body += svg.svg(timeline, interactive: true)
         let events = timeline.events
         if !events.isEmpty {
             body += "<h2>Kicks and errors</h2>\n<table class=\"events\"><tr><th>time</th><th>account</th><th>status</th><th>code</th><th>by</th><th>detail</th></tr>\n"

@@ -19,8 +19,9 @@ public struct SVGTimeline: Sendable {
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + svg(timeline)
     }
 
-    /// The `svg` element alone, for inlining in HTML.
-    public func svg(_ timeline: Timeline) -> String {
+    /// The `svg` element alone. `interactive` (for inlining in HTML) gives each span a
+    /// `data-tip` for the page's script instead of a `title`, so the details are there once.
+    public func svg(_ timeline: Timeline, interactive: Bool = false) -> String {
         let plotWidth = Double(width) - Self.labelWidth - Self.right
         let lanesBottom = Self.top + Double(timeline.lanes.count) * Self.laneHeight
         let height = lanesBottom + 56
@@ -36,7 +37,7 @@ public struct SVGTimeline: Sendable {
         out += "<rect x=\"0\" y=\"0\" width=\"\(width)\" height=\(q(height)) fill=\"#ffffff\"/>\n"
         out += axis(timeline, x: x, bottom: lanesBottom)
         for (index, lane) in timeline.lanes.enumerated() {
-            out += self.lane(lane, top: laneTop(index), x: x, end: timeline.end)
+            out += self.lane(lane, top: laneTop(index), x: x, end: timeline.end, interactive: interactive)
         }
         for link in timeline.links {
             let y1 = laneTop(link.from) + Self.barHeight / 2 + 4, y2 = laneTop(link.to) + Self.barHeight / 2 + 4
@@ -52,19 +53,20 @@ public struct SVGTimeline: Sendable {
         return out + "</svg>\n"
     }
 
-    private func lane(_ lane: TimelineLane, top: Double, x: (Int64) -> Double, end: Int64) -> String {
+    private func lane(_ lane: TimelineLane, top: Double, x: (Int64) -> Double, end: Int64, interactive: Bool) -> String {
         var out = "<g class=\"lane\" data-name=\"\(attr(lane.name))\" data-user=\"\(attr(lane.userID ?? ""))\">\n"
         out += "<text class=\"lane-label\" x=\"8\" y=\(q(top + Self.barHeight / 2 + 8))>\(XMLText.escaped(lane.name))</text>\n"
         out += "<line x1=\(q(Self.labelWidth)) x2=\(q(x(end))) y1=\(q(top + 4 + Self.barHeight / 2)) y2=\(q(top + 4 + Self.barHeight / 2)) stroke=\"#e4e6e8\"/>\n"
         for span in lane.spans {
             let left = x(span.start), width = max(1, x(span.end) - left)
             let code = span.code.map { "\($0.rawValue)" } ?? ""
+            let details = XMLText.escaped(tip(span, lane: lane.name))
             out += "<rect class=\"span span-\(span.kind.rawValue)\" data-kind=\"\(span.kind.rawValue)\" data-status=\"\(span.status.rawValue)\" "
                 + "data-status-name=\"\(span.status.name)\" data-code=\"\(code)\" data-detail=\"\(attr(span.detail))\" "
                 + "data-start=\"\(span.start)\" data-end=\"\(span.end)\" data-attempts=\"\(span.attempts)\" "
-                + "data-tip=\"\(attr(tip(span, lane: lane.name)))\" "
+                + (interactive ? "data-tip=\"\(details)\" " : "")
                 + "x=\(q(left)) y=\(q(top + 4)) width=\(q(width)) height=\(q(Self.barHeight)) fill=\"\(span.kind.color)\">"
-                + "<title>\(XMLText.escaped(tip(span, lane: lane.name)))</title></rect>\n"
+                + (interactive ? "</rect>\n" : "<title>\(details)</title></rect>\n")
         }
         for mark in lane.marks {
             let at = x(mark.at)

@@ -15,6 +15,10 @@ public struct TerminalTimeline: Sendable {
 
     var width: Int { max(30, capabilities.width) }
 
+    /// The most kicks and errors listed, the latest ones: a list longer than a screenful or
+    /// two is no longer read.
+    public static let eventLimit = 200
+
     public func lines(_ timeline: Timeline) -> [String] {
         guard !timeline.lanes.isEmpty else { return ["no accounts to show"] }
         let names = timeline.lanes.map(\.name)
@@ -30,7 +34,10 @@ public struct TerminalTimeline: Sendable {
         lines += legend()
         let events = timeline.events
         if !events.isEmpty { lines.append(fit("events:")) }
-        for (lane, mark) in events { lines.append(fit("  " + eventText(mark, lane: lane, timeline: timeline))) }
+        if events.count > Self.eventLimit {
+            lines.append(fit("  (\(events.count - Self.eventLimit) earlier kicks and errors not listed; narrow the window with --since or --until)"))
+        }
+        for (lane, mark) in events.suffix(Self.eventLimit) { lines.append(fit("  " + eventText(mark, lane: lane, timeline: timeline))) }
         return lines
     }
 

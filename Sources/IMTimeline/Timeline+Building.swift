@@ -43,19 +43,31 @@ extension Timeline {
 
     /// For each kick, the other shown device of the same user that connected closest to it.
     func kickLinks() -> [TimelineLink] {
+        // Each lane's connection times, sorted (spans are in time order), searched by halves.
+        let connections = lanes.map { $0.spans.filter { $0.kind == .connected }.map(\.start) }
         var links: [TimelineLink] = []
         for (to, lane) in lanes.enumerated() {
             guard let user = lane.userID else { continue }
             for kick in lane.marks where kick.kind == .kick {
                 var best: (from: Int, at: Int64)?
                 for (from, other) in lanes.enumerated() where from != to && other.userID == user {
-                    for span in other.spans where span.kind == .connected && abs(span.start - kick.at) <= Self.kickMatchWindow {
-                        if best.map({ abs(span.start - kick.at) < abs($0.at - kick.at) }) ?? true { best = (from, span.start) }
-                    }
+                    guard let at = Self.nearest(to: kick.at, in: connections[from]), abs(at - kick.at) <= Self.kickMatchWindow else { continue }
+                    if best.map({ abs(at - kick.at) < abs($0.at - kick.at) }) ?? true { best = (from, at) }
                 }
                 if let best { links.append(TimelineLink(from: best.from, to: to, connectedAt: best.at, kickedAt: kick.at)) }
             }
         }
         return links
+    }
+
+    /// The element of `sorted` closest to `value`.
+    static func nearest(to value: Int64, in sorted: [Int64]) -> Int64? {
+        var low = 0, high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        let candidates = [low - 1, low].filter { sorted.indices.contains($0) }.map { sorted[$0] }
+        return candidates.min { abs($0 - value) < abs($1 - value) }
     }
 }

@@ -9,6 +9,8 @@ import IMEngine
 public struct Timeline: Sendable, Equatable {
     public var lanes: [TimelineLane]
     public var links: [TimelineLink]
+    /// The index in `links` of the link ending at a lane's kick, by lane and time.
+    private var linkIndex: [Int: [Int64: Int]] = [:]
     /// The window shown, in milliseconds since the epoch; `end > start`.
     public var start: Int64
     public var end: Int64
@@ -28,6 +30,7 @@ public struct Timeline: Sendable, Equatable {
         lanes = sources.map { [start, end] in Self.lane($0, start: start, end: end) }
         links = []
         links = kickLinks()
+        for (index, link) in links.enumerated() { linkIndex[link.to, default: [:]][link.kickedAt] = index }
     }
 
     public var spanCount: Int { lanes.reduce(0) { $0 + $1.spans.count } }
@@ -43,6 +46,6 @@ public struct Timeline: Sendable, Equatable {
 
     /// The link that ends at `lane`'s kick logged at `at`, if the kicking device is shown.
     public func link(kicking lane: Int, at: Int64) -> TimelineLink? {
-        links.first { $0.to == lane && $0.kickedAt == at }
+        linkIndex[lane]?[at].map { links[$0] }
     }
 }

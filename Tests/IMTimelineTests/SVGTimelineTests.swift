@@ -50,6 +50,8 @@ import Testing
         let title = try #require(try Self.elements(kicked, "*[local-name()='title']").first?.stringValue)
         #expect(title.contains("status: kickedOfflineByOtherClient (6)") && title.contains("code: 31010 RC_CONN_KICKED_BY_OTHER_CLIENT"))
         #expect(title.contains("start: 2023-11-14 22:13:30.000") && title.contains("end: 2023-11-14 22:14:20.000"))
+        // A standalone image has its details in titles only.
+        #expect(try Self.elements(root, "//*[@data-tip]").isEmpty)
         let retry = try Self.elements(lanes[1], "*[local-name()='rect']")[3]
         #expect(Self.attribute(retry, "data-attempts") == "3")
 
@@ -87,6 +89,7 @@ import Testing
         #expect(Set(remote) == ["http://www.w3.org/2000/svg"])
         let tips = page.ranges(of: #/data-tip="([^"]*)"/#).map { String(page[$0]) }
         #expect(tips.count == 17)
+        #expect(!page.contains("</title></rect>"), "the page's spans have their details once, in data-tip")
         for tip in tips {
             for field in ["status: ", "code: ", "detail: ", "start: ", "end: "] { #expect(tip.contains(field), "\(tip)") }
         }

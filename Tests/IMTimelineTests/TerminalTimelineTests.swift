@@ -79,6 +79,18 @@ import Testing
         #expect(!plain.joined().contains("\u{1B}"))
     }
 
+    @Test func onlyTheLatestKicksAndErrorsAreListed() {
+        let entries = (0..<250).flatMap { index in
+            [Log.entry(Double(index) * 0.2, .connected), Log.entry(Double(index) * 0.2 + 0.1, .kickedOfflineByOtherClient, .kickedByOtherClient)]
+        }
+        let timeline = Timeline([LaneSource(name: "flaky", userID: nil, entries: entries)], since: nil, until: Log.until)
+        let lines = TerminalTimeline(capabilities: TerminalCapabilities(width: 200, color: false, unicode: false), clock: .utc).lines(timeline)
+        let events = Array(lines.drop { $0 != "events:" }.dropFirst())
+        #expect(events.count == TerminalTimeline.eventLimit + 1)
+        #expect(events.first == "  (50 earlier kicks and errors not listed; narrow the window with --since or --until)")
+        #expect(events.last?.hasPrefix("  22:14:09.900 flaky kickedOfflineByOtherClient (6) error 31010") == true)
+    }
+
     @Test func capabilitiesComeFromTheEnvironment() {
         func caps(_ variables: [String: String]) -> TerminalCapabilities {
             // Descriptor -1 is no terminal: colour stays off whatever the variables say.

@@ -47,6 +47,15 @@ import Testing
         #expect(Timeline([Log.alicePhone, stranger], since: nil, until: Log.until).links.isEmpty)
     }
 
+    @Test func theNearestConnectionIsFoundByHalves() {
+        #expect(Timeline.nearest(to: 50, in: []) == nil)
+        #expect(Timeline.nearest(to: 50, in: [10]) == 10)
+        #expect(Timeline.nearest(to: 50, in: [10, 48, 53, 90]) == 48)
+        #expect(Timeline.nearest(to: 52, in: [10, 48, 53, 90]) == 53)
+        #expect(Timeline.nearest(to: 100, in: [10, 48, 53, 90]) == 90)
+        #expect(Timeline.nearest(to: 0, in: [10, 48]) == 10)
+    }
+
     @Test func aKickFarFromAnyConnectionIsNotLinked() {
         var late = Log.aliceTablet
         late.entries = late.entries.map { var entry = $0; entry.at += 6_000; return entry }
