@@ -1,11 +1,11 @@
 import IMCommandLine
 import IMTimeline
 
-/// `imsh bench connect|messages|reconnect|login`: many accounts at once, measured.
+/// `imsh bench connect|messages|reconnect|login|shell`: many accounts at once, measured.
 public enum Bench {
     static let commands: [String: any BenchCommand.Type] = [
         "connect": ConnectBench.self, "messages": MessagesBench.self, "reconnect": ReconnectBench.self,
-        "login": LoginBench.self,
+        "login": LoginBench.self, "shell": ShellBench.self,
     ]
 
     static let spec = CommandSpec(
@@ -17,6 +17,7 @@ public enum Bench {
             "messages --pairs N [--rate R] [--duration S] [options]",
             "reconnect --accounts N [--down S] [--jitter J] [options]",
             "login --connections N [--window W] [--hold S] [options]",
+            "shell --accounts N [options]",
         ],
         epilogue: """
             Each bench runs an IM server (in this process, or a separate imserver with --server spawn),
@@ -31,7 +32,7 @@ public enum Bench {
     /// Runs `imsh bench` with the arguments after `bench`; returns the exit status.
     public static func main(arguments: [String]) async -> Int32 {
         guard let name = arguments.first else {
-            return usageError(spec.name, UsageError("missing bench: connect, messages, reconnect or login (see 'imsh bench --help')"))
+            return usageError(spec.name, UsageError("missing bench: connect, messages, reconnect, login or shell (see 'imsh bench --help')"))
         }
         if name == "--help" || name == "-h" {
             CommandLineTool.writeOut(spec.helpText)
@@ -42,7 +43,7 @@ public enum Bench {
             return 0
         }
         guard let command = commands[name] else {
-            return usageError(spec.name, UsageError("unknown bench '\(name)': use connect, messages, reconnect or login"))
+            return usageError(spec.name, UsageError("unknown bench '\(name)': use connect, messages, reconnect, login or shell"))
         }
         return await run(command, Array(arguments.dropFirst()))
     }

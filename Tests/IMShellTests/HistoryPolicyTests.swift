@@ -28,9 +28,9 @@ struct HistoryPolicyTests {
         book.open(alice)
         book.open(bob)
         #expect(prompt.text() == "dev (0/2 connected)> ")
-        book.record(ShellEvent(account: alice, kind: .status(.init(at: 1, status: .connected, code: nil, detail: ""))))
+        Fixtures.recordStatus(.connected, of: alice, in: book)
         #expect(prompt.text() == "dev (1/2 connected)> ")
-        book.record(ShellEvent(account: Fixtures.reference("prod/carol-web"), kind: .status(.init(at: 1, status: .connected, code: nil, detail: ""))))
+        Fixtures.recordStatus(.connected, of: Fixtures.reference("prod/carol-web"), in: book)
         #expect(prompt.text() == "dev (1/2 connected)> ", "other profiles do not count")
         #expect(ShellPrompt(context: Fixtures.context(active: nil), book: book, style: .plain).text() == "imsh> ")
     }
@@ -42,7 +42,7 @@ struct HistoryPolicyTests {
         book.open(alice)
         let mark = book.mark(alice)
         for status in [ConnectionStatus.connecting, .connected, .networkUnavailable] {
-            book.record(ShellEvent(account: alice, kind: .status(.init(at: 1, status: status, code: nil, detail: ""))))
+            Fixtures.recordStatus(status, of: alice, in: book)
         }
         #expect(book.reached(.connected, alice, since: mark), "passed through after the mark")
         #expect(!book.reached(.connected, alice, since: book.mark(alice)), "not since a later mark")

@@ -45,9 +45,10 @@ struct RemoteServerTests {
         await server.stop()
         #expect(run.status == 1)
         let gone = try #require(run.result("connect")).accounts.first?.string("message")
-        #expect(gone?.hasPrefix("cannot get a token for gone/b: server API http://127.0.0.1:1/user/getToken.json did not answer: ") == true)
+        // The engine fetches server-API tokens like any token source: the same status and code.
+        #expect(gone?.hasPrefix("tokenIncorrect (15), error 31004 RC_CONN_TOKEN_INCORRECT: could not get a token from the server API of profile gone: server API http://127.0.0.1:1/user/getToken.json did not answer: ") == true)
         let wrong = try #require(run.result("connect", 1)).accounts.first?.string("message")
-        #expect(wrong?.hasPrefix("cannot get a token for wrong/a: server API http://127.0.0.1:\(server.apiPort)/user/getToken.json refused (HTTP 401, code 1004): signature does not match") == true)
+        #expect(wrong?.contains("could not get a token from the server API of profile wrong: server API http://127.0.0.1:\(server.apiPort)/user/getToken.json refused (HTTP 401, code 1004): signature does not match") == true)
         #expect(wrong?.hasSuffix("; check the profile's appKey and appSecret") == true)
         #expect(try #require(run.result("block")).accounts.first?.string("message")?.contains("/user/block.json refused (HTTP 401, code 1004)") == true)
         #expect(!run.stdout.contains("not-the-secret"), "the secret redacted even in messages")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Resident memory of this process and of the server, sampled during a run, and whether it
 /// stayed flat.
@@ -8,11 +9,7 @@ import Foundation
 /// keeps every message for the retention time, so its file pages grow with the data; that is
 /// cache, not a leak, and the flatness check of the server looks at its heap.
 struct ResidentMemory: Sendable {
-    /// What /proc says of one process.
-    struct Status: Sendable {
-        var resident: Int
-        var anonymous: Int
-    }
+    typealias Status = ProcessMemory
 
     struct Sample: Sendable {
         /// The test process's VmRSS.
@@ -27,17 +24,7 @@ struct ResidentMemory: Sendable {
     var serverLives: [Status] = []
 
     /// VmRSS and RssAnon of `pid` (nil: this process); nil when /proc does not say.
-    static func status(pid: Int32? = nil) -> Status? {
-        let path = pid.map { "/proc/\($0)/status" } ?? "/proc/self/status"
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-        var fields: [Substring: Int] = [:]
-        for line in text.split(separator: "\n") {
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            if words.count >= 2, let value = Int(words[1]) { fields[words[0]] = value }
-        }
-        guard let resident = fields["VmRSS:"], let anonymous = fields["RssAnon:"] else { return nil }
-        return Status(resident: resident, anonymous: anonymous)
-    }
+    static func status(pid: Int32? = nil) -> Status? { ProcessMemory.of(pid: pid) }
 
     /// Growth of the test process allowed once warmed up: 8 MiB plus a tenth.
     ///

@@ -128,3 +128,21 @@ public final class PseudoTerminal: Sendable {
         readerDone.signal()
     }
 }
+
+extension PseudoTerminal {
+    /// Waits until everything written so far satisfies `condition` (checked on the raw bytes,
+    /// as text), at most `timeout`; whether it did. For output too long to model as a screen.
+    public func waitForBytes(timeout: Duration, _ condition: (String) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition(tail) { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return condition(tail)
+    }
+
+    /// The last 64 KiB written, copied without the rest.
+    private var tail: String {
+        String(decoding: output.withLock { Array($0.suffix(64 * 1024)) }, as: UTF8.self)
+    }
+}

@@ -23,15 +23,22 @@ public final class SessionEngine: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Where every session of this engine publishes its events and snapshots.
+    public let hub: SessionEventHub
     /// Where callbacks of a session run when the engine was never initialized.
     static let fallbackCallbacks = CallbackExecutor.queue(DispatchQueue(label: "imsh.engine.uninitialized"))
 
     /// An engine that is not initialized yet.
-    public init() {}
+    ///
+    /// - Parameter hub: where its sessions publish; engines that share one hub give their
+    ///   front end one ordered stream (the shell runs an engine per profile).
+    public init(hub: SessionEventHub = SessionEventHub()) {
+        self.hub = hub
+    }
 
     /// An engine initialized with `configuration`.
-    public convenience init(_ configuration: EngineConfiguration) throws(EngineError) {
-        self.init()
+    public convenience init(_ configuration: EngineConfiguration, hub: SessionEventHub = SessionEventHub()) throws(EngineError) {
+        self.init(hub: hub)
         try initialize(configuration)
     }
 

@@ -30,12 +30,14 @@ public struct ConnectParameters: Sendable {
     /// A data directory for this session instead of the engine's: give each device of one user
     /// its own, since one database file serves one session at a time.
     public var dataDirectory: String?
+    /// What front ends call this session (an account name, say); it appears in every snapshot.
+    public var label: String
 
     public init(
         token: String? = nil, tokenSource: TokenSource? = nil, userID: String? = nil, timeout: Duration? = nil,
         reconnectKickEnable: Bool = false, deviceID: String? = nil, platform: Platform = .mobile, heartbeat: Int = 30,
         proxy: SOCKS5Proxy? = nil, jitter: Double = 0, backgroundGrace: Duration = .seconds(120),
-        sessionExpiry: UInt32 = 7 * 24 * 3600, dataDirectory: String? = nil
+        sessionExpiry: UInt32 = 7 * 24 * 3600, dataDirectory: String? = nil, label: String = ""
     ) {
         self.token = token
         self.tokenSource = tokenSource
@@ -50,6 +52,7 @@ public struct ConnectParameters: Sendable {
         self.backgroundGrace = backgroundGrace
         self.sessionExpiry = sessionExpiry
         self.dataDirectory = dataDirectory
+        self.label = label
     }
 
     /// Checks what can be checked before anything runs; the error names the parameter (33003).

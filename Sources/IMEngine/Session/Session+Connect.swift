@@ -74,6 +74,7 @@ extension Session {
         messageStreams.finishAll()
         reportStreams.finishAll()
         await closeDatabase()
+        publish(.closed)
         engine.forget(self)
     }
 
@@ -158,9 +159,11 @@ extension Session {
         }
         do {
             let isRecreated = try await openDatabase(userID: userID, runtime: runtime)
+            publish(.databaseOpened(isRecreated: isRecreated, error: nil))
             call.reportDatabase(isRecreated: isRecreated, error: nil)
             return token
         } catch {
+            publish(.databaseOpened(isRecreated: false, error: error))
             call.reportDatabase(isRecreated: false, error: error)
             return endCall(call, error)
         }

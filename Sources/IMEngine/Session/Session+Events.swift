@@ -47,8 +47,10 @@ extension Session {
     func report(_ status: ConnectionStatus, _ code: ConnectErrorCode?, detail: String) {
         let change = StatusChange(at: clock.epochMilliseconds, status: status, code: code, detail: detail)
         history.append(change)
+        changeCount += 1
         if history.count > Self.historyLimit { history.removeFirst(history.count - Self.historyLimit) }
         database?.appendLogLater(change)
+        publish(.status(change))
         statusStreams.yield(change)
         let callbacks = runtime?.callbacks ?? SessionEngine.fallbackCallbacks
         for handler in statusHandlers.values {

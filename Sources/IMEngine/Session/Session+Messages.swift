@@ -159,6 +159,7 @@ extension Session {
             }
         }
         for case let message? in stored {
+            publish(.message(message))
             messageStreams.yield(message)
             for handler in messageHandlers.values {
                 runtime?.callbacks.run { handler(message) }
@@ -177,7 +178,10 @@ extension Session {
             reports.append(SendReport(cid: cid, reasonCode: acknowledgement.reasonCode))
         }
         try? await database?.markAcknowledged(sent: sent, failed: failed)
-        for report in reports { reportStreams.yield(report) }
+        for report in reports {
+            publish(.sendReport(report))
+            reportStreams.yield(report)
+        }
     }
 
     /// A client message id: 16 random bytes in hex, unique without coordination.

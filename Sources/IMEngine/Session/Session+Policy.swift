@@ -13,8 +13,10 @@ extension Session {
             case let .close(generation):
                 close(generation)
             case let .startTimer(kind, token, delay):
+                if kind == .retry { retryAt = clock.epochMilliseconds + Int64(delay.nanoseconds / 1_000_000) }
                 startTimer(kind, token: token, delay: delay)
             case let .cancelTimer(kind):
+                if kind == .retry { retryAt = nil }
                 timers.removeValue(forKey: kind)?.cancel()
             case let .complete(failure):
                 guard let call = call.take() else { continue }
@@ -112,7 +114,13 @@ extension Session {
             if termination.status == .tokenIncorrect, parameters.tokenSource != nil, !tokenRefreshed {
                 needsFreshToken = true
                 statusDetail = "\(termination.detail); fetching a fresh token"
-                performFailure(generation, .retryable(statusDetail))
+                let actions = machine.failed(generation: generation, .retryable(statusDetail))
+                // The status may not change (connecting stays connecting): say it all the same,
+                // with the refusal's code, so the one refresh the rule allows is seen.
+                if !actions.contains(where: { if case .status = $0 { true } else { false } }) {
+                    report(machine.status, termination.code, detail: statusDetail)
+                }
+                perform(actions)
                 return
             }
             statusDetail = termination.detail

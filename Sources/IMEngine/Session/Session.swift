@@ -12,6 +12,8 @@ import IMTransport
 public actor Session {
     /// The parameters the session was made with.
     public nonisolated let parameters: ConnectParameters
+    /// This session's key in the engine's event hub.
+    public nonisolated let id = SessionID.next()
     nonisolated let engine: SessionEngine
 
     // Set when the first connect call finds the engine initialized.
@@ -51,6 +53,10 @@ public actor Session {
     /// Said with the next status change (why it happened).
     var statusDetail = ""
     var history: [StatusChange] = []
+    /// How many status changes were reported (`history` keeps only the latest).
+    var changeCount = 0
+    /// When the retry timer fires (ms since the epoch), while the policy waits for it.
+    var retryAt: Int64?
     static let historyLimit = 1000
     var statusHandlers: [String: @Sendable (StatusChange) -> Void] = [:]
     var messageHandlers: [String: @Sendable (StoredMessage) -> Void] = [:]

@@ -11,6 +11,8 @@ final class SessionLink {
     let keepAlive: Duration?
     /// The largest packet the server accepts (CONNACK Maximum Packet Size); nil when it set none.
     let maximumPacketSize: Int?
+    /// When the server accepted the login (ms since the epoch).
+    let connectedAt: Int64
     /// Clock times of the last packet sent and received, for the heartbeat.
     var lastSent: Duration
     var lastReceived: Duration
@@ -25,8 +27,9 @@ final class SessionLink {
 
     init(
         generation: UInt64, connection: Connection, server: ServerAddress, keepAlive: Duration?,
-        maximumPacketSize: Int? = nil, now: Duration
+        maximumPacketSize: Int? = nil, now: Duration, connectedAt: Int64 = 0
     ) {
+        self.connectedAt = connectedAt
         self.generation = generation
         self.connection = connection
         self.server = server

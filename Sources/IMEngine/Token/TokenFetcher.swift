@@ -10,12 +10,37 @@ public enum TokenFetcher {
 
     /// Runs `source` and returns the token it gives, or why it gave none within `timeout`.
     public static func fetch(_ source: TokenSource, timeout: Duration) async throws(TokenFetchError) -> String {
+        if case .provider(let provider) = source { return try await fetch(provider, timeout: timeout) }
         let result: Result<String, TokenFetchError> = await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 continuation.resume(returning: Result { () throws(TokenFetchError) in
                     try fetchBlocking(source, deadline: ContinuousClock.now + timeout)
                 })
             }
+        }
+        return try result.get()
+    }
+
+    /// Runs the provider, giving up (and cancelling it) after `timeout`.
+    private static func fetch(_ provider: TokenProvider, timeout: Duration) async throws(TokenFetchError) -> String {
+        let source = TokenSource.provider(provider)
+        let result = await withTaskGroup(of: Result<String, TokenFetchError>?.self) { group in
+            group.addTask {
+                do {
+                    return .success(try await provider.fetch())
+                } catch {
+                    return .failure(TokenFetchError(source, "\(error)"))
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return Task.isCancelled ? nil : .failure(TokenFetchError(source, "no answer within \(timeout)"))
+            }
+            defer { group.cancelAll() }
+            while let next = await group.next() {
+                if let next { return next }
+            }
+            return .failure(TokenFetchError(source, "cancelled"))
         }
         return try result.get()
     }
@@ -30,6 +55,8 @@ public enum TokenFetcher {
             let body = try BlockingHTTPClient.get(url, deadline: deadline, limit: outputLimit)
                 .mapError { TokenFetchError(source, $0.reason) }.get()
             return try token(in: body, from: source)
+        case .provider(let provider):
+            throw TokenFetchError(source, "\(provider) runs in a task, not on a thread")
         }
     }
 

@@ -6,11 +6,14 @@ public enum TokenSource: Sendable, Equatable, CustomStringConvertible {
     case command(String)
     /// An HTTP URL answered by GET; the token is the body, trimmed, or the `token` member of a JSON body.
     case url(HTTPURL)
+    /// Code that returns a token (a server API client, for one).
+    case provider(TokenProvider)
 
     public var description: String {
         switch self {
         case .command(let command): return "command '\(command)'"
         case .url(let url): return "URL \(url)"
+        case .provider(let provider): return provider.name
         }
     }
 }

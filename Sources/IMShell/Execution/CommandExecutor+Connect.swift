@@ -60,14 +60,7 @@ extension CommandExecutor {
             guard let userID = account.userID else {
                 throw ShellError("\(account.reference) has no userId to get a token for; add one to \(profile.file)", profileError: true)
             }
-            let client = try await registry.apiClient(for: profile)
-            do {
-                let issued = try await client.issueToken(userID: userID)
-                redactor.add(Secret(issued))
-                token = issued
-            } catch {
-                throw ShellError("cannot get a token for \(account.reference): \(error)")
-            }
+            source = .provider(registry.tokenProvider(for: profile, userID: userID))
         }
         let seconds = timeout ?? Double(account.timeout)
         return ConnectParameters(

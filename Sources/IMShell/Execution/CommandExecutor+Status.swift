@@ -24,16 +24,12 @@ extension CommandExecutor {
         return CommandResult(command: "status", output: .status(rows, detailed: false))
     }
 
-    /// What the book and the session say about `account`.
+    /// The account's row: one snapshot from the book, never fields read at different moments.
     func status(of account: Account, detailed: Bool) async -> AccountStatus {
         let reference = account.reference
-        let session = await registry.session(reference)
-        var row = AccountStatus(
-            account: account, status: book.status(of: reference), lastChange: book.lastChange(of: reference),
-            userID: await session?.userID ?? account.userID, hasSession: session != nil,
-            server: await session?.connectedServer?.description)
+        let snapshot = book.snapshot(of: reference)
+        var row = AccountStatus(account: account, snapshot: snapshot)
         if detailed {
-            row.databaseFile = await session?.databaseFile
             row.recentChanges = book.changes(of: reference, limit: 10)
         }
         return row

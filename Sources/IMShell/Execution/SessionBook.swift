@@ -2,22 +2,30 @@ import IMEngine
 import IMProfiles
 import Synchronization
 
-/// What the shell knows of each account's session from its reports: status, recent changes,
-/// and this run's events. Any thread may read it; the session handlers write it.
+/// The shell's table of its accounts' sessions: each one's latest snapshot, recent status
+/// changes, and this run's events. Any thread may read it; the event router writes it.
 ///
-/// `wait` and the prompt read statuses here rather than asking the session actors, so they
-/// see exactly what was printed, in the order it was printed.
+/// `status`, `wait` and the prompt read here rather than asking the session actors, so a
+/// row is one snapshot and they see exactly what was printed, in the order it was printed.
+/// Every operation costs the same whatever the number of accounts.
 public final class SessionBook: Sendable {
     struct Entry {
-        var status = ConnectionStatus.unknown
+        var snapshot: SessionSnapshot?
         var changes: [StatusChange] = []
         /// How many changes were ever recorded (`changes` keeps only the latest).
         var sequence = 0
+        var status: ConnectionStatus { snapshot?.status ?? .unknown }
+    }
+
+    struct Counts {
+        var connected = 0
+        var sessions = 0
     }
 
     struct State {
         var entries: [AccountReference: Entry] = [:]
-        var journal: [ShellEvent] = []
+        var counts: [String: Counts] = [:]
+        var journal = RingBuffer<ShellEvent>(capacity: SessionBook.journalLimit)
         var onChange: (@Sendable () -> Void)?
     }
 
@@ -37,25 +45,37 @@ public final class SessionBook: Sendable {
     /// Starts tracking `account`, which now has a session (status unknown until it reports).
     func open(_ account: AccountReference) {
         state.withLock { state in
-            if state.entries[account] == nil { state.entries[account] = Entry() }
+            guard state.entries[account] == nil else { return }
+            state.entries[account] = Entry()
+            state.counts[account.profile ?? "", default: Counts()].sessions += 1
         }
     }
 
-    /// Records an event; a status change also updates the account's status.
-    func record(_ event: ShellEvent) {
+    /// Records an event with the snapshot it came with; a status change is kept in the account's changes.
+    func record(_ event: ShellEvent, snapshot: SessionSnapshot) {
         let handler = state.withLock { state -> (@Sendable () -> Void)? in
             state.journal.append(event)
-            if state.journal.count > Self.journalLimit { state.journal.removeFirst(state.journal.count - Self.journalLimit) }
-            guard case .status(let change) = event.kind else { return nil }
-            var entry = state.entries[event.account] ?? Entry()
-            entry.status = change.status
-            entry.changes.append(change)
-            if entry.changes.count > Self.changeLimit { entry.changes.removeFirst(entry.changes.count - Self.changeLimit) }
-            entry.sequence += 1
-            state.entries[event.account] = entry
+            let before = state.entries[event.account]?.status
+            state.set(event.account, snapshot: snapshot)
+            guard case .status(let change) = event.kind else { return before == snapshot.status ? nil : state.onChange }
+            state.entries[event.account]?.append(change)
             return state.onChange
         }
         handler?()
+    }
+
+    /// Takes `snapshot` as the account's latest, after events were missed.
+    func update(_ account: AccountReference, snapshot: SessionSnapshot) {
+        let handler = state.withLock { state in
+            state.set(account, snapshot: snapshot)
+            return state.onChange
+        }
+        handler?()
+    }
+
+    /// The account's latest snapshot; nil before its session first reported.
+    public func snapshot(of account: AccountReference) -> SessionSnapshot? {
+        state.withLock { $0.entries[account]?.snapshot }
     }
 
     /// The account's latest status; `unknown` when it has no session.
@@ -65,7 +85,7 @@ public final class SessionBook: Sendable {
 
     /// The latest status change of the account, if any.
     public func lastChange(of account: AccountReference) -> StatusChange? {
-        state.withLock { $0.entries[account]?.changes.last }
+        state.withLock { $0.entries[account]?.snapshot?.lastChange }
     }
 
     /// The latest changes of the account, oldest first.
@@ -91,13 +111,36 @@ public final class SessionBook: Sendable {
     /// The profile's sessions, and how many of them are connected (for the prompt).
     public func counts(profile: String) -> (connected: Int, sessions: Int) {
         state.withLock { state in
-            let entries = state.entries.filter { $0.key.profile == profile }
-            return (entries.values.count { $0.status == .connected }, entries.count)
+            let counts = state.counts[profile] ?? Counts()
+            return (counts.connected, counts.sessions)
         }
     }
 
     /// This run's latest events, oldest first.
     func journal(limit: Int) -> [ShellEvent] {
-        state.withLock { Array($0.journal.suffix(limit)) }
+        state.withLock { Array($0.journal.elements.suffix(limit)) }
+    }
+}
+
+extension SessionBook.State {
+    /// Replaces the account's snapshot, keeping the profile's connected count in step.
+    mutating func set(_ account: AccountReference, snapshot: SessionSnapshot) {
+        let profile = account.profile ?? ""
+        if entries[account] == nil {
+            entries[account] = SessionBook.Entry()
+            counts[profile, default: SessionBook.Counts()].sessions += 1
+        }
+        let wasConnected = entries[account]?.status == .connected
+        entries[account]?.snapshot = snapshot
+        let isConnected = snapshot.status == .connected
+        if wasConnected != isConnected { counts[profile, default: SessionBook.Counts()].connected += isConnected ? 1 : -1 }
+    }
+}
+
+extension SessionBook.Entry {
+    mutating func append(_ change: StatusChange) {
+        changes.append(change)
+        if changes.count > SessionBook.changeLimit * 2 { changes.removeFirst(changes.count - SessionBook.changeLimit) }
+        sequence += 1
     }
 }

@@ -17,8 +17,6 @@ actor SessionRegistry {
     let router: EventRouter
     let server: EmbeddedServerHost
     private var engines: [String: Task<SessionEngine, any Error>] = [:]
-    /// Each engine's callback queue: status and message handlers run there, in order.
-    private var callbackQueues: [DispatchQueue] = []
     private var sessions: [AccountReference: Session] = [:]
     private var apiGroup: EventLoopGroup?
     private var isShutDown = false
@@ -63,24 +61,15 @@ actor SessionRegistry {
         let reference = account.reference
         if let old = sessions.removeValue(forKey: reference) { await old.close() }
         let session = engine.makeSession(parameters)
-        let router = self.router
-        await session.addStatusHandler(identifier: "imsh") { change in
-            router.deliver(ShellEvent(account: reference, kind: .status(change)))
-        }
-        await session.addMessageHandler(identifier: "imsh") { message in
-            router.deliver(ShellEvent(account: reference, kind: .message(message)))
-        }
-        router.book.open(reference)
+        router.register(session.id, as: reference)
         sessions[reference] = session
         return session
     }
 
-    /// Returns once every handler the sessions queued so far has run, so that the events a
-    /// command caused are printed before its result.
+    /// Returns once every event the sessions published so far is recorded and shown, so that
+    /// the events a command caused are printed before its result.
     func flushEvents() async {
-        for queue in callbackQueues {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in queue.async { done.resume() } }
-        }
+        await router.flush()
     }
 
     // MARK: Engines and the server API
@@ -96,7 +85,7 @@ actor SessionRegistry {
             let server = self.server
             let directory = "\(dataDirectory)/\(profile.name)"
             let callbacks = DispatchQueue(label: "imsh.events.\(profile.name)")
-            callbackQueues.append(callbacks)
+            let hub = router.hub
             task = Task {
                 let servers: [ServerAddress]
                 switch profile.server {
@@ -108,7 +97,7 @@ actor SessionRegistry {
                 }
                 return try SessionEngine(EngineConfiguration(
                     appKey: profile.appKey, servers: servers, dataDirectory: directory, callbacks: .queue(callbacks),
-                    eventLoopThreads: 1))
+                    eventLoopThreads: 1), hub: hub)
             }
             engines[profile.name] = task
         }
@@ -149,6 +138,14 @@ actor SessionRegistry {
             secret = appSecret
         }
         return ServerAPIClient(baseURL: base, appKey: profile.appKey, appSecret: secret, loop: try apiLoop())
+    }
+
+    /// Tokens for `userID` from the profile's server API, fetched by the engine like any token
+    /// source: at connect, and once more after the server refuses one.
+    nonisolated func tokenProvider(for profile: Profile, userID: String) -> TokenProvider {
+        TokenProvider(name: "the server API of profile \(profile.name)") {
+            try await self.apiClient(for: profile).issueToken(userID: userID)
+        }
     }
 
     private func lockData() throws(ShellError) {

@@ -43,6 +43,14 @@ public struct JSONRenderer: Sendable {
             if let uid = message.uid { members.append(("uid", .string(uid))) }
             if let cid = message.cid { members.append(("cid", .string(cid))) }
             members.append(("sentAt", .integer(message.sentAt)))
+        case let .databaseProblem(isRecreated, error):
+            members += [("event", "dbOpened"), ("account", .string(event.account.description)), ("recreated", .bool(isRecreated))]
+            if let error {
+                if let code = error.code { members.append(("code", .integer(Int64(code.rawValue)))) }
+                members.append(("error", .string(error.description)))
+            }
+        case .gap(let count):
+            members += [("event", "gap"), ("account", .string(event.account.description)), ("dropped", .integer(Int64(count)))]
         }
         return .object(JSONObject(members))
     }

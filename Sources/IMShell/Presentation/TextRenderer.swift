@@ -31,6 +31,11 @@ public struct TextRenderer: Sendable {
             return "\(head) \(statusChange(change))"
         case .message(let message):
             return "\(head) \(style.bold("message from \(message.peer)")): \(message.text)"
+        case .databaseProblem(_, let error):
+            if let error { return "\(head) \(style.red("dbOpened failed")): \(error)" }
+            return "\(head) \(style.yellow("dbOpened: recreated")) (the damaged database was moved aside)"
+        case .gap(let count):
+            return "\(head) \(style.yellow("\(count) events not shown")): the output fell behind; the messages are in the database (history, log)"
         }
     }
 

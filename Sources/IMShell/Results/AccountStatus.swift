@@ -17,6 +17,8 @@ public struct AccountStatus: Sendable {
     public var databaseFile: String?
     /// The latest status changes, oldest first (`status ACCOUNT` only).
     public var recentChanges: [StatusChange]
+    /// Where the session stands (attempt, next retry, server), from the same snapshot.
+    public var state: SessionState?
 
     public init(
         account: Account, status: ConnectionStatus, lastChange: StatusChange?, userID: String?, hasSession: Bool,
@@ -30,6 +32,15 @@ public struct AccountStatus: Sendable {
         self.server = server
         self.databaseFile = databaseFile
         self.recentChanges = recentChanges
+    }
+
+    /// The row of `account` from its session's latest snapshot (nil: no session in this run).
+    public init(account: Account, snapshot: SessionSnapshot?) {
+        self.init(
+            account: account, status: snapshot?.status ?? .unknown, lastChange: snapshot?.lastChange,
+            userID: snapshot?.userID ?? account.userID, hasSession: snapshot != nil,
+            server: snapshot?.server?.description, databaseFile: snapshot?.databaseFile)
+        state = snapshot?.state
     }
 
     /// The error code of the last change, when it carried one.

@@ -1,27 +1,47 @@
+import Foundation
 import IMEngine
 import IMProfiles
 
-/// Something a session reported on its own: a status change or a message received.
+/// Something a session reported on its own, as the shell shows it.
 public struct ShellEvent: Sendable {
     public enum Kind: Sendable {
         case status(StatusChange)
         case message(StoredMessage)
+        /// The local database was recreated (a damaged file moved aside) or could not open.
+        case databaseProblem(isRecreated: Bool, error: EngineError?)
+        /// The output fell this many events behind and they were not shown.
+        case gap(Int)
     }
 
     /// The account, always with its profile.
     public var account: AccountReference
     public var kind: Kind
+    /// Milliseconds since the epoch: when the status changed, the message was sent, or the shell heard of it.
+    public var at: Int64
 
-    public init(account: AccountReference, kind: Kind) {
+    public init(account: AccountReference, kind: Kind, at: Int64? = nil) {
         self.account = account
         self.kind = kind
+        switch kind {
+        case .status(let change): self.at = change.at
+        case .message(let message): self.at = message.sentAt
+        case .databaseProblem, .gap: self.at = at ?? Int64(Date().timeIntervalSince1970 * 1000)
+        }
     }
 
-    /// Milliseconds since the epoch: when the status changed, or when the message was sent.
-    public var at: Int64 {
-        switch kind {
-        case .status(let change): return change.at
-        case .message(let message): return message.sentAt
+    /// The shell's view of a hub event; nil for the events it does not show (send reports,
+    /// closing, a database that opened as it should).
+    init?(account: AccountReference, _ event: SessionEvent) {
+        switch event.kind {
+        case .status(let change):
+            self.init(account: account, kind: .status(change))
+        case .message(let message):
+            self.init(account: account, kind: .message(message))
+        case let .databaseOpened(isRecreated, error):
+            guard isRecreated || error != nil else { return nil }
+            self.init(account: account, kind: .databaseProblem(isRecreated: isRecreated, error: error))
+        case .sendReport, .closed:
+            return nil
         }
     }
 }

@@ -89,7 +89,7 @@ struct ReconnectionIntegrationTests {
             #expect(await eventually(within: .seconds(15)) {
                 await session.statuses.filter { $0 == .connected }.count == 2
             })
-            #expect(await session.statuses == [.connecting, .connected, .connecting, .connected])
+            #expect(await session.statuses == [.connecting, .connected, .connecting, .connecting, .connected])
             // The token it started with is refused now, so the session logged in with the fresh one.
             let stale = try #require(session.parameters.token)
             let other = try harness.engine().makeSession(ConnectParameters(token: stale, deviceID: "phone-alice-2"))

@@ -31,3 +31,14 @@ enum Fixtures {
 
     static let kicked = StatusChange(at: 0, status: .kickedOfflineByOtherClient, code: .kickedByOtherClient, detail: "other-device-login")
 }
+
+extension Fixtures {
+    /// Records a status change of `account` in `book` as the event router would, with a snapshot.
+    static func recordStatus(_ status: ConnectionStatus, of account: AccountReference, in book: SessionBook) {
+        let change = StatusChange(at: 1, status: status, code: nil, detail: "")
+        let snapshot = SessionSnapshot(
+            id: SessionID(rawValue: UInt64(abs(account.description.hashValue % 1_000_000))), label: account.description,
+            state: .idle, status: status, lastChange: change, changeCount: 1, userID: nil, databaseFile: nil)
+        book.record(ShellEvent(account: account, kind: .status(change)), snapshot: snapshot)
+    }
+}

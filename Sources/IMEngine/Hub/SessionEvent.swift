@@ -1,0 +1,25 @@
+/// One thing a session reported, in the hub's order, with the session's state after it.
+public struct SessionEvent: Sendable {
+    public enum Kind: Sendable {
+        /// The status changed (the SDK's status listener).
+        case status(StatusChange)
+        /// A message was received and stored.
+        case message(StoredMessage)
+        /// The local database opened (`isRecreated`: a damaged file was moved aside), or could not.
+        case databaseOpened(isRecreated: Bool, error: EngineError?)
+        /// The server answered a sent message (PUBACK).
+        case sendReport(SendReport)
+        /// The session closed; its snapshot leaves the hub's table after this event.
+        case closed
+    }
+
+    /// The hub's running number: every subscriber sees events in this order, each once.
+    public let sequence: UInt64
+    public let kind: Kind
+    public let snapshot: SessionSnapshot
+    /// Events this subscriber did not get just before this one, because it fell behind by
+    /// more than its buffer holds (0 almost always).
+    public internal(set) var droppedBefore: Int = 0
+
+    public var session: SessionID { snapshot.id }
+}

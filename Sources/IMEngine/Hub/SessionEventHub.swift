@@ -1,0 +1,68 @@
+import Synchronization
+
+/// The one ordered stream of every session's events, and the table of their latest snapshots.
+///
+/// Sessions publish here as they change (status, messages, database, send reports); front
+/// ends subscribe and read `snapshot(of:)` / `snapshots` instead of asking session actors.
+/// Publishing never waits: each subscriber has a bounded buffer, and a subscriber that falls
+/// further behind loses the oldest undelivered events it cannot hold, learning how many
+/// from `SessionEvent.droppedBefore`. Delivery is a queue, not a chain of calls, so the
+/// stack and memory an event costs do not depend on how many came before it.
+public final class SessionEventHub: Sendable {
+    private struct State {
+        var sequence: UInt64 = 0
+        var latest: [SessionID: SessionSnapshot] = [:]
+        var subscribers: [ObjectIdentifier: SessionEventSubscription] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Records `kind` for the session of `snapshot` and hands it to every subscriber.
+    ///
+    /// The sequence number is given and the subscribers fed under one lock, so every
+    /// subscriber sees the events of all sessions in the same order.
+    func publish(_ kind: SessionEvent.Kind, _ snapshot: SessionSnapshot) {
+        state.withLock { state in
+            state.sequence += 1
+            if case .closed = kind {
+                state.latest[snapshot.id] = nil
+            } else {
+                state.latest[snapshot.id] = snapshot
+            }
+            let event = SessionEvent(sequence: state.sequence, kind: kind, snapshot: snapshot)
+            for subscriber in state.subscribers.values { subscriber.enqueue(event) }
+        }
+    }
+
+    /// A new subscription to every event published from now on.
+    ///
+    /// - Parameter limit: how many undelivered events it holds before dropping the oldest.
+    public func subscribe(limit: Int = 100_000) -> SessionEventSubscription {
+        let subscription = SessionEventSubscription(limit: limit) { [weak self] subscription in
+            self?.unsubscribe(subscription)
+        }
+        state.withLock { $0.subscribers[ObjectIdentifier(subscription)] = subscription }
+        return subscription
+    }
+
+    private func unsubscribe(_ subscription: SessionEventSubscription) {
+        _ = state.withLock { $0.subscribers.removeValue(forKey: ObjectIdentifier(subscription)) }
+    }
+
+    /// The latest snapshot of a session that has published and not closed.
+    public func snapshot(of id: SessionID) -> SessionSnapshot? {
+        state.withLock { $0.latest[id] }
+    }
+
+    /// The latest snapshot of every open session that has published.
+    public var snapshots: [SessionID: SessionSnapshot] {
+        state.withLock { $0.latest }
+    }
+
+    /// The sequence number of the newest event (0 before the first).
+    public var lastSequence: UInt64 {
+        state.withLock { $0.sequence }
+    }
+}

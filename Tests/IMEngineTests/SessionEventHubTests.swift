@@ -1,0 +1,126 @@
+import Foundation
+@testable import IMEngine
+import IMProtocol
+import Synchronization
+import Testing
+
+/// The event hub: order, bounded buffers, constant stack, and snapshots of one moment.
+@Suite(.timeLimit(.minutes(2)))
+struct SessionEventHubTests {
+    static func snapshot(_ id: SessionID, _ status: ConnectionStatus = .connecting, count: Int = 0) -> SessionSnapshot {
+        SessionSnapshot(
+            id: id, label: "s\(id.rawValue)", state: .connecting(attempt: count), status: status, lastChange: nil,
+            changeCount: count, userID: nil, databaseFile: nil)
+    }
+
+    /// Runs `body` on a thread with a 256 KiB stack and waits for it.
+    static func onSmallStack(_ body: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                body()
+                done.resume()
+            }
+            thread.stackSize = 256 * 1024
+            thread.start()
+        }
+    }
+
+    @Test func aMillionEventsCrossTheHubOnA256KiBStack() async {
+        let hub = SessionEventHub()
+        let subscription = hub.subscribe(limit: 16)
+        let id = SessionID.next()
+        let delivered = Atomic<Int>(0)
+        let inOrder = Atomic<Bool>(true)
+        await Self.onSmallStack {
+            var last: UInt64 = 0
+            for index in 1...1_000_000 {
+                hub.publish(.status(StatusChange(at: Int64(index), status: .connecting, code: nil, detail: "")), Self.snapshot(id, count: index))
+                guard let event = subscription.nextBlocking(until: Date()) else { continue }
+                if event.sequence <= last || event.droppedBefore != 0 { inOrder.store(false, ordering: .relaxed) }
+                last = event.sequence
+                delivered.add(1, ordering: .relaxed)
+            }
+        }
+        let count = delivered.load(ordering: .relaxed), ordered = inOrder.load(ordering: .relaxed)
+        #expect(count == 1_000_000)
+        #expect(ordered)
+        #expect(hub.lastSequence == 1_000_000)
+        #expect(hub.snapshot(of: id)?.changeCount == 1_000_000, "the table holds the latest snapshot")
+        #expect(subscription.backlog == 0)
+    }
+
+    @Test func aSlowSubscriberLosesTheOldestAndIsToldHowMany() async {
+        let hub = SessionEventHub()
+        let slow = hub.subscribe(limit: 100)
+        let fast = hub.subscribe(limit: 10_000)
+        let id = SessionID.next()
+        for index in 1...1_000 {
+            hub.publish(.sendReport(SendReport(cid: "c\(index)", reasonCode: .success)), Self.snapshot(id, count: index))
+        }
+        #expect(slow.backlog == 100 && fast.backlog == 1_000, "the publisher never waited; the slow buffer stayed bounded")
+        let first = await slow.next()
+        #expect(first?.sequence == 901 && first?.droppedBefore == 900)
+        var sequences: [UInt64] = []
+        while slow.backlog > 0, let event = await slow.next() { sequences.append(event.sequence) }
+        #expect(sequences == Array(902...1_000))
+        #expect(await fast.next()?.droppedBefore == 0)
+    }
+
+    @Test func cancellingWakesReadersAndStopsDelivery() async {
+        let hub = SessionEventHub()
+        let subscription = hub.subscribe()
+        let reader = Task { await subscription.next() }
+        try? await Task.sleep(for: .milliseconds(50))
+        subscription.cancel()
+        #expect(await reader.value == nil)
+        hub.publish(.closed, Self.snapshot(SessionID.next()))
+        #expect(subscription.backlog == 0)
+    }
+
+    @Test func closingASessionTakesItOutOfTheTable() {
+        let hub = SessionEventHub()
+        let id = SessionID.next()
+        hub.publish(.status(StatusChange(at: 1, status: .connected, code: nil, detail: "")), Self.snapshot(id, .connected))
+        #expect(hub.snapshots[id]?.status == .connected)
+        hub.publish(.closed, Self.snapshot(id, .connected))
+        #expect(hub.snapshots[id] == nil)
+    }
+
+    /// A snapshot is one moment: a connected status always comes with its server, and the
+    /// network's pause with no server, however fast the session changes while it is read.
+    @Test func snapshotsNeverMixTwoMoments() async throws {
+        try await withBroker { _, test in
+            let session = test.session()
+            _ = try await session.connect()
+            let hub = test.engine.hub
+            let done = Atomic<Bool>(false)
+            let flips = Task {
+                for index in 0..<200 { await session.simulateNetwork(index % 2 == 0 ? .down : .up) }
+            }
+            let finisher = Task {
+                await flips.value
+                done.store(true, ordering: .relaxed)
+            }
+            var seen = Set<String>()
+            while !done.load(ordering: .relaxed) {
+                if let snapshot = hub.snapshot(of: session.id) {
+                    seen.insert(snapshot.state.name)
+                    switch snapshot.status {
+                    case .connected:
+                        #expect(snapshot.server != nil && snapshot.lastChange?.status == .connected)
+                    case .networkUnavailable:
+                        #expect(snapshot.state == .paused && snapshot.server == nil)
+                    default:
+                        #expect(snapshot.server == nil)
+                    }
+                }
+                let direct = await session.snapshot()
+                #expect((direct.status == .connected) == (direct.server != nil))
+                await Task.yield()
+            }
+            await finisher.value
+            #expect(seen.contains("paused"))
+            await session.close()
+        }
+    }
+}

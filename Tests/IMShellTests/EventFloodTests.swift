@@ -1,0 +1,104 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+/// 200,000 messages to one account, as a busy account gets them over a day: imsh lives, prints
+/// each message once, stores each once, and its memory stays flat after warm-up.
+///
+/// Before the event hub, imsh died of a stack overflow near 26,000 events (each event wrapped
+/// the output closure once more).
+@Suite(.serialized, .timeLimit(.minutes(6)))
+struct EventFloodTests {
+    static let count = 200_000
+    /// Messages after which the process's memory has reached its working size.
+    static let warmUp = 30_000
+    /// Growth of VmRSS allowed between warm-up and the end.
+    static let allowedGrowthKiB = 10 * 1024
+    static let device = "bob-flood"
+
+    static func setUp() async throws -> (TestServer, Sandbox, MessageFlood) {
+        let server = try await TestServer.start()
+        let sandbox = Sandbox(shipped: false)
+        let token = try await server.token(for: "bob")
+        sandbox.write(server.profile(accounts: #"{ "bob": { "token": "\#(token)", "deviceId": "\#(device)" } }"#),
+                      to: "profiles/remote.json")
+        return (server, sandbox, MessageFlood(server: server, device: device))
+    }
+
+    @Test func scriptModeLivesThroughTwoHundredThousandMessages() async throws {
+        let (server, sandbox, flood) = try await Self.setUp()
+        let imsh = try RunningImsh(sandbox, ["--json"], name: "flood")
+        try imsh.send("connect remote/bob")
+        try await flood.waitUntilOnline()
+        let memory = Mutex<(warm: Int?, late: Int)>((nil, 0))
+        let pid = imsh.process.pid
+        try await flood.run(count: Self.count) { sent in
+            guard let resident = ProcessMemory.of(pid: pid)?.resident else { return }
+            memory.withLock { memory in
+                if sent >= Self.warmUp, memory.warm == nil { memory.warm = resident }
+                memory.late = max(memory.late, resident)
+            }
+        }
+        try imsh.send("quit")
+        imsh.closeInput()
+        let ended = try await imsh.finish(within: .seconds(60))
+        #expect(ended == .exited(0), "imsh lives and ends normally: \(String(imsh.output.suffix(2000)))")
+        await server.stop()
+
+        let output = try Array(Data(contentsOf: URL(fileURLWithPath: imsh.outputPath)))
+        try Self.expectEachOnce(MessageFlood.numbers(in: output, marker: #""text":"flood "#))
+        try await Self.expectStoredOnce(sandbox)
+        let (warm, late) = memory.withLock { ($0.warm ?? 0, $0.late) }
+        print("EventFloodTests script mode: VmRSS \(warm) KiB after \(Self.warmUp) messages, at most \(late) KiB later")
+        #expect(warm > 0 && late - warm < Self.allowedGrowthKiB, "VmRSS \(warm) KiB after warm-up, \(late) KiB at most later")
+    }
+
+    @Test func theREPLLivesThroughTwoHundredThousandMessages() async throws {
+        let (server, sandbox, flood) = try await Self.setUp()
+        // Plain text, so the events can be counted in the bytes written.
+        let shell = try InteractiveImsh(
+            ["--profiles", sandbox.profiles, "--data", sandbox.data], home: sandbox.home, environment: ["NO_COLOR": "1"])
+        defer { shell.close() }
+        await shell.expectScreen("the prompt") { $0.allLines.contains { $0.contains("remote>") } }
+        shell.type("connect remote/bob\r")
+        try await flood.waitUntilOnline()
+        let memory = Mutex<(warm: Int?, late: Int)>((nil, 0))
+        let pid = shell.process.pid
+        try await flood.run(count: Self.count) { sent in
+            guard let resident = ProcessMemory.of(pid: pid)?.resident else { return }
+            memory.withLock { memory in
+                if sent >= Self.warmUp, memory.warm == nil { memory.warm = resident }
+                memory.late = max(memory.late, resident)
+            }
+        }
+        // Every message is on the terminal before imsh ends.
+        let last = "message from alice: flood \(Self.count - 1)"
+        let printed = await shell.terminal.waitForBytes(timeout: .seconds(60)) { $0.contains(last) }
+        #expect(printed, "the last message reached the terminal")
+        shell.type("quit\r")
+        #expect(await shell.waitForExit(timeout: .seconds(60)) == 0)
+        await server.stop()
+
+        try Self.expectEachOnce(MessageFlood.numbers(in: shell.terminal.bytes, marker: "message from alice: flood "))
+        try await Self.expectStoredOnce(sandbox)
+        let (warm, late) = memory.withLock { ($0.warm ?? 0, $0.late) }
+        print("EventFloodTests REPL: VmRSS \(warm) KiB after \(Self.warmUp) messages, at most \(late) KiB later")
+        #expect(warm > 0 && late - warm < Self.allowedGrowthKiB, "VmRSS \(warm) KiB after warm-up, \(late) KiB at most later")
+    }
+
+    static func expectEachOnce(_ numbers: [Int]) throws {
+        let unique = Set(numbers)
+        #expect(numbers.count == count, "printed \(numbers.count) message events for \(count) messages")
+        #expect(unique.count == count && unique.min() == 0 && unique.max() == count - 1, "each message printed once")
+    }
+
+    static func expectStoredOnce(_ sandbox: Sandbox) async throws {
+        let files = SQLiteFiles.all(under: sandbox.data).filter { $0.hasSuffix("/bob.sqlite") }
+        let file = try #require(files.count == 1 ? files.first : nil, "bob's database")
+        let counts = try await offPool {
+            try SQLiteFiles.rows(file, "SELECT COUNT(*), COUNT(DISTINCT uid) FROM message WHERE direction = 0")
+        }
+        #expect(counts.first == [String(count), String(count)], "each message stored once: \(counts)")
+    }
+}
