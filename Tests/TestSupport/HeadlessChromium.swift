@@ -36,6 +36,9 @@ public struct HeadlessChromium: Sendable {
     }
 
     private static func visitBlocking(_ page: String, width: Int, height: Int) throws -> Visit {
+        guard isInstalled else {
+            throw Failure("\(executable) is missing: run scripts/bootstrap, which installs Debian's chromium for these tests")
+        }
         let directory = (page as NSString).deletingLastPathComponent
         let name = ((page as NSString).lastPathComponent as NSString).deletingPathExtension
         let observed = "\(directory)/\(name)-observed.html", screenshot = "\(directory)/\(name).png"
