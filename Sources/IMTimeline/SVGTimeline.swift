@@ -117,6 +117,11 @@ public struct SVGTimeline: Sendable {
             out += "<text x=\(q(left + 16)) y=\(q(top))>\(kind.label)</text>"
             left += 28 + Double(kind.label.count) * 6.5
         }
+        for (label, color, width) in [("attempt", "#5f4b00", 1), ("kick / error", "#b00020", 2)] {
+            out += "<line x1=\(q(left + 6)) x2=\(q(left + 6)) y1=\(q(top - 12)) y2=\(q(top + 3)) stroke=\"\(color)\" stroke-width=\"\(width)\"/>"
+            out += "<text x=\(q(left + 16)) y=\(q(top))>\(label)</text>"
+            left += 28 + Double(label.count) * 6.5
+        }
         return out + "</g>\n"
     }
 
