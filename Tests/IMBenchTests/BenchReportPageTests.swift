@@ -84,6 +84,21 @@ import Testing
         #expect(text.stdout.hasSuffix("report       \(file)\n"))
     }
 
+    @Test func reconnectReportShowsTheSessionsComingBack() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = "\(directory)/reconnect.html"
+        let run = try await BenchProcess.run(["reconnect", "--accounts", "10", "--down", "0.5", "--json", "--report", file])
+        #expect(run.status == 0, "\(run.stderr)")
+        let result = try run.result()
+        let points = objects(try #require(result["figures"]?.objectValue)["connectedOverTime"])
+        #expect(points.last?.int("connected") == result.int("reconnected") && points.count >= 2)
+        let visit = try await HeadlessChromium.visit(file, width: 1000, height: 1200)
+        #expect(visit.errors.isEmpty, "\(visit.console)")
+        #expect(visit.console.contains("imsh-page lanes=0 spans=0 charts=1 marks=0 points=\(points.count) bars=0"), "\(visit.console)")
+        let page = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(page.components(separatedBy: "not measured by this bench").count - 1 == 4)
+    }
+
     @Test func aReportIsNotWrittenThroughASymbolicLink() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let target = "\(directory)/target", link = "\(directory)/link.html"
