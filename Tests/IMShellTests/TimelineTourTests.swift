@@ -95,10 +95,17 @@ import Testing
         let empty = try await sandbox.json("timeline alice-phone bob-phone --since 10m")
         #expect(empty.status == 0)
         #expect(empty.result("timeline")?.objects("lanes").map { $0.objects("spans").count } == [0, 0])
+        // A damaged database is named, and left exactly as it was (read only: no repair, no move).
+        let damaged = sandbox.write("not a database", to: "data/dev/bob-phone/imsh-dev/bob.sqlite")
+        let unreadable = try await sandbox.json("timeline bob-phone")
+        #expect(unreadable.status == 1)
+        #expect(unreadable.result("timeline")?.string("error")?.hasPrefix("dev/bob-phone: \(damaged): ") == true, "\(unreadable.stdout)")
+        #expect(try String(contentsOfFile: damaged, encoding: .utf8) == "not a database")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(sandbox.data)/dev/bob-phone/imsh-dev") == ["bob.sqlite"])
         // A symbolic link where the file should go is refused.
         let target = sandbox.write("keep", to: "target.html")
         try FileManager.default.createSymbolicLink(atPath: "\(sandbox.root)/link.html", withDestinationPath: target)
-        let link = try await sandbox.json("timeline --html \(sandbox.root)/link.html")
+        let link = try await sandbox.json("timeline alice-phone --html \(sandbox.root)/link.html")
         #expect(link.status == 1)
         #expect(link.result("timeline")?.string("error")?.contains("it is a symbolic link") == true)
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep")
