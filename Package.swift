@@ -58,11 +58,16 @@ let package = Package(
         // The shell: profiles, sessions, the REPL and the script runner behind imsh.
         .target(name: "IMShell", dependencies: [
             "IMEngine", "IMServer", "IMProfiles", "LineEditor", "IMProtocol", "IMHTTP", "IMTransport", "IMConfig", "IMJSON", "IMCommandLine",
+            "IMTimeline",
         ]),
+
+        // Connection logs as pictures: lanes of status spans (terminal, SVG, HTML) and the bench report's charts.
+        .target(name: "IMTimeline", dependencies: ["IMEngine", "IMStore", "IMJSON"]),
 
         // imsh bench: many accounts at once, measured (connect, messages, reconnect).
         .target(name: "IMBench", dependencies: [
             "IMEngine", "IMServer", "IMShell", "IMProfiles", "IMTransport", "IMProcess", "IMCommandLine", "IMProtocol", "IMHTTP",
+            "IMTimeline",
         ]),
 
         .executableTarget(name: "imsh", dependencies: ["IMShell", "IMBench", "IMCommandLine"]),
@@ -87,11 +92,12 @@ let package = Package(
         .testTarget(name: "IMChaosTests", dependencies: ["TestSupport", "IMChaos", "IMProcess", "IMTransport", "MQTT"]),
         // 200 engine sessions through the fault proxy to an imserver process killed every 20 s (IMSH_SOAK_SECONDS).
         .testTarget(name: "SoakTests", dependencies: ["TestSupport", "IMChaos", "IMEngine", "IMProcess", "IMProtocol", "IMTransport", "MQTT"]),
+        .testTarget(name: "IMTimelineTests", dependencies: ["IMTimeline", "IMEngine", "IMJSON", "TestSupport"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TestSupport"]),
         .testTarget(name: "IMShellTests", dependencies: ["IMProcess", "TestSupport", "IMShell", "imsh", "IMProfiles", "IMEngine", "IMServer", "IMProtocol", "IMTransport", "IMConfig"]),
         // What several test targets share: a deadline for async tests, a pseudo-terminal and a model of its screen,
         // and a look into the SQLite files a killed process left.
-        .target(name: "TestSupport", dependencies: ["IMStore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["IMStore", "IMProcess"], path: "Tests/TestSupport"),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CEdit", "CSQLite", "CCrypto"]),
     ]
 )

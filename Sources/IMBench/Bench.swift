@@ -1,4 +1,5 @@
 import IMCommandLine
+import IMTimeline
 
 /// `imsh bench connect|messages|reconnect|login|shell`: many accounts at once, measured.
 public enum Bench {
@@ -71,7 +72,14 @@ public enum Bench {
         let progress = ProgressLine.forStandardOutput(json: command.common.json)
         do throws(BenchError) {
             let report = try await command.run(progress: progress)
-            progress.write(command.common.json ? report.json.jsonText + "\n" : report.lines.joined(separator: "\n") + "\n")
+            var lines = report.lines
+            if let file = command.common.report {
+                if let failure = PrivateFile.write(BenchReportPage(report, command: type.spec.name).html, to: file) {
+                    throw BenchError(failure)
+                }
+                lines.append("report       \(file)")
+            }
+            progress.write(command.common.json ? report.json.jsonText + "\n" : lines.joined(separator: "\n") + "\n")
             return report.succeeded ? 0 : 1
         } catch {
             progress.write("")

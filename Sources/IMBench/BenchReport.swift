@@ -6,6 +6,8 @@ protocol BenchReport: Sendable {
     var json: JSONValue { get }
     /// Aligned lines of text.
     var lines: [String] { get }
+    /// The series for `--report`, also in `json` (member `figures`).
+    var figures: BenchFigures { get }
     /// Whether the run met its own conditions (all connected, nothing lost); the exit status follows.
     var succeeded: Bool { get }
 }

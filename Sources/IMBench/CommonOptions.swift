@@ -15,6 +15,8 @@ struct CommonOptions: Sendable {
     var threads = 2
     var timeout: Duration = .seconds(60)
     var json = false
+    /// Where `--report` writes the figures as an HTML page.
+    var report: String?
 
     static let options: [OptionSpec] = [
         OptionSpec("--server", value: "embedded|spawn", help: "the IM server in this process (default), or a separate imserver started from the binary next to imsh"),
@@ -22,6 +24,7 @@ struct CommonOptions: Sendable {
         OptionSpec("--threads", value: "T", help: "event loop threads of the sessions' engine (default 2)"),
         OptionSpec("--timeout", value: "S", help: "give up on a session not connected within S seconds (default 60)"),
         OptionSpec("--json", help: "print the result as one JSON object, and no progress"),
+        OptionSpec("--report", value: "FILE.html", help: "also write the figures as pictures in one self-contained HTML page (mode 0600)"),
     ]
 
     init() {}
@@ -38,5 +41,7 @@ struct CommonOptions: Sendable {
         threads = try reader.integer("--threads", in: 1...64) ?? threads
         timeout = try reader.seconds("--timeout", in: 0.1...86_400) ?? timeout
         json = reader.parsed.has("--json")
+        report = reader.parsed.value("--report")
+        if report?.isEmpty == true { throw UsageError("--report wants a file name") }
     }
 }

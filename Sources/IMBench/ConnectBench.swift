@@ -6,7 +6,7 @@ struct ConnectBench: BenchCommand {
     static let spec = CommandSpec.bench(
         "connect",
         summary: "connect many accounts at once and measure time, latency, memory and descriptors",
-        usage: "--accounts N [--profile P] [--rate R] [--hold S] [--server embedded|spawn] [--data DIR] [--threads T] [--timeout S] [--json]",
+        usage: "--accounts N [--profile P] [--rate R] [--hold S] [--server embedded|spawn] [--data DIR] [--threads T] [--timeout S] [--json] [--report FILE.html]",
         options: [
             OptionSpec("--accounts", value: "N", help: "how many sessions (new users bench0...; with --profile, the first N of its accounts)"),
             OptionSpec("--profile", value: "P", completion: ShellOptions.profileNames, help: "use profile P's server and app, and its accounts when it has some"),

@@ -9,6 +9,8 @@ final class ConnectRecorder: Sendable {
         var started = 0
         var connected = 0
         var latencies: [Duration] = []
+        /// When each session connected, for the sessions-over-time picture.
+        var connectedAt: [ContinuousClock.Instant] = []
         var failures: [String: Int] = [:]
         var firstStart: ContinuousClock.Instant?
         var lastConnected: ContinuousClock.Instant?
@@ -31,6 +33,7 @@ final class ConnectRecorder: Sendable {
         state.withLock { state in
             state.connected += 1
             state.latencies.append(latency)
+            state.connectedAt.append(instant)
             state.lastConnected = max(state.lastConnected ?? instant, instant)
         }
     }

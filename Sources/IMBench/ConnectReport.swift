@@ -30,6 +30,14 @@ struct ConnectReport: BenchReport {
 
     var latency: LatencySummary? { LatencySummary(connect.latencies) }
 
+    var figures: BenchFigures {
+        var figures = BenchFigures()
+        figures.latency = BenchFigures.histogram(connect.latencies)
+        figures.connected = connect.firstStart.map { BenchFigures.connectedOverTime(connect.connectedAt, from: $0) } ?? []
+        figures.failures = BenchFigures.failures(connect.failures)
+        return figures
+    }
+
     var json: JSONValue {
         var object: [(String, JSONValue)] = [
             ("type", "result"), ("bench", "connect"), ("server", .string(memory.placement.name)),
@@ -48,6 +56,7 @@ struct ConnectReport: BenchReport {
             object.append(("connectedAfterHold", .integer(Int64(hold.stillConnected))))
         }
         object.append(("disconnectSeconds", .double(Units.seconds(disconnect))))
+        object.append(("figures", figures.json))
         return .object(JSONObject(object))
     }
 

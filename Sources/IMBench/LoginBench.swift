@@ -7,7 +7,7 @@ struct LoginBench: BenchCommand {
     static let spec = CommandSpec.bench(
         "login",
         summary: "log many light clients in to the server and measure its connects per second and memory per connection",
-        usage: "--connections N [--window W] [--hold S] [--server embedded|spawn] [--threads T] [--json]",
+        usage: "--connections N [--window W] [--hold S] [--server embedded|spawn] [--threads T] [--json] [--report FILE.html]",
         options: [
             OptionSpec("--connections", value: "N", help: "how many clients log in (new users login0...)"),
             OptionSpec("--window", value: "W", help: "logins under way at once (default 256)"),

@@ -18,6 +18,14 @@ struct LoginReport: BenchReport {
     var succeeded: Bool { result.accepted == connections }
     var perSecond: Double { Units.rate(result.accepted, over: result.elapsed) }
 
+    var figures: BenchFigures {
+        var figures = BenchFigures()
+        figures.latencyName = "login latency (CONNECT to CONNACK)"
+        figures.latency = BenchFigures.histogram(result.latencies)
+        figures.failures = BenchFigures.failures(result.failures)
+        return figures
+    }
+
     var json: JSONValue {
         var object: [(String, JSONValue)] = [
             ("type", "result"), ("bench", "login"), ("server", .string(memory.placement.name)),
@@ -30,6 +38,7 @@ struct LoginReport: BenchReport {
             ("memory", memory.json),
         ]
         if let heldOpen { object.append(("openAfterHold", .integer(Int64(heldOpen)))) }
+        object.append(("figures", figures.json))
         return .object(JSONObject(object))
     }
 

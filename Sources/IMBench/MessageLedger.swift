@@ -16,6 +16,8 @@ final class MessageLedger: Sendable {
         /// Deliveries of a client message id already delivered (the stream's view).
         var redelivered = 0
         var latencies: [Duration] = []
+        /// When each of `latencies` was measured (same order), for the per-second pictures.
+        var latencyTimes: [ContinuousClock.Instant] = []
         var acknowledgedIDs: Set<String> = []
         var receivedIDs: Set<String> = []
         var firstSend: ContinuousClock.Instant?
@@ -73,7 +75,10 @@ final class MessageLedger: Sendable {
             state.received += 1
             state.lastReceive = instant
             if let cid = message.cid, !state.receivedIDs.insert(cid).inserted { state.redelivered += 1 }
-            if let sentAt { state.latencies.append(.nanoseconds(now - sentAt)) }
+            if let sentAt {
+                state.latencies.append(.nanoseconds(now - sentAt))
+                state.latencyTimes.append(instant)
+            }
         }
     }
 

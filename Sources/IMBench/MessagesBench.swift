@@ -7,7 +7,7 @@ struct MessagesBench: BenchCommand {
     static let spec = CommandSpec.bench(
         "messages",
         summary: "send messages between many pairs of sessions and measure throughput, latency, losses and duplicates",
-        usage: "--pairs N [--rate R] [--duration S] [--server embedded|spawn] [--data DIR] [--threads T] [--timeout S] [--json]",
+        usage: "--pairs N [--rate R] [--duration S] [--server embedded|spawn] [--data DIR] [--threads T] [--timeout S] [--json] [--report FILE.html]",
         options: [
             OptionSpec("--pairs", value: "N", help: "N senders (send0...) each writing to its own receiver (recv0...)"),
             OptionSpec("--rate", value: "R", help: "messages per second in all, spread evenly over the senders (default 1000)"),

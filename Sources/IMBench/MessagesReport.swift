@@ -41,6 +41,19 @@ struct MessagesReport: BenchReport {
 
     var latency: LatencySummary? { LatencySummary(ledger.latencies) }
 
+    var figures: BenchFigures {
+        var figures = BenchFigures()
+        figures.latencyName = "message latency"
+        figures.latency = BenchFigures.histogram(ledger.latencies)
+        figures.perSecond = ledger.firstSend.map { start in
+            BenchFigures.perSecond(zip(ledger.latencyTimes, ledger.latencies).map { (at: $0, latency: $1) }, from: start)
+        } ?? []
+        var failures = ledger.sendErrors
+        failures.merge(ledger.refused.map { ("refused \($0.key)", $0.value) }) { $0 + $1 }
+        figures.failures = BenchFigures.failures(failures)
+        return figures
+    }
+
     private static func counts(_ counts: [String: Int]) -> JSONValue {
         .object(JSONObject(counts.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) }))
     }
@@ -56,7 +69,7 @@ struct MessagesReport: BenchReport {
             "lost": .integer(Int64(lost)), "duplicated": .integer(Int64(duplicated)),
             "sendRate": sendSpan.map { .double(Units.rate(ledger.sent, over: $0)) } ?? .null,
             "throughput": span.map { .double(Units.rate(ledger.received, over: $0)) } ?? .null,
-            "latency": latency?.json ?? .null,
+            "latency": latency?.json ?? .null, "figures": figures.json,
         ]
     }
 

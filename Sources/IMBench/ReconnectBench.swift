@@ -6,7 +6,7 @@ struct ReconnectBench: BenchCommand {
     static let spec = CommandSpec.bench(
         "reconnect",
         summary: "restart the server under many connected sessions and measure how fast they all return",
-        usage: "--accounts N [--down S] [--jitter J] [--server embedded|spawn] [--data DIR] [--threads T] [--timeout S] [--json]",
+        usage: "--accounts N [--down S] [--jitter J] [--server embedded|spawn] [--data DIR] [--threads T] [--timeout S] [--json] [--report FILE.html]",
         options: [
             OptionSpec("--accounts", value: "N", help: "how many sessions (new users bench0...)"),
             OptionSpec("--down", value: "S", help: "keep the server down S seconds (default 2)"),

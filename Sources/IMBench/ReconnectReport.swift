@@ -14,6 +14,8 @@ struct ReconnectReport: BenchReport {
     var allBack: Duration?
     var firstBack: Duration?
     var peakPerSecond = 0
+    /// Sessions connected again over time since the server's return.
+    var figures = BenchFigures()
 
     init(accounts: Int, jitter: Double, down: Duration, placement: ServerPlacement) {
         self.accounts = accounts
@@ -29,6 +31,7 @@ struct ReconnectReport: BenchReport {
         firstBack = since.min()
         allBack = connected == accounts ? since.max() ?? .zero : nil
         peakPerSecond = ConnectionWatch.peakPerSecond(state.connections)
+        figures.connected = BenchFigures.connectedOverTime(state.connections, from: serverBack)
     }
 
     var succeeded: Bool { connected == accounts && dropped == accounts }
@@ -40,7 +43,7 @@ struct ReconnectReport: BenchReport {
             "dropped": .integer(Int64(dropped)), "reconnected": .integer(Int64(connected)),
             "firstBackSeconds": firstBack.map { .double(Units.seconds($0)) } ?? .null,
             "allBackSeconds": allBack.map { .double(Units.seconds($0)) } ?? .null,
-            "peakConnectsPerSecondClientSide": .integer(Int64(peakPerSecond)),
+            "peakConnectsPerSecondClientSide": .integer(Int64(peakPerSecond)), "figures": figures.json,
         ]
     }
 

@@ -7,7 +7,7 @@ struct ShellBench: BenchCommand {
     static let spec = CommandSpec.bench(
         "shell",
         summary: "time the shell's commands over a profile of many accounts",
-        usage: "--accounts N [--shell PATH] [--data DIR] [--timeout S] [--json]",
+        usage: "--accounts N [--shell PATH] [--data DIR] [--timeout S] [--json] [--report FILE.html]",
         options: [
             OptionSpec("--accounts", value: "N", help: "how many accounts the profile has (users shell00001...)"),
             OptionSpec("--shell", value: "PATH", help: "time the imsh executable at PATH (an older build, say) instead of this one"),

@@ -14,6 +14,9 @@ struct ShellReport: BenchReport {
     /// Why the run stopped early, if it did.
     var error: String?
 
+    /// None of the pictures apply: the command times are in the summary and the JSON.
+    var figures: BenchFigures { BenchFigures() }
+
     var succeeded: Bool { error == nil && steps.count == ShellBench.script.count && steps.allSatisfy(\.answer.ok) }
 
     var json: JSONValue {
@@ -31,6 +34,7 @@ struct ShellReport: BenchReport {
             object.append(("shellKiBPerAccount", .double(Units.rounded(Double(memory.residentKB) / Double(accounts), places: 1))))
         }
         if let error { object.append(("error", .string(error))) }
+        object.append(("figures", figures.json))
         return .object(JSONObject(object))
     }
 

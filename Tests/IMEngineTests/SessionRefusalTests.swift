@@ -96,6 +96,10 @@ struct SessionRefusalTests {
             #expect(user == "alice")
             #expect(broker.connects.map { $0.userProperty(IMUserProperty.reconnect) } == [nil, "1", "1", "1"])
             #expect(await session.statuses == [.connecting, .connected])
+            // The status stayed connecting, yet the log keeps each failed attempt and why (for timelines).
+            let log = try await session.connectionLog()
+            #expect(log.map(\.status) == [.connecting, .connecting, .connecting, .connecting, .connected])
+            #expect(log[1...3].allSatisfy { $0.detail.hasPrefix("attempt failed: ") && $0.code == nil }, "\(log)")
             await session.close()
         }
         await test.shutdown()

@@ -47,6 +47,10 @@ struct CompletionTests {
         #expect(complete("connect all --timeout ") == [])
         #expect(complete("disconnect all -") == ["--disable-push"])
         #expect(complete("history bob-phone -") == ["-n"])
+        #expect(complete("timeline ") == ["alice-phone", "alice-tablet", "bob-phone", "all"])
+        #expect(complete("timeline alice-phone --s") == ["--since", "--svg"])
+        #expect(complete("timeline all --html ") == [])
+        #expect(complete("ti") == ["timeline"])
         #expect(complete("send alice-phone b") == ["bob"])
         #expect(complete("send alice-phone ") == ["alice", "bob", "carol"])
     }

@@ -1,6 +1,7 @@
 import IMEngine
 import IMProfiles
 @testable import IMShell
+import IMTimeline
 import Testing
 
 struct ParserTests {
@@ -51,6 +52,11 @@ struct ParserTests {
         #expect(try parse("wait all connected") == .wait(.all(profile: nil), .connected, timeout: 30))
         #expect(try parse("wait a KickedOfflineByOtherClient --timeout 5") == .wait(.accounts([ref("a")]), .kickedOfflineByOtherClient, timeout: 5))
         #expect(try parse("wait a 15") == .wait(.accounts([ref("a")]), .tokenIncorrect, timeout: 30))
+        #expect(try parse("timeline") == .timeline(nil, TimelineRequest()))
+        #expect(try parse("timeline prod/all --since 10m") == .timeline(.all(profile: "prod"), TimelineRequest(since: 600_000)))
+        #expect(try parse("timeline a b --until 13:05 --svg /tmp/t.svg --html=t.html") == .timeline(
+            .accounts([ref("a"), ref("b")]),
+            TimelineRequest(until: .timeOfDay(hour: 13, minute: 5, second: 0), svgFile: "/tmp/t.svg", htmlFile: "t.html")))
         #expect(try parse("sleep 0.25") == .sleep(seconds: 0.25))
         #expect(try parse("quit") == .quit)
         #expect(try parse("exit") == .quit)
@@ -60,9 +66,20 @@ struct ParserTests {
         let samples = [
             "help", "profiles", "use p", "accounts", "connect a", "disconnect a", "kick a", "block a 1", "unblock a",
             "expire-token a", "status", "send a b c", "history a", "net a up", "background a", "foreground a", "log",
-            "wait a connected", "sleep 0", "quit",
+            "wait a connected", "sleep 0", "quit", "timeline",
         ]
         #expect(Set(try samples.map { try parse($0).name }) == Set(CommandCatalog.all.map(\.name)))
+    }
+
+    @Test func timelineOptionsAreChecked() {
+        #expect(error("timeline --since 5") == nil)
+        #expect(error("timeline --since -5m") == "timeline: --since wants a duration such as 90s, 10m, 2h or 1d, not '-5m'")
+        #expect(error("timeline --last 5m") == "timeline: unknown option --last; it takes --html, --since, --svg, --until")
+        #expect(error("timeline --since=0") == "timeline: --since wants a duration such as 90s, 10m, 2h or 1d, not '0'")
+        #expect(error("timeline --until yesterday") == "timeline: --until wants \(TimelineInstant.syntax), not 'yesterday'")
+        #expect(error("timeline --svg=") == "timeline: --svg wants a file name")
+        #expect(error("timeline a all") == "timeline: 'all' stands alone; drop the other accounts")
+        #expect(error("timeline --html") == "timeline: --html needs a value (see 'help timeline')")
     }
 
     @Test func usageErrorsSayWhatToFix() {

@@ -127,7 +127,19 @@ extension Session {
         case .retryable(let detail):
             statusDetail = detail
         }
-        perform(machine.failed(generation: generation, failure))
+        performFailure(generation, failure)
+    }
+
+    private func performFailure(_ generation: UInt64, _ failure: SessionStateMachine.Failure) {
+        let actions = machine.failed(generation: generation, failure)
+        let reportsStatus = actions.contains { if case .status = $0 { true } else { false } }
+        if case .retryable = failure, !actions.isEmpty, !reportsStatus, machine.status == .connecting {
+            // A failed attempt while connecting changes no status, so nothing is reported; the
+            // log keeps it anyway, so that timelines can mark each attempt and its reason.
+            database?.appendLogLater(ConnectionLogEntry(
+                at: clock.epochMilliseconds, status: .connecting, code: nil, detail: "attempt failed: \(statusDetail)"))
+        }
+        perform(actions)
     }
 
     /// Ends connection attempt or connection `generation`, if it is still the current one.

@@ -20,15 +20,30 @@ extension SessionDatabase {
 
     /// The latest `limit` log entries, oldest first.
     public func connectionLog(limit: Int = 100) async throws -> [ConnectionLogEntry] {
-        try await queue.read { db in
-            try db.fetchAll("SELECT at, status, code, detail FROM connection_log ORDER BY id DESC LIMIT ?",
-                            [.integer(Int64(limit))])
-                .reversed()
-                .map { row in
-                    ConnectionLogEntry(
-                        at: row[0].int64 ?? 0, status: ConnectionStatus(rawValue: Int(row[1].int64 ?? -1)),
-                        code: row[2].int64.map { ConnectErrorCode(rawValue: Int($0)) }, detail: row[3].string ?? "")
-                }
-        }
+        try await queue.read { db in try Self.latestEntries(db, limit: limit) }
+    }
+
+    /// The latest `limit` entries of the database file at `path`, oldest first, read through a
+    /// read-only connection closed before returning: for reading the log of an account whose
+    /// session is elsewhere or gone, without migrating, repairing or holding the file.
+    ///
+    /// Blocks on disk I/O: call it off the cooperative pool.
+    public static func readConnectionLog(path: String, limit: Int) throws -> [ConnectionLogEntry] {
+        var configuration = Database.Configuration.compact
+        configuration.readOnly = true
+        configuration.journalMode = nil
+        let database = try Database(path: path, configuration: configuration)
+        defer { database.close() }
+        return try latestEntries(database, limit: limit)
+    }
+
+    private static func latestEntries(_ db: Database, limit: Int) throws -> [ConnectionLogEntry] {
+        try db.fetchAll("SELECT at, status, code, detail FROM connection_log ORDER BY id DESC LIMIT ?", [.integer(Int64(limit))])
+            .reversed()
+            .map { row in
+                ConnectionLogEntry(
+                    at: row[0].int64 ?? 0, status: ConnectionStatus(rawValue: Int(row[1].int64 ?? -1)),
+                    code: row[2].int64.map { ConnectErrorCode(rawValue: Int($0)) }, detail: row[3].string ?? "")
+            }
     }
 }

@@ -90,6 +90,8 @@ public final class CommandExecutor: Sendable {
             return try await history(account, peer: peer, limit: limit)
         case let .log(account, limit):
             return try await log(account, limit: limit)
+        case let .timeline(selection, request):
+            return try await timeline(selection, request)
         case let .net(selection, event):
             return try await eachSession(name, selection) { session in await session.simulateNetwork(event) }
         case .background(let selection):

@@ -47,5 +47,18 @@ extension CommandCatalog {
                     try arguments.positionals.first.map { (word) throws(CommandSyntaxError) in try CommandParser.reference(word, command: input.command) },
                     limit: try arguments.integer("-n", in: 1...10_000) ?? CommandParser.defaultListLimit)
             }),
+        CommandDefinition(
+            "timeline", "[ACCOUNT...|all] [--since DURATION] [--until TIME] [--svg FILE] [--html FILE]",
+            "draw the accounts' connection logs as lanes of status over time",
+            details: [
+                "One lane per account (default: every account of the active profile), read from the databases on disk, so it works without a session and across runs. Spans: connected, connecting (each attempt marked), network unavailable, suspended, kicked, ended; kicks (K) and terminal errors (!) are listed with their codes, a kick with the device of the same user that logged in then.",
+                "--since DURATION starts that long before the end (90s, 10m, 2h, 1d; default: the first entry). --until TIME ends at now (default), HH:MM[:SS] today or YYYY-MM-DDTHH:MM[:SS], local time.",
+                "--svg FILE and --html FILE also write the timeline as a self-contained SVG image or HTML page (hover a span for its status, code, detail, start and end); files are made mode 0600, and a symbolic link in their place is refused. The text fits the terminal, honours NO_COLOR, and uses plain ASCII when the locale is not UTF-8.",
+            ],
+            examples: ["timeline", "timeline alice-phone alice-tablet --since 10m", "timeline all --html /tmp/run.html"],
+            valueOptions: ["--since", "--until", "--svg", "--html"], arguments: [.selection],
+            parse: { input throws(CommandSyntaxError) in
+                try CommandParser.parseTimeline(input)
+            }),
     ]
 }

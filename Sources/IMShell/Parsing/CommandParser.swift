@@ -1,5 +1,6 @@
 import IMEngine
 import IMProfiles
+import IMTimeline
 
 /// Turns the words of one command into a `ShellCommand`, or a usage error saying what to fix.
 public enum CommandParser {
@@ -48,6 +49,29 @@ public enum CommandParser {
         let text = words.dropFirst(2).joined(separator: " ")
         guard !text.isEmpty else { throw CommandSyntaxError("send: the text is empty") }
         return .send(account, to: peer, text: text)
+    }
+
+    /// `timeline [ACCOUNT...|all] [--since DURATION] [--until TIME] [--svg FILE] [--html FILE]`.
+    static func parseTimeline(_ input: CommandInput) throws(CommandSyntaxError) -> ShellCommand {
+        let arguments = try input.arguments()
+        var request = TimelineRequest(svgFile: arguments.values["--svg"], htmlFile: arguments.values["--html"])
+        if let text = arguments.values["--since"] {
+            guard let since = TimelineInstant.milliseconds(parsingDuration: text) else {
+                throw CommandSyntaxError("timeline: --since wants a duration such as 90s, 10m, 2h or 1d, not '\(text)'")
+            }
+            request.since = since
+        }
+        if let text = arguments.values["--until"] {
+            guard let until = TimelineInstant(parsing: text) else {
+                throw CommandSyntaxError("timeline: --until wants \(TimelineInstant.syntax), not '\(text)'")
+            }
+            request.until = until
+        }
+        for name in ["--svg", "--html"] where arguments.values[name]?.isEmpty == true {
+            throw CommandSyntaxError("timeline: \(name) wants a file name")
+        }
+        let selection = arguments.positionals.isEmpty ? nil : try AccountSelection(parsing: arguments.positionals, command: input.command)
+        return .timeline(selection, request)
     }
 
     static func reference(_ word: String, command: String) throws(CommandSyntaxError) -> AccountReference {

@@ -1,5 +1,6 @@
 import IMEngine
 import IMProfiles
+import IMTimeline
 
 /// One shell command, parsed and checked for form; `CommandExecutor` runs it.
 public enum ShellCommand: Equatable, Sendable {
@@ -20,6 +21,8 @@ public enum ShellCommand: Equatable, Sendable {
     case background(AccountSelection)
     case foreground(AccountSelection)
     case log(AccountReference?, limit: Int)
+    /// The accounts named, or every account of a profile (nil: the active one).
+    case timeline(AccountSelection?, TimelineRequest)
     case wait(AccountSelection, ConnectionStatus, timeout: Double)
     case sleep(seconds: Double)
     case quit
@@ -44,6 +47,7 @@ public enum ShellCommand: Equatable, Sendable {
         case .background: return "background"
         case .foreground: return "foreground"
         case .log: return "log"
+        case .timeline: return "timeline"
         case .wait: return "wait"
         case .sleep: return "sleep"
         case .quit: return "quit"

@@ -3,6 +3,7 @@ import IMEngine
 import IMJSON
 import IMProfiles
 import IMProtocol
+import IMTimeline
 
 /// Renders results, events and diagnostics as one compact JSON object each (`--json`).
 ///
@@ -94,6 +95,8 @@ public struct JSONRenderer: Sendable {
             ]
         case .journal(let events):
             return [("events", .array(events.map(object)))]
+        case let .timeline(timeline, written):
+            return timeline.json + [("written", .array(written.map { .string($0) }))]
         }
     }
 

@@ -1,6 +1,7 @@
 import IMConfig
 import IMEngine
 import IMProfiles
+import IMTimeline
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -86,6 +87,10 @@ public struct TextRenderer: Sendable {
                 + entries.map { "  \(style.dim(Self.date($0.at))) \(statusChange($0))" }
         case .journal(let events):
             return events.isEmpty ? ["no events yet in this run"] : events.map(render)
+        case let .timeline(timeline, written):
+            var capabilities = TerminalCapabilities.of(STDOUT_FILENO)
+            capabilities.color = capabilities.color && style.isEnabled
+            return TerminalTimeline(capabilities: capabilities).lines(timeline) + written.map { "wrote \($0)" }
         case .slept:
             return []
         }

@@ -1,5 +1,6 @@
 import IMEngine
 import IMProfiles
+import IMTimeline
 
 /// What a command produced, before any rendering.
 public enum CommandOutput: Sendable {
@@ -18,6 +19,8 @@ public enum CommandOutput: Sendable {
     case connectionLog(account: AccountReference, [ConnectionLogEntry])
     /// This run's events, oldest first.
     case journal([ShellEvent])
+    /// `timeline`: the lanes, and the files written (SVG, HTML).
+    case timeline(Timeline, written: [String])
     case slept(seconds: Double)
 }
 

@@ -1,0 +1,45 @@
+import Dispatch
+import Foundation
+import IMEngine
+
+/// Reads an account's connection log from the database files on disk, whether or not a
+/// session has them open, without creating, migrating or keeping anything open.
+///
+/// An account's directory holds one file per user id it logged in as (`APPKEY/USER.sqlite`);
+/// the entries of all of them are merged, oldest first.
+public enum AccountLogReader {
+    /// The latest entries kept per file, so that a long history stays quick to draw.
+    public static let entryLimit = 20_000
+
+    /// What was read for one account: its entries, the user id when there is one file, and
+    /// the problems met (a file that could not be read is named, not fatal).
+    public struct Result: Sendable {
+        public var entries: [ConnectionLogEntry] = []
+        public var userID: String?
+        public var problems: [String] = []
+    }
+
+    /// The entries under `accountDirectory` for `appKey`; reads on a dispatch thread.
+    public static func read(accountDirectory: String, appKey: String) async -> Result {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: readNow(accountDirectory: accountDirectory, appKey: appKey)) }
+        }
+    }
+
+    static func readNow(accountDirectory: String, appKey: String) -> Result {
+        // The app key's folder, escaped as the engine escapes it.
+        let folder = (SessionDatabase.path(directory: accountDirectory, appKey: appKey, userID: "x") as NSString).deletingLastPathComponent
+        var result = Result()
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".sqlite") }.sorted()
+        for name in names {
+            do {
+                result.entries += try SessionDatabase.readConnectionLog(path: "\(folder)/\(name)", limit: entryLimit)
+            } catch {
+                result.problems.append("\(folder)/\(name): \(error)")
+            }
+        }
+        if names.count == 1 { result.userID = String(names[0].dropLast(".sqlite".count)) }
+        result.entries = result.entries.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+        return result
+    }
+}
