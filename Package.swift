@@ -49,7 +49,7 @@ let package = Package(
         // The IM server: device policy, connect limits, MQTT side and HTTP API.
         .target(name: "IMServer", dependencies: ["IMConfig", "IMJSON", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
         // The client session engine: reconnection policy, sessions, local database.
-        .target(name: "IMEngine", dependencies: ["CNetlink", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP", "IMProcess"]),
+        .target(name: "IMEngine", dependencies: ["CNetlink", "IMJSON", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP", "IMProcess"]),
         // A TCP proxy that injects network faults (delay, throttle, black hole, reset, cut packets).
         .target(name: "IMChaos", dependencies: ["IMTransport", "MQTT"]),
         // The REPL's line editor on libedit: prompt, completion, history, messages above the prompt.

@@ -19,8 +19,8 @@ extension Session {
         let outgoing = SessionDatabase.Outgoing(cid: Self.newClientMessageID(), to: peer, text: text, at: clock.epochMilliseconds)
         do {
             return try await withCheckedThrowingContinuation { continuation in
-                sendBatch.waiting.append(SendBatch.Waiting(message: outgoing, continuation: continuation))
-                if !sendBatch.inFlight { storeSends(in: database) }
+                sendBatch.add(WaitingSend(message: outgoing, continuation: continuation))
+                storeSends(in: database)
             }
         } catch {
             throw .database("cannot store the message: \(error)")
@@ -30,9 +30,7 @@ extension Session {
     /// Stores the waiting sends in one transaction, publishes them in that order, then
     /// answers their callers; sends that arrived meanwhile go next.
     private func storeSends(in database: SessionDatabase) {
-        let batch = sendBatch.waiting
-        sendBatch.waiting = []
-        sendBatch.inFlight = true
+        guard let batch = sendBatch.next() else { return }
         Task {
             do {
                 let stored = try await database.enqueueOutgoing(batch.map(\.message))
@@ -43,7 +41,7 @@ extension Session {
         }
     }
 
-    private func sendsStored(_ batch: [SendBatch.Waiting], _ stored: [StoredMessage]) async {
+    private func sendsStored(_ batch: [WaitingSend], _ stored: [StoredMessage]) async {
         for message in stored {
             if let link { await publish(message, on: link) }
         }
@@ -51,18 +49,17 @@ extension Session {
         nextSends()
     }
 
-    private func sendsFailed(_ batch: [SendBatch.Waiting], _ error: any Error) {
+    private func sendsFailed(_ batch: [WaitingSend], _ error: any Error) {
         for waiting in batch { waiting.continuation.resume(throwing: error) }
         nextSends()
     }
 
     private func nextSends() {
-        sendBatch.inFlight = false
-        guard !sendBatch.waiting.isEmpty else { return }
+        sendBatch.finish()
         guard let database else {
-            let waiting = sendBatch.waiting
-            sendBatch.waiting = []
-            for item in waiting { item.continuation.resume(throwing: EngineError.notConnected("the session closed its database")) }
+            for item in sendBatch.takeWaiting() {
+                item.continuation.resume(throwing: EngineError.notConnected("the session closed its database"))
+            }
             return
         }
         storeSends(in: database)

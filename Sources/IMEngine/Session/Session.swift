@@ -1,4 +1,5 @@
 import IMProtocol
+import IMStore
 import IMTransport
 
 /// One account on one device: its connection, reconnect loop, heartbeat, status history and
@@ -47,7 +48,7 @@ public actor Session {
     var timers: [SessionStateMachine.TimerKind: Task<Void, Never>] = [:]
     var outgoing = OutgoingWindow()
     /// Sends waiting to be stored; see `send(text:to:)`.
-    var sendBatch = SendBatch()
+    var sendBatch = PendingBatch<WaitingSend>()
     var simulatedNetworkDown = false
 
     /// Said with the next status change (why it happened).

@@ -1,4 +1,5 @@
 import Foundation
+import IMJSON
 import IMProtocol
 
 /// Gets a token from a `TokenSource`, on a thread of its own and within a time bound.

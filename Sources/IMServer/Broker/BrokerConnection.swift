@@ -1,4 +1,5 @@
 import IMProtocol
+import IMStore
 import IMTransport
 import MQTT
 
@@ -45,13 +46,11 @@ final class BrokerConnection: ConnectionHandler {
     /// How many deliveries may be unacknowledged at once (the client's Receive Maximum, capped).
     var window = 32
 
-    /// Messages from this client waiting to be stored, and whether a store is under way:
-    /// stores run one batch at a time so PUBACKs go out in the order the PUBLISHes came.
-    var pendingPublishes: [PendingPublish] = []
-    var storing = false
+    /// Messages from this client waiting to be stored: stores run one batch at a time so
+    /// PUBACKs go out in the order the PUBLISHes came.
+    var publishes = PendingBatch<PendingPublish>()
     /// Acknowledged deliveries not yet removed from the store's queue.
-    var pendingAcknowledgements: [Int64] = []
-    var acknowledging = false
+    var acknowledgements = PendingBatch<Int64>()
 
     init(id: UInt64, connection: Connection, core: BrokerCore) {
         self.id = id

@@ -74,22 +74,19 @@ extension BrokerCore {
     func handleDeliveryAcknowledgement(_ broker: BrokerConnection, _ packetID: UInt16) {
         guard let login = broker.login, let messageID = broker.inflight.removeValue(forKey: packetID) else { return }
         unacknowledged[login.device]?.remove(messageID)
-        broker.pendingAcknowledgements.append(messageID)
+        broker.acknowledgements.add(messageID)
         flushAcknowledgements(broker)
         pump(broker)
     }
 
     /// Removes acknowledged messages from the store's queue, a batch at a time.
     private func flushAcknowledgements(_ broker: BrokerConnection) {
-        guard !broker.acknowledging, !broker.pendingAcknowledgements.isEmpty, let login = broker.login else { return }
-        let batch = broker.pendingAcknowledgements
-        broker.pendingAcknowledgements.removeAll()
-        broker.acknowledging = true
+        guard let login = broker.login, let batch = broker.acknowledgements.next() else { return }
         let store = self.store
         perform({
             try await store.acknowledge(appKey: login.appKey, userID: login.userID, deviceID: login.deviceID, messageIDs: batch)
         }) { core, _ in
-            broker.acknowledging = false
+            broker.acknowledgements.finish()
             core.flushAcknowledgements(broker)
         }
     }

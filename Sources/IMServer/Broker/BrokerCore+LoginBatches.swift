@@ -1,3 +1,4 @@
+import IMStore
 import IMProtocol
 import MQTT
 
@@ -5,19 +6,16 @@ extension BrokerCore {
     /// Reads the user's standing for a login whose token checked out, with the other logins
     /// waiting at the same time; `continueLogin` follows for each.
     func readStanding(_ pending: LoginBatches.Pending) {
-        loginBatches.standing.append(pending)
+        loginBatches.standing.add(pending)
         flushStandingReads()
     }
 
     private func flushStandingReads() {
-        guard !loginBatches.standingInFlight, !loginBatches.standing.isEmpty else { return }
-        let batch = loginBatches.standing
-        loginBatches.standing = []
-        loginBatches.standingInFlight = true
+        guard let batch = loginBatches.standing.next() else { return }
         let users = batch.map { (appKey: $0.broker.login?.appKey ?? "", userID: $0.claims.userID) }
         let store = self.store
         perform({ try await store.userStates(users) }) { core, result in
-            core.loginBatches.standingInFlight = false
+            core.loginBatches.standing.finish()
             for (index, pending) in batch.enumerated() where pending.broker.phase == .authenticating {
                 switch result {
                 case .success(let states): core.continueLogin(pending, state: states[index])
@@ -31,15 +29,12 @@ extension BrokerCore {
     /// Records the device of an admitted login, with the others admitted meanwhile;
     /// `completeLogin` (CONNACK) follows for each.
     func registerDevice(_ pending: LoginBatches.Pending) {
-        loginBatches.registrations.append(pending)
+        loginBatches.registrations.add(pending)
         flushRegistrations()
     }
 
     private func flushRegistrations() {
-        guard !loginBatches.registrationsInFlight, !loginBatches.registrations.isEmpty else { return }
-        let batch = loginBatches.registrations
-        loginBatches.registrations = []
-        loginBatches.registrationsInFlight = true
+        guard let batch = loginBatches.registrations.next() else { return }
         let registrations = batch.compactMap { pending in
             pending.broker.login.map {
                 ServerStore.DeviceRegistration(appKey: $0.appKey, userID: $0.userID, deviceID: $0.deviceID, platform: $0.platform)
@@ -48,7 +43,7 @@ extension BrokerCore {
         let store = self.store
         let now = clock.wallMilliseconds()
         perform({ try await store.registerDevices(registrations, now: now) }) { core, result in
-            core.loginBatches.registrationsInFlight = false
+            core.loginBatches.registrations.finish()
             for pending in batch where pending.broker.phase == .authenticating {
                 guard case .success = result else {
                     core.removeFromOnline(pending.broker)

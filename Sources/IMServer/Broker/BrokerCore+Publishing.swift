@@ -20,7 +20,7 @@ extension BrokerCore {
             return answer(.payloadFormatInvalid)
         }
         if let from = message.from, from != login.userID { return answer(.notAuthorized) }
-        broker.pendingPublishes.append(PendingPublish(
+        broker.publishes.add(PendingPublish(
             packetIdentifier: packetID,
             message: NewMessage(appKey: login.appKey, from: login.userID, to: [recipient], cid: message.cid,
                                 text: message.text, sentAt: clock.wallMilliseconds())))
@@ -29,14 +29,11 @@ extension BrokerCore {
 
     /// Stores what the client sent, one batch at a time, then PUBACKs each in order and delivers.
     private func storePendingPublishes(_ broker: BrokerConnection) {
-        guard !broker.storing, !broker.pendingPublishes.isEmpty else { return }
-        let batch = broker.pendingPublishes
-        broker.pendingPublishes.removeAll()
-        broker.storing = true
+        guard let batch = broker.publishes.next() else { return }
         let store = self.store
         let messages = batch.map(\.message)
         perform({ try await store.storeMessages(messages) }) { core, result in
-            broker.storing = false
+            broker.publishes.finish()
             switch result {
             case .success(let results):
                 for (pending, stored) in zip(batch, results) {

@@ -1,3 +1,4 @@
+import IMStore
 import IMProtocol
 import MQTT
 
@@ -12,8 +13,6 @@ struct LoginBatches {
         let claims: TokenClaims
     }
 
-    var standing: [Pending] = []
-    var standingInFlight = false
-    var registrations: [Pending] = []
-    var registrationsInFlight = false
+    var standing = PendingBatch<Pending>()
+    var registrations = PendingBatch<Pending>()
 }
