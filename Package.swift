@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "IMTransportTests", dependencies: ["TestSupport", "IMTransport", "MQTT"]),
         .testTarget(name: "IMCommandLineTests", dependencies: ["IMCommandLine", "IMProcess"]),
         .testTarget(name: "IMProcessTests", dependencies: ["IMProcess"]),
-        .testTarget(name: "IMStoreTests", dependencies: ["IMStore"]),
+        .testTarget(name: "IMStoreTests", dependencies: ["IMStore", "TestSupport"]),
         .testTarget(name: "IMJSONTests", dependencies: ["IMJSON"]),
         .testTarget(name: "IMProtocolTests", dependencies: ["IMProtocol"]),
         .testTarget(name: "IMHTTPTests", dependencies: ["IMHTTP"]),

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import IMEngine
 import IMProtocol
 import MQTT

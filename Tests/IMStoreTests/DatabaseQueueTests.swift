@@ -1,4 +1,5 @@
 import IMStore
+import TestSupport
 import Testing
 
 struct DatabaseQueueTests {

@@ -3,6 +3,7 @@ import CSQLite
 import Glibc
 #endif
 import IMStore
+import TestSupport
 import Testing
 
 struct DatabaseTests {

@@ -1,3 +1,4 @@
+import TestSupport
 import IMEngine
 import IMServer
 import IMTransport

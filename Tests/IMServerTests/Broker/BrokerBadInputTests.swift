@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import IMJSON
 import IMProtocol
 import IMServer
@@ -13,7 +14,7 @@ struct BrokerBadInputTests {
     static let hugeHeader: [UInt8] = [0x30, 0xFF, 0xFF, 0xFF, 0x7F]
 
     @Test func aHugeAnnouncedLengthClosesTheConnectionWithoutWaitingForTheBody() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         let other = try await server.loggedIn("bob", device: "phone-b")
 
@@ -34,7 +35,7 @@ struct BrokerBadInputTests {
     }
 
     @Test func aConnectTrickledAByteAtATimeIsCutOffAtTheConnectTimeout() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         var limits = ServerLimits()
         // Long enough for the others' CONNECT to arrive in time on a busy machine.
         limits.connectTimeout = .seconds(2)
@@ -60,7 +61,7 @@ struct BrokerBadInputTests {
     }
 
     @Test func aLoggedInClientTricklingAPacketIsDisconnectedByKeepAlive() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         let slow = try await MQTTTestClient.open(port: server.port)
         let connack = try await slow.login(appKey: TestServer.appKey, token: try await server.token("mallory"), device: "slow", keepAlive: 1)
@@ -82,7 +83,7 @@ struct BrokerBadInputTests {
     }
 
     @Test func userIDsWithPathCharactersAreRefusedAndNameNoFile() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         // A token properly signed with the app's secret (the same forging works for a plain
         // user id), but naming a path as its user.

@@ -2,12 +2,13 @@ import IMProtocol
 import IMServer
 import MQTT
 import Testing
+import TestSupport
 
 /// Contract section 3, each case checked on both devices.
 @Suite(.timeLimit(.minutes(1)))
 struct BrokerDevicePolicyTests {
     @Test func aLoginOfDeviceBKicksDeviceA() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         let deviceA = try await server.loggedIn("alice", device: "phone-a")
         let deviceB = try await server.loggedIn("alice", device: "phone-b")
@@ -21,7 +22,7 @@ struct BrokerDevicePolicyTests {
     }
 
     @Test func anotherDeviceClassStaysOnline() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         let phone = try await server.loggedIn("alice", device: "phone-a")
         let laptop = try await server.loggedIn("alice", device: "laptop-a", platform: "pc")
@@ -36,7 +37,7 @@ struct BrokerDevicePolicyTests {
     /// on an app that does or does not let clients choose.
     @Test(arguments: [(false, false), (false, true), (true, false), (true, true)])
     func reconnectionOfAWhileBIsOnline(appAllows: Bool, kickEnable: Bool) async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory, apps: [TestServer.app(clientKickPolicy: appAllows)])
         let deviceB = try await server.loggedIn("alice", device: "phone-b")
         let deviceA = try await MQTTTestClient.open(port: server.port)
@@ -63,7 +64,7 @@ struct BrokerDevicePolicyTests {
     }
 
     @Test func theSameClientIdentifierTakesTheSessionOver() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         let first = try await server.loggedIn("alice", device: "phone-a")
         let second = try await server.loggedIn("alice", device: "phone-a")

@@ -2,12 +2,13 @@ import IMProtocol
 import IMServer
 import MQTT
 import Testing
+import TestSupport
 
 /// Limits and administration that reach live connections.
 @Suite(.timeLimit(.minutes(1)))
 struct BrokerLimitsTests {
     @Test func aPacketOverTheMaximumSizeClosesTheConnection() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         var limits = ServerLimits()
         limits.maxPacketSize = 1024
         let server = try await TestServer.start(directory: directory, limits: limits)
@@ -24,7 +25,7 @@ struct BrokerLimitsTests {
     /// `imserver app block` writes to the data directory from another process; the running
     /// server notices within a second or two and refuses logins with 31008's reason, then lifts it.
     @Test func anAppBlockedFromOutsideIsRefusedAndThenLifted() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         let token = try await server.token("alice")
         let admin = try await directory.open()

@@ -2,12 +2,13 @@ import IMProtocol
 import IMServer
 import MQTT
 import Testing
+import TestSupport
 
 /// Logins that reach the server together share its store calls; each must still get its own answer.
 @Suite(.timeLimit(.minutes(1)))
 struct BrokerLoginBurstTests {
     @Test func manyLoginsAtOnceEachGetTheirOwnAnswer() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         try await server.backend.block(appKey: TestServer.appKey, userIDs: ["carol"], minutes: 10)
         try await server.backend.deactivate(appKey: TestServer.appKey, userIDs: ["dave"])

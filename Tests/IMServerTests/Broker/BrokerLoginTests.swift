@@ -2,13 +2,14 @@ import IMProtocol
 import IMServer
 import MQTT
 import Testing
+import TestSupport
 
 /// Every login row of contract section 2, produced by setting its cause up through the server's
 /// API backend or configuration, and checked by reason code and `im-error`.
 @Suite(.timeLimit(.minutes(1)))
 struct BrokerLoginTests {
     @Test func aTokenFromTheServerLogsInAndNamesItsUser() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         let client = try await MQTTTestClient.open(port: server.port)
         let connack = try await client.login(appKey: TestServer.appKey, token: try await server.token("alice"), device: "phone-1")
@@ -31,7 +32,7 @@ struct BrokerLoginTests {
     }
 
     @Test func tokenIncorrectForGarbageAnotherAppOrAnotherSecret() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let other = AppSettings(appKey: "other-app", appSecret: "other-secret")
         let server = try await TestServer.start(directory: directory, apps: [TestServer.app(), other])
         let otherToken = try await server.backend.issueToken(appKey: "other-app", userID: "alice")
@@ -43,7 +44,7 @@ struct BrokerLoginTests {
     }
 
     @Test func tokenExpiredByLifetimeAndByTheExpireCall() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory, apps: [TestServer.app(lifetime: .seconds(3600))])
         let old = try await server.token("alice")
         server.advanceWallClock(by: 3_600_000)
@@ -62,7 +63,7 @@ struct BrokerLoginTests {
     }
 
     @Test func blockedAtConnectAndWhileOnlineThenUnblocked() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         let online = try await server.loggedIn("alice", device: "phone-1")
         try await server.backend.block(appKey: TestServer.appKey, userIDs: ["alice"], minutes: 10)
@@ -80,7 +81,7 @@ struct BrokerLoginTests {
     }
 
     @Test func deactivatedUsersAreDisconnectedAndRefusedUntilReactivated() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         let online = try await server.loggedIn("alice", device: "phone-1")
         try await server.backend.deactivate(appKey: TestServer.appKey, userIDs: ["alice"])
@@ -95,7 +96,7 @@ struct BrokerLoginTests {
     }
 
     @Test func blockedAndUnknownApps() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory, apps: [TestServer.app(blocked: true)])
         let token = try Token.issue(appKey: TestServer.appKey, secret: TestServer.secret, userID: "alice", issuedAt: 0)
         var (code, name, _) = try await refusal(server, token: token)
@@ -106,7 +107,7 @@ struct BrokerLoginTests {
     }
 
     @Test func kickedByTheAdminAPI() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         let phone = try await server.loggedIn("alice", device: "phone-1")
         let laptop = try await server.loggedIn("alice", device: "laptop-1", platform: "pc")
@@ -121,7 +122,7 @@ struct BrokerLoginTests {
     }
 
     @Test func serverBusyAndConnectRateExceeded() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         var limits = ServerLimits()
         limits.maxConnections = 1
         let busy = try await TestServer.start(directory: directory, limits: limits)
@@ -140,14 +141,14 @@ struct BrokerLoginTests {
     }
 
     @Test func invalidClientIdentifierIsRefused() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         #expect(try await refusal(server, token: try await server.token("alice"), device: "bad/device").0 == .clientIdentifierNotValid)
         await server.stop()
     }
 
     @Test func aConnectionThatSendsNoConnectIsClosed() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         var limits = ServerLimits()
         limits.connectTimeout = .seconds(1)
         let server = try await TestServer.start(directory: directory, limits: limits)
@@ -157,7 +158,7 @@ struct BrokerLoginTests {
     }
 
     @Test func keepAliveTimeoutDisconnectsWith0x8D() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         let client = try await MQTTTestClient.open(port: server.port)
         let token = try await server.token("alice")
@@ -171,7 +172,7 @@ struct BrokerLoginTests {
     }
 
     @Test func pingsKeepAConnectionAlive() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         let client = try await MQTTTestClient.open(port: server.port)
         _ = try await client.login(appKey: TestServer.appKey, token: try await server.token("alice"), device: "phone-1", keepAlive: 1)
@@ -184,7 +185,7 @@ struct BrokerLoginTests {
     }
 
     @Test func gracefulShutdownSends0x8B() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         let client = try await server.loggedIn("alice", device: "phone-1")
         await server.stop()

@@ -2,6 +2,7 @@ import IMProtocol
 import IMServer
 import MQTT
 import Testing
+import TestSupport
 
 /// Contract section 5: durable per-device delivery, duplicates, blocks and the topic ACL.
 @Suite(.timeLimit(.minutes(1)))
@@ -17,7 +18,7 @@ struct BrokerMessagingTests {
     }
 
     @Test func anOnlineRecipientGetsTheMessageWithSenderUidAndTime() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         let alice = try await server.loggedIn("alice", device: "phone-a")
         let bob = try await server.loggedIn("bob", device: "phone-b")
@@ -29,7 +30,7 @@ struct BrokerMessagingTests {
     }
 
     @Test func offlineMessagesSurviveARestartAndArriveExactlyOnce() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         var server = try await TestServer.start(directory: directory)
         // Bob has logged in before with his phone, then went offline.
         let bobBefore = try await server.loggedIn("bob", device: "phone-b")
@@ -54,7 +55,7 @@ struct BrokerMessagingTests {
     }
 
     @Test func aUserWhoNeverConnectedGetsMessagesOnFirstLogin() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         let alice = try await server.loggedIn("alice", device: "phone-a")
         #expect(try await alice.sendText("welcome", to: "newcomer", cid: "c1", packetID: 1) == .success)
@@ -64,7 +65,7 @@ struct BrokerMessagingTests {
     }
 
     @Test func unacknowledgedDeliveriesComeAgainWithDUPAfterReconnecting() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         let alice = try await server.loggedIn("alice", device: "phone-a")
         let bob = try await server.loggedIn("bob", device: "phone-b")
@@ -80,7 +81,7 @@ struct BrokerMessagingTests {
     }
 
     @Test func aResentCidIsStoredOnce() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         let alice = try await server.loggedIn("alice", device: "phone-a")
         #expect(try await alice.sendText("once", to: "bob", cid: "same", packetID: 1) == .success)
@@ -92,7 +93,7 @@ struct BrokerMessagingTests {
     }
 
     @Test func aBlockedUsersMessagesArriveAfterTheBlockEnds() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         _ = try await server.loggedIn("bob", device: "phone-b")
         try await server.backend.block(appKey: TestServer.appKey, userIDs: ["bob"], minutes: 5)
@@ -105,7 +106,7 @@ struct BrokerMessagingTests {
     }
 
     @Test func messagesFromTheServerAPIAreDelivered() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         let bob = try await server.loggedIn("bob", device: "phone-b")
         let uid = try await server.backend.publish(appKey: TestServer.appKey, from: "system", to: ["bob"], text: "notice")
@@ -115,7 +116,7 @@ struct BrokerMessagingTests {
     }
 
     @Test func theTopicACLRefusesEverythingButTheInboxAndOwnSends() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         let alice = try await server.loggedIn("alice", device: "phone-a")
         #expect(try await alice.subscribe(["im/inbox/#", "im/inbox/bob", "#", "im/send/bob"], packetID: 2)

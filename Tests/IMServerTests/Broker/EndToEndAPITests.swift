@@ -4,6 +4,7 @@ import IMProtocol
 import IMServer
 import MQTT
 import Testing
+import TestSupport
 
 /// The HTTP server API and the MQTT side of one server together, as an app server and its
 /// users' devices see them.
@@ -20,7 +21,7 @@ struct EndToEndAPITests {
     }
 
     @Test func aTokenFromGetTokenLogsInAndTheAdminCallsReachTheDevice() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         let (status, answer) = try await call(server, "/user/getToken.json", [("userId", "alice"), ("name", "Alice")])
         #expect(status == .ok)

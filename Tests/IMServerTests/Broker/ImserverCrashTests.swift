@@ -11,7 +11,7 @@ struct ImserverCrashTests {
     static let total = 6000
 
     @Test func imserverKilledDuringABurstOfSendsDeliversEveryAcknowledgedMessageExactlyOnce() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         var server = try await ImserverProcess.start(dataDirectory: directory.path)
         // Bob's phone has logged in before and is away while alice sends.
         let bobBefore = try await login("bob", device: "phone-b", port: server.mqttPort)
@@ -110,7 +110,7 @@ struct ImserverCrashTests {
         }
     }
 
-    private func expectSoundDatabase(_ directory: StoreTemporaryDirectory) async throws {
+    private func expectSoundDatabase(_ directory: TemporaryDirectory) async throws {
         let files = SQLiteFiles.all(under: directory.path)
         #expect(files == [directory.path + "/server.sqlite"])
         for file in files {

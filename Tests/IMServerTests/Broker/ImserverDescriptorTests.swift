@@ -12,7 +12,7 @@ import Glibc
 @Suite(.timeLimit(.minutes(1)))
 struct ImserverDescriptorTests {
     @Test func runningOutOfDescriptorsIsReportedOnceAndServingResumes() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         // dash's ulimit sets the hard limit too, so imserver cannot raise it back.
         let script = "ulimit -n 48 && exec \"$0\" --listen 127.0.0.1:0 --api 127.0.0.1:0 --data \"$1\" --json"
         let process = try ChildProcess.spawn("/bin/sh", ["-c", script, ImserverProcess.binary, directory.path])

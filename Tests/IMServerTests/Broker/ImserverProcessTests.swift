@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import IMProcess
 import IMProtocol
 import MQTT
@@ -8,7 +9,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct ImserverProcessTests {
     @Test func listensOnAFreePortServesTheDevelopmentAppAndStopsGracefullyOnSIGTERM() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await ImserverProcess.start(dataDirectory: directory.path)
         #expect(server.listening["event"] == "listening")
         #expect(Set(server.listening.keys) == ["event", "mqtt", "api"])
@@ -27,7 +28,7 @@ struct ImserverProcessTests {
     }
 
     @Test func aPortInUseIsAnErrorWithExitStatus1() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         let output = try ChildProcess.run(
             ImserverProcess.binary, ["--listen", "127.0.0.1:\(server.port)", "--api", "127.0.0.1:0", "--data", directory.path + "/other"],

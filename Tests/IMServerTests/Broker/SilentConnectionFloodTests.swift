@@ -17,7 +17,7 @@ struct SilentConnectionFloodTests {
         // Both ends of every connection live in this process.
         let limit = try ProcessLimits.raiseOpenFileLimit()
         try #require(limit >= 2 * Self.count + 500, "the open-file limit (\(limit)) is too low for \(Self.count) connections")
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         var limits = ServerLimits()
         limits.connectTimeout = Self.connectTimeout
         let server = try await TestServer.start(directory: directory, limits: limits)

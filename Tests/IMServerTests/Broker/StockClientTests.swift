@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import IMProcess
 import IMServer
 import Testing
@@ -18,7 +19,7 @@ struct StockClientTests {
     }
 
     @Test func pahoLogsInWithAppKeyAndTokenAndIsRefusedWithAWrongToken() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         let good = try runPaho(port: server.port, token: try await server.token("alice"))
         #expect(good.status == 0, "paho failed: \(good.errors)")

@@ -1,3 +1,4 @@
+import TestSupport
 import IMServer
 import Synchronization
 
@@ -26,7 +27,7 @@ final class TestServer: Sendable {
 
     /// Starts a server with `apps` (by default one test app) on `directory`.
     static func start(
-        directory: StoreTemporaryDirectory, apps: [AppSettings] = [app()], limits: ServerLimits = ServerLimits()
+        directory: TemporaryDirectory, apps: [AppSettings] = [app()], limits: ServerLimits = ServerLimits()
     ) async throws -> TestServer {
         let offset = ClockOffset()
         let system = ServerClock.system

@@ -1,9 +1,10 @@
 import IMServer
 import Testing
+import TestSupport
 
 /// Runs the built `imserver app` on a temporary data directory, as an operator would.
 struct AppCommandTests {
-    let directory = StoreTemporaryDirectory()
+    let directory = TemporaryDirectory()
 
     func app(_ arguments: String...) throws -> AppCommandRunner.Result {
         try AppCommandRunner.run(arguments + ["--data", directory.path])

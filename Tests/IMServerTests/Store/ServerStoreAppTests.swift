@@ -1,5 +1,6 @@
 import IMServer
 import Testing
+import TestSupport
 
 struct ServerStoreAppTests {
     let configured = [
@@ -8,7 +9,7 @@ struct ServerStoreAppTests {
     ]
 
     @Test func overridesPersistAcrossReopen() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let store = try await directory.open()
         #expect(try await store.appOverrides().isEmpty)
         try await store.setAppBlocked("alpha", true)
@@ -30,7 +31,7 @@ struct ServerStoreAppTests {
     }
 
     @Test func rotatedSecretsAreNewRandomHex() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let store = try await directory.open()
         let first = try await store.rotateSecret("alpha", now: 1)
         let second = try await store.rotateSecret("alpha", now: 2)
@@ -53,7 +54,7 @@ struct ServerStoreAppTests {
     }
 
     @Test func externalChangeCounterMovesOnAnotherConnectionsCommitOnly() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await directory.open()
         let cli = try await directory.open()
         let start = try await server.externalChangeCounter()

@@ -1,9 +1,10 @@
 import IMServer
 import Testing
+import TestSupport
 
 struct ServerStoreBatchTests {
     @Test func aBatchIsStoredInOrderWithDuplicatesInsideIt() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let store = try await directory.open()
         try await store.registerDevice(appKey: "app", userID: "bob", deviceID: "phone", platform: .mobile, now: 1)
         let earlier = try await store.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "c0", text: "zero", sentAt: 5)

@@ -1,10 +1,11 @@
 import IMProtocol
 import IMServer
 import Testing
+import TestSupport
 
 struct ServerStoreDeviceTests {
     @Test func registrationIsNewOnlyOnceAndKeepsThePlatformCurrent() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let store = try await directory.open()
         #expect(try await store.registerDevice(appKey: "app", userID: "bob", deviceID: "phone", platform: .mobile, now: 10))
         #expect(try await !store.registerDevice(appKey: "app", userID: "bob", deviceID: "phone", platform: .pc, now: 20))
@@ -20,7 +21,7 @@ struct ServerStoreDeviceTests {
     }
 
     @Test func invalidDeviceIDIsRefused() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let store = try await directory.open()
         await #expect(throws: ServerStoreError.invalidDeviceID("a+b")) {
             try await store.registerDevice(appKey: "app", userID: "bob", deviceID: "a+b", platform: .web, now: 1)
@@ -30,7 +31,7 @@ struct ServerStoreDeviceTests {
     }
 
     @Test func firstDeviceClaimsMessagesQueuedBeforeItAndLaterDevicesDoNot() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let store = try await directory.open()
         let first = try await store.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "c1", text: "one", sentAt: 100)
         let second = try await store.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "c2", text: "two", sentAt: 200)

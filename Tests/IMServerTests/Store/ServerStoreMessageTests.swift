@@ -1,17 +1,18 @@
 import IMProtocol
 import IMServer
 import Testing
+import TestSupport
 
 struct ServerStoreMessageTests {
     /// A store with bob's phone registered.
-    func storeWithBobsPhone(_ directory: StoreTemporaryDirectory) async throws -> ServerStore {
+    func storeWithBobsPhone(_ directory: TemporaryDirectory) async throws -> ServerStore {
         let store = try await directory.open()
         try await store.registerDevice(appKey: "app", userID: "bob", deviceID: "phone", platform: .mobile, now: 1)
         return store
     }
 
     @Test func storePendingAcknowledge() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let store = try await storeWithBobsPhone(directory)
         let stored = try await store.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "c1", text: "hi, \"bob\"", sentAt: 1_000)
         #expect(!stored.isDuplicate)
@@ -30,7 +31,7 @@ struct ServerStoreMessageTests {
     }
 
     @Test func pendingIsInStoreOrderAndPagesWithAfter() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let store = try await storeWithBobsPhone(directory)
         var uids: [String] = []
         for index in 0..<5 {
@@ -46,7 +47,7 @@ struct ServerStoreMessageTests {
     }
 
     @Test func duplicateCIDIsStoredOnce() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let store = try await storeWithBobsPhone(directory)
         let first = try await store.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "same", text: "hello", sentAt: 100)
         let resent = try await store.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "same", text: "hello", sentAt: 200)
@@ -59,7 +60,7 @@ struct ServerStoreMessageTests {
     }
 
     @Test func twoDevicesAreQueuedAndAcknowledgedIndependently() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let store = try await storeWithBobsPhone(directory)
         try await store.registerDevice(appKey: "app", userID: "bob", deviceID: "laptop", platform: .pc, now: 2)
         let stored = try await store.storeMessage(appKey: "app", from: "alice", to: ["bob", "bob"], cid: "c1", text: "x", sentAt: 5)
@@ -77,7 +78,7 @@ struct ServerStoreMessageTests {
     }
 
     @Test func severalRecipientsEachGetTheirCopy() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let store = try await storeWithBobsPhone(directory)
         try await store.registerDevice(appKey: "app", userID: "carol", deviceID: "web1", platform: .web, now: 2)
         let stored = try await store.storeMessage(appKey: "app", from: "alice", to: ["carol", "bob", "dave"], cid: "c", text: "all", sentAt: 5)
@@ -92,7 +93,7 @@ struct ServerStoreMessageTests {
     }
 
     @Test func messagesToABlockedUserAreQueuedLikeAnyOther() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let store = try await storeWithBobsPhone(directory)
         try await store.block(appKey: "app", userIDs: ["bob"], until: 10_000)
         let stored = try await store.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "c", text: "later", sentAt: 5)
@@ -102,7 +103,7 @@ struct ServerStoreMessageTests {
     }
 
     @Test func invalidRecipientFailsTheWholeBatchBeforeWriting() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let store = try await storeWithBobsPhone(directory)
         await #expect(throws: ServerStoreError.invalidUserID("no/slash")) {
             try await store.storeMessages([

@@ -1,5 +1,6 @@
 @testable import IMServer
 import IMStore
+import TestSupport
 import Testing
 
 /// Every hot-path statement must find its rows through an index: a full scan would grow with
@@ -7,7 +8,7 @@ import Testing
 struct ServerStoreQueryPlanTests {
     @Test(arguments: ServerStore.SQL.hotPaths.map(\.name))
     func usesAnIndex(name: String) async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let store = try await directory.open()
         let sql = try #require(ServerStore.SQL.hotPaths.first { $0.name == name }?.sql)
         let parameters = [DatabaseValue](repeating: .null, count: sql.filter { $0 == "?" }.count)

@@ -1,10 +1,11 @@
 import IMServer
 import Testing
+import TestSupport
 
 /// Closing and reopening the store stands in for a server restart.
 struct ServerStoreRestartTests {
     @Test func queuesDevicesAndDuplicatesSurviveReopening() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let store = try await directory.open()
         try await store.registerDevice(appKey: "app", userID: "bob", deviceID: "phone", platform: .mobile, now: 1)
         let delivered = try await store.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "c1", text: "one", sentAt: 10)
@@ -29,7 +30,7 @@ struct ServerStoreRestartTests {
     }
 
     @Test func openingAFileThatIsNotADatabaseNamesIt() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let path = try directory.write("server.sqlite", String(repeating: "not a database ", count: 100))
         do {
             _ = try await ServerStore.open(directory: directory.path)

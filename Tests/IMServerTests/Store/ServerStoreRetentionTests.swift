@@ -1,9 +1,10 @@
 import IMServer
 import Testing
+import TestSupport
 
 struct ServerStoreRetentionTests {
     @Test func purgeRemovesOldMessagesAndTheirQueueEntriesOfThatAppOnly() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let store = try await directory.open()
         for app in ["app", "other"] {
             for device in ["phone", "laptop"] {
@@ -29,7 +30,7 @@ struct ServerStoreRetentionTests {
     }
 
     @Test func purgeByEachAppsRetention() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let store = try await directory.open()
         let apps = [
             AppSettings(appKey: "short", appSecret: "s", offlineRetention: .seconds(10)),

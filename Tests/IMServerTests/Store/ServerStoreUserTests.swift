@@ -1,16 +1,17 @@
 import IMServer
 import Testing
+import TestSupport
 
 struct ServerStoreUserTests {
     @Test func unknownUserHasTheInitialState() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let store = try await directory.open()
         #expect(try await store.userState(appKey: "app", userID: "nobody") == .initial)
         await store.close()
     }
 
     @Test func blockAndUnblockRoundTrip() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let store = try await directory.open()
         try await store.block(appKey: "app", userIDs: ["u1", "u2"], until: 5_000)
         let blocked = try await store.userState(appKey: "app", userID: "u1")
@@ -26,7 +27,7 @@ struct ServerStoreUserTests {
     }
 
     @Test func deactivateAndReactivateRoundTrip() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let store = try await directory.open()
         try await store.block(appKey: "app", userIDs: ["u1"], until: 9_000)
         try await store.deactivate(appKey: "app", userIDs: ["u1"])
@@ -37,7 +38,7 @@ struct ServerStoreUserTests {
     }
 
     @Test func expireTokensOnlyMovesForward() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let store = try await directory.open()
         try await store.expireTokens(appKey: "app", userIDs: ["u1"], before: 2_000)
         var state = try await store.userState(appKey: "app", userID: "u1")
@@ -54,7 +55,7 @@ struct ServerStoreUserTests {
     }
 
     @Test func invalidUserIDIsRefusedBeforeWriting() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let store = try await directory.open()
         await #expect(throws: ServerStoreError.invalidUserID("bad id")) {
             try await store.block(appKey: "app", userIDs: ["good", "bad id"], until: 1)
@@ -64,7 +65,7 @@ struct ServerStoreUserTests {
     }
 
     @Test func stateSurvivesReopening() async throws {
-        let directory = StoreTemporaryDirectory()
+        let directory = TemporaryDirectory()
         let store = try await directory.open()
         try await store.block(appKey: "app", userIDs: ["u1"], until: 7_000)
         try await store.deactivate(appKey: "app", userIDs: ["u1"])
