@@ -31,15 +31,8 @@ struct EventFloodTests {
         let imsh = try RunningImsh(sandbox, ["--json"], name: "flood")
         try imsh.send("connect remote/bob")
         try await flood.waitUntilOnline()
-        let memory = Mutex<(warm: Int?, late: Int)>((nil, 0))
-        let pid = imsh.process.pid
-        try await flood.run(count: Self.count) { sent in
-            guard let resident = ProcessMemory.of(pid: pid)?.resident else { return }
-            memory.withLock { memory in
-                if sent >= Self.warmUp, memory.warm == nil { memory.warm = resident }
-                memory.late = max(memory.late, resident)
-            }
-        }
+        let memory = ResidentGrowth(pid: imsh.process.pid, warmUp: Self.warmUp)
+        try await flood.run(count: Self.count) { memory.sample(after: $0) }
         try imsh.send("quit")
         imsh.closeInput()
         let ended = try await imsh.finish(within: .seconds(60))
@@ -49,7 +42,7 @@ struct EventFloodTests {
         let output = try Array(Data(contentsOf: URL(fileURLWithPath: imsh.outputPath)))
         try Self.expectEachOnce(MessageFlood.numbers(in: output, marker: #""text":"flood "#))
         try await Self.expectStoredOnce(sandbox)
-        let (warm, late) = memory.withLock { ($0.warm ?? 0, $0.late) }
+        let (warm, late) = memory.figures
         print("EventFloodTests script mode: VmRSS \(warm) KiB after \(Self.warmUp) messages, at most \(late) KiB later")
         #expect(warm > 0 && late - warm < Self.allowedGrowthKiB, "VmRSS \(warm) KiB after warm-up, \(late) KiB at most later")
     }
@@ -63,15 +56,8 @@ struct EventFloodTests {
         await shell.expectScreen("the prompt") { $0.allLines.contains { $0.contains("remote>") } }
         shell.type("connect remote/bob\r")
         try await flood.waitUntilOnline()
-        let memory = Mutex<(warm: Int?, late: Int)>((nil, 0))
-        let pid = shell.process.pid
-        try await flood.run(count: Self.count) { sent in
-            guard let resident = ProcessMemory.of(pid: pid)?.resident else { return }
-            memory.withLock { memory in
-                if sent >= Self.warmUp, memory.warm == nil { memory.warm = resident }
-                memory.late = max(memory.late, resident)
-            }
-        }
+        let memory = ResidentGrowth(pid: shell.process.pid, warmUp: Self.warmUp)
+        try await flood.run(count: Self.count) { memory.sample(after: $0) }
         // Every message is on the terminal before imsh ends.
         let last = "message from alice: flood \(Self.count - 1)"
         let printed = await shell.terminal.waitForBytes(timeout: .seconds(60)) { $0.contains(last) }
@@ -82,9 +68,31 @@ struct EventFloodTests {
 
         try Self.expectEachOnce(MessageFlood.numbers(in: shell.terminal.bytes, marker: "message from alice: flood "))
         try await Self.expectStoredOnce(sandbox)
-        let (warm, late) = memory.withLock { ($0.warm ?? 0, $0.late) }
+        let (warm, late) = memory.figures
         print("EventFloodTests REPL: VmRSS \(warm) KiB after \(Self.warmUp) messages, at most \(late) KiB later")
         #expect(warm > 0 && late - warm < Self.allowedGrowthKiB, "VmRSS \(warm) KiB after warm-up, \(late) KiB at most later")
+    }
+
+    /// VmRSS of a process once warmed up, and the most it reached after.
+    final class ResidentGrowth: Sendable {
+        let pid: Int32
+        let warmUp: Int
+        private let memory = Mutex<(warm: Int?, late: Int)>((nil, 0))
+
+        init(pid: Int32, warmUp: Int) {
+            self.pid = pid
+            self.warmUp = warmUp
+        }
+
+        func sample(after sent: Int) {
+            guard let resident = ProcessMemory.of(pid: pid)?.resident else { return }
+            memory.withLock { memory in
+                if sent >= warmUp, memory.warm == nil { memory.warm = resident }
+                memory.late = max(memory.late, resident)
+            }
+        }
+
+        var figures: (warm: Int, late: Int) { memory.withLock { ($0.warm ?? 0, $0.late) } }
     }
 
     static func expectEachOnce(_ numbers: [Int]) throws {
