@@ -76,7 +76,7 @@ struct ConnectBench: BenchCommand {
             await stage.progress.during("hold", status: { "\(Int(BenchClock.seconds(ContinuousClock.now.duration(to: end)).rounded())) s left" }) {
                 try? await Task.sleep(until: end, clock: .continuous)
             }
-            report.hold = (hold, await fleet.connectedCount())
+            report.hold = (hold, fleet.connectedCount())
         }
         let disconnecting = ContinuousClock.now
         await stage.progress.during("disconnect", status: { "closing \(accounts.count) sessions" }) {

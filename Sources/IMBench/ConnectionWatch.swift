@@ -3,8 +3,8 @@ import Synchronization
 
 /// Which sessions are connected, from their status changes, and when each connected.
 ///
-/// Fed by status handlers that run inside the sessions (the engine's callbacks are immediate),
-/// so every update is quick: one lock, one flag, one instant.
+/// Fed by the engine's event hub, read by a task of its own: every update is quick (one lock,
+/// one flag, one instant), so the instants trail the sessions by a queue hop, not a poll.
 final class ConnectionWatch: Sendable {
     struct State: Sendable {
         var connected: [Bool]
@@ -16,6 +16,7 @@ final class ConnectionWatch: Sendable {
     }
 
     private let state: Mutex<State>
+    private let subscription = Mutex<SessionEventSubscription?>(nil)
 
     /// A watch over `sessions` sessions that are all connected now.
     init(connectedSessions sessions: Int) {
@@ -42,11 +43,22 @@ final class ConnectionWatch: Sendable {
 
     var snapshot: State { state.withLock { $0 } }
 
-    /// Watches `sessions`, index by index, until they close.
-    func watch(_ sessions: [Session]) async {
-        for (index, session) in sessions.enumerated() {
-            await session.addStatusHandler(identifier: "imsh-bench") { [self] change in changed(index, to: change.status) }
+    /// Watches `sessions`, index by index, through `hub`'s events, until `stop()`.
+    func watch(_ sessions: [Session], on hub: SessionEventHub) {
+        let subscription = hub.subscribe(limit: max(100_000, sessions.count * 8))
+        let indexes = Dictionary(uniqueKeysWithValues: sessions.enumerated().map { ($0.element.id, $0.offset) })
+        self.subscription.withLock { $0 = subscription }
+        Task { [self] in
+            while let event = await subscription.next() {
+                guard case .status(let change) = event.kind, let index = indexes[event.session] else { continue }
+                changed(index, to: change.status)
+            }
         }
+    }
+
+    /// Stops watching.
+    func stop() {
+        subscription.withLock { $0.take() }?.cancel()
     }
 
     /// The most connections seen within any one second.

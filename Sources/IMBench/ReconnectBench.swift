@@ -45,9 +45,10 @@ struct ReconnectBench: BenchCommand {
                 throw BenchError("only \(connect.connected) of \(accounts) sessions connected at first; nothing measured")
             }
             let watch = ConnectionWatch(connectedSessions: accounts)
-            await watch.watch(fleet.sessions)
+            watch.watch(fleet.sessions, on: fleet.engine.hub)
             var report = ReconnectReport(accounts: accounts, jitter: jitter, down: down, placement: await stage.server.placement)
             let result = await restart(stage, watch: watch, report: &report)
+            watch.stop()
             await fleet.shutdown()
             try result.get()
             return report

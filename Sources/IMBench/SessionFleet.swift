@@ -52,11 +52,9 @@ final class SessionFleet: Sendable {
         }
     }
 
-    /// How many sessions are connected now.
-    func connectedCount() async -> Int {
-        var count = 0
-        for session in sessions where await session.phase == .connected { count += 1 }
-        return count
+    /// How many sessions are connected now, from the engine's table of snapshots.
+    func connectedCount() -> Int {
+        engine.hub.snapshots.values.count { $0.status == .connected }
     }
 
     /// Database files (`*.sqlite`) under the data directory: before the first connect, the
