@@ -1,3 +1,5 @@
+import IMCommandLine
+
 /// The words after a command's name, split into options and positional arguments.
 ///
 /// Options are `--name VALUE`, `--name=VALUE` or a flag; `--` ends them. Unknown options are
@@ -63,20 +65,16 @@ struct CommandArguments {
     }
 
     static func number(_ text: String, what: String, in range: ClosedRange<Double>) throws(CommandSyntaxError) -> Double {
-        guard let value = Double(text), value.isFinite, range.contains(value) else {
-            throw CommandSyntaxError("\(what): '\(text)' is not a number of seconds from \(format(range.lowerBound)) to \(format(range.upperBound))")
+        guard let value = OptionValue.number(text, in: range) else {
+            throw CommandSyntaxError("\(what): '\(text)' is not a number of seconds from \(OptionValue.describe(range))")
         }
         return value
     }
 
     static func integer(_ text: String, what: String, in range: ClosedRange<Int>) throws(CommandSyntaxError) -> Int {
-        guard let value = Int(text), range.contains(value) else {
-            throw CommandSyntaxError("\(what): '\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+        guard let value = OptionValue.integer(text, in: range) else {
+            throw CommandSyntaxError("\(what): '\(text)' is not a whole number from \(OptionValue.describe(range))")
         }
         return value
-    }
-
-    private static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
     }
 }
