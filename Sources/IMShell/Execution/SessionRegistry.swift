@@ -144,7 +144,13 @@ actor SessionRegistry {
     /// source: at connect, and once more after the server refuses one.
     nonisolated func tokenProvider(for profile: Profile, userID: String) -> TokenProvider {
         TokenProvider(name: "the server API of profile \(profile.name)") {
-            try await self.apiClient(for: profile).issueToken(userID: userID)
+            // The embedded server is in this process: its backend issues the token the API
+            // would, without a TCP connection and an HTTP exchange per account.
+            if profile.server == .embedded {
+                try await self.lockData()
+                return try await self.server.running().backend.issueToken(appKey: profile.appKey, userID: userID)
+            }
+            return try await self.apiClient(for: profile).issueToken(userID: userID)
         }
     }
 
