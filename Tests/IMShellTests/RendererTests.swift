@@ -138,3 +138,31 @@ struct RendererTests {
         #expect(redactor.redact("at 127.0.0.1:1883, file a.b.c") == "at 127.0.0.1:1883, file a.b.c")
     }
 }
+
+/// Redaction with many secrets: each found wherever it stands, nothing else touched.
+struct ManySecretsRedactionTests {
+    @Test func tenThousandSecretsAreFoundInALongLine() {
+        let redactor = SecretRedactor()
+        for index in 0..<10_000 { redactor.add(Secret("secret-\(index)-value")) }
+        let filler = String(repeating: "plain words, nothing to hide; ", count: 2_000)
+        let line = filler + "secret-9999-value" + filler + "secret-0-value!" + "secret-10000-value"
+        let redacted = redactor.redact(line)
+        #expect(!redacted.contains("secret-9999-value") && !redacted.contains("secret-0-value"))
+        #expect(redacted.contains("secret-10000-value"), "not a registered secret")
+        #expect(redacted.hasPrefix(filler) && redacted.utf8.count < line.utf8.count)
+        #expect(redactor.containsSecret("x secret-42-value y") && !redactor.containsSecret("secret-42-valu"))
+    }
+}
+
+/// The automaton behind redaction, on the classic overlapping patterns.
+struct SecretAutomatonTests {
+    @Test func everyOccurrenceIsFoundAndReplacementsAreLeftmostLongest() {
+        let automaton = SecretAutomaton(["he", "she", "his", "hers"].map { Array($0.utf8) })
+        let found = automaton.matches(in: Array("ushers".utf8)).map { ($0.start, $0.pattern) }
+        #expect(found.map(\.0) == [1, 2, 2] && Set(found.map(\.1)) == [1, 0, 3], "she, he, hers")
+        #expect(automaton.replacements(in: Array("ushers".utf8)) == [.init(start: 1, pattern: 1)], "she first, then nothing free")
+        let nested = SecretAutomaton(["abcd", "bc", "cde"].map { Array($0.utf8) })
+        #expect(nested.replacements(in: Array("xabcdex bc".utf8)) == [.init(start: 1, pattern: 0), .init(start: 8, pattern: 1)])
+        #expect(nested.matches(in: Array("nothing here".utf8)).isEmpty)
+    }
+}

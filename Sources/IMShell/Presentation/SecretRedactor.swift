@@ -8,21 +8,29 @@ import Synchronization
 /// The secrets are the profiles' literal tokens, app secrets and proxy passwords; tokens the
 /// engine fetches stay inside it, and any word of the contract's token form is redacted
 /// wherever it comes from (a token command's text, an error message). A line costs time in
-/// proportion to its length whatever the number of secrets: secrets are looked up by their
-/// first `minimumLength` bytes in a hash table, at each position of the line.
+/// proportion to its length whatever the number of secrets: one automaton over all of them
+/// (`SecretAutomaton`) finds them in a single pass.
 public final class SecretRedactor: Sendable {
     /// Shorter values are not searched for: they would match ordinary words. `Secret` already
     /// keeps them out of everything the shell formats itself.
     static let minimumLength = 6
 
-    private struct Entry {
-        let bytes: [UInt8]
-        let redacted: [UInt8]
+    /// The secrets (bytes and their redacted hints), and the automaton over them, rebuilt on
+    /// the first use after a secret is added.
+    private struct Table {
+        var secrets: [[UInt8]] = []
+        var hints: [[UInt8]] = []
+        var known: Set<[UInt8]> = []
+        var automaton: SecretAutomaton?
+
+        mutating func current() -> SecretAutomaton? {
+            guard !secrets.isEmpty else { return nil }
+            if automaton == nil { automaton = SecretAutomaton(secrets) }
+            return automaton
+        }
     }
 
-    /// Secrets by their first `minimumLength` bytes, longest first, so a secret that contains
-    /// another is replaced whole.
-    private let table = Mutex<[UInt64: [Entry]]>([:])
+    private let table = Mutex(Table())
 
     public init() {}
 
@@ -41,64 +49,36 @@ public final class SecretRedactor: Sendable {
     public func add(_ secret: Secret) {
         let bytes = Array(secret.value.utf8)
         guard bytes.count >= Self.minimumLength else { return }
-        let entry = Entry(bytes: bytes, redacted: Array(secret.redacted.utf8))
         table.withLock { table in
-            var list = table[Self.key(bytes, at: 0), default: []]
-            guard !list.contains(where: { $0.bytes == bytes }) else { return }
-            list.append(entry)
-            list.sort { $0.bytes.count > $1.bytes.count }
-            table[Self.key(bytes, at: 0)] = list
+            guard table.known.insert(bytes).inserted else { return }
+            table.secrets.append(bytes)
+            table.hints.append(Array(secret.redacted.utf8))
+            table.automaton = nil
         }
     }
 
     /// Whether `text` holds a registered secret.
     public func containsSecret(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        return table.withLock { table in
-            guard !table.isEmpty, bytes.count >= Self.minimumLength else { return false }
-            for start in 0...(bytes.count - Self.minimumLength) where Self.match(table, bytes, at: start) != nil {
-                return true
-            }
-            return false
-        }
+        guard let automaton = table.withLock({ $0.current() }) else { return false }
+        return !automaton.matches(in: Array(text.utf8)).isEmpty
     }
 
     /// `text` with each registered secret and each token replaced by `Secret.redacted`.
     public func redact(_ text: String) -> String {
+        let (automaton, hints) = table.withLock { ($0.current(), $0.hints) }
+        guard let automaton else { return Self.redactingTokens(in: text) }
         let bytes = Array(text.utf8)
-        let replaced = table.withLock { table -> [UInt8]? in
-            guard !table.isEmpty, bytes.count >= Self.minimumLength else { return nil }
-            var output: [UInt8] = []
-            var copied = 0
-            var index = 0
-            while index + Self.minimumLength <= bytes.count {
-                guard let entry = Self.match(table, bytes, at: index) else {
-                    index += 1
-                    continue
-                }
-                output += bytes[copied..<index]
-                output += entry.redacted
-                index += entry.bytes.count
-                copied = index
-            }
-            guard copied > 0 else { return nil }
-            output += bytes[copied...]
-            return output
+        let matches = automaton.replacements(in: bytes)
+        guard !matches.isEmpty else { return Self.redactingTokens(in: text) }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var copied = 0
+        for match in matches {
+            output += bytes[copied..<match.start]
+            output += hints[match.pattern]
+            copied = match.start + automaton.patterns[match.pattern].count
         }
-        let result = replaced.map { String(decoding: $0, as: UTF8.self) } ?? text
-        return Self.redactingTokens(in: result)
-    }
-
-    private static func key(_ bytes: [UInt8], at start: Int) -> UInt64 {
-        var key: UInt64 = 0
-        for offset in 0..<minimumLength { key = key << 8 | UInt64(bytes[start + offset]) }
-        return key
-    }
-
-    private static func match(_ table: [UInt64: [Entry]], _ bytes: [UInt8], at start: Int) -> Entry? {
-        guard let candidates = table[key(bytes, at: start)] else { return nil }
-        return candidates.first { entry in
-            start + entry.bytes.count <= bytes.count && bytes[start..<(start + entry.bytes.count)].elementsEqual(entry.bytes)
-        }
+        output += bytes[copied...]
+        return Self.redactingTokens(in: String(decoding: output, as: UTF8.self))
     }
 }
