@@ -29,6 +29,11 @@ public struct JSONObject: Hashable, Sendable {
         }
     }
 
+    /// Calls `body` with each member in order, without building the list of them.
+    public func forEachMember(_ body: (String, JSONValue) throws -> Void) rethrows {
+        for key in keys { try body(key, values[key]!) }
+    }
+
     /// The members in order.
     public var members: [(key: String, value: JSONValue)] {
         keys.map { ($0, values[$0]!) }

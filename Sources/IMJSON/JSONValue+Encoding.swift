@@ -11,12 +11,12 @@ extension JSONValue {
 
     public func encode(into output: inout [UInt8]) {
         switch self {
-        case .null: output += Array("null".utf8)
-        case .bool(let value): output += Array((value ? "true" : "false").utf8)
-        case .integer(let value): output += Array(String(value).utf8)
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
+        case .integer(let value): output.append(contentsOf: String(value).utf8)
         case .double(let value):
             // JSON has no NaN or infinity; null is what JavaScript writes for them.
-            output += Array((value.isFinite ? "\(value)" : "null").utf8)
+            output.append(contentsOf: (value.isFinite ? "\(value)" : "null").utf8)
         case .string(let value): Self.encodeString(value, into: &output)
         case .array(let elements):
             output.append(UInt8(ascii: "["))
@@ -27,11 +27,13 @@ extension JSONValue {
             output.append(UInt8(ascii: "]"))
         case .object(let object):
             output.append(UInt8(ascii: "{"))
-            for (index, member) in object.members.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.encodeString(member.key, into: &output)
+            var first = true
+            object.forEachMember { key, value in
+                if !first { output.append(UInt8(ascii: ",")) }
+                first = false
+                Self.encodeString(key, into: &output)
                 output.append(UInt8(ascii: ":"))
-                member.value.encode(into: &output)
+                value.encode(into: &output)
             }
             output.append(UInt8(ascii: "}"))
         }
@@ -41,6 +43,12 @@ extension JSONValue {
 
     private static func encodeString(_ string: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        // Most strings need no escape: copy them whole.
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output.append(contentsOf: string.utf8)
+            output.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
