@@ -8,6 +8,8 @@ public struct JSONObject: Hashable, Sendable {
 
     /// An object with `members` in order; a repeated key keeps its first place and last value.
     public init(_ members: [(String, JSONValue)]) {
+        keys.reserveCapacity(members.count)
+        values.reserveCapacity(members.count)
         for (key, value) in members {
             self[key] = value
         }
