@@ -17,6 +17,8 @@ let package = Package(
         .systemLibrary(name: "CEdit", path: "Sources/CEdit", providers: [.apt(["libedit-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", providers: [.apt(["libssl-dev"])]),
+        // libssl for TLS (same Debian package as libcrypto).
+        .systemLibrary(name: "CSSL", path: "Sources/CSSL", providers: [.apt(["libssl-dev"])]),
         // Kernel rtnetlink headers (linux-libc-dev, present wherever a C compiler is).
         .systemLibrary(name: "CNetlink", path: "Sources/CNetlink"),
         // Linux headers outside the Glibc module (epoll, eventfd), for IMTransport.
@@ -27,7 +29,7 @@ let package = Package(
         // MQTT 5 codec: pure values, no I/O.
         .target(name: "MQTT"),
         // TCP transport: non-blocking sockets on epoll, framing, SOCKS5.
-        .target(name: "IMTransport", dependencies: ["MQTT", "CTransport"]),
+        .target(name: "IMTransport", dependencies: ["MQTT", "CTransport", "CSSL"]),
         // Child processes through posix_spawn (Foundation's Process can crash with many descriptors open).
         .target(name: "IMProcess", dependencies: ["CProcess"]),
         // Command-line option parsing shared by the executables.

@@ -1,0 +1,129 @@
+import CSSL
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// TLS over a non-blocking TCP socket, as a `ByteStream` the framing layer reads and writes.
+///
+/// OpenSSL drives the socket itself. When it needs the other direction (a read that must
+/// write during a handshake, a write waiting for a handshake message), the call answers
+/// `.wouldBlock` and the connection retries on the next readiness event; `readWaitsForWritable`
+/// asks for a retry of reads on a writable event as well. A server stream handshakes lazily
+/// inside its first reads; a client stream is handshaken by the connect attempt before use.
+final class TLSStream: ByteStream {
+    let socket: SocketStream
+    let ssl: OpaquePointer
+    /// Kept alive for `ssl`, which refers to it.
+    let context: TLSContext
+    private(set) var readWaitsForWritable = false
+    private var isClosed = false
+
+    var fileDescriptor: Int32 { socket.fileDescriptor }
+
+    var isServerSide: Bool { context.isServer }
+
+    init(socket: SocketStream, context: TLSContext) throws(TLSFailure) {
+        guard let ssl = SSL_new(context.pointer) else {
+            throw TLSFailure(.configuration, "cannot create a TLS session: \(TLSContext.errorQueueText())")
+        }
+        self.socket = socket
+        self.ssl = ssl
+        self.context = context
+        SSL_set_fd(ssl, socket.fileDescriptor)
+        if context.isServer { SSL_set_accept_state(ssl) } else { SSL_set_connect_state(ssl) }
+    }
+
+    deinit {
+        close(abortively: false)
+        SSL_free(ssl)
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(TransportError) -> IOResult {
+        ERR_clear_error()
+        var count = 0
+        let result = SSL_read_ex(ssl, buffer.baseAddress, buffer.count, &count)
+        readWaitsForWritable = false
+        if result == 1 { return .processed(count) }
+        let code = SSL_get_error(ssl, result)
+        if code == SSL_ERROR_WANT_WRITE { readWaitsForWritable = true }
+        return try outcome(of: code, call: "recv")
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(TransportError) -> IOResult {
+        guard !bytes.isEmpty else { return .processed(0) }
+        ERR_clear_error()
+        var count = 0
+        let result = SSL_write_ex(ssl, bytes.baseAddress, bytes.count, &count)
+        if result == 1 { return .processed(count) }
+        switch try outcome(of: SSL_get_error(ssl, result), call: "send") {
+        case .endOfStream: throw .closedByPeer
+        case let other: return other
+        }
+    }
+
+    /// Advances the handshake; true once it is complete.
+    func handshake() throws(TransportError) -> Bool {
+        ERR_clear_error()
+        let result = SSL_do_handshake(ssl)
+        if result == 1 { return true }
+        switch try outcome(of: SSL_get_error(ssl, result), call: "handshake") {
+        case .endOfStream: throw .closedByPeer
+        default: return false
+        }
+    }
+
+    /// What the negotiated link runs.
+    var sessionInfo: TLSSessionInfo {
+        var alpnData: UnsafePointer<UInt8>?
+        var alpnLength: UInt32 = 0
+        SSL_get0_alpn_selected(ssl, &alpnData, &alpnLength)
+        let alpn = alpnData.map { String(decoding: UnsafeBufferPointer(start: $0, count: Int(alpnLength)), as: UTF8.self) }
+        let cipher = SSL_get_current_cipher(ssl).flatMap { SSL_CIPHER_get_name($0) }.map { String(cString: $0) }
+        return TLSSessionInfo(
+            version: String(cString: SSL_get_version(ssl)), cipher: cipher ?? "none", alpn: alpn)
+    }
+
+    private func outcome(of code: Int32, call: String) throws(TransportError) -> IOResult {
+        switch code {
+        case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
+            return .wouldBlock
+        case SSL_ERROR_ZERO_RETURN:
+            return .endOfStream
+        case SSL_ERROR_SYSCALL:
+            let error = errno
+            ERR_clear_error()
+            // OpenSSL 3 reports a peer's FIN without close_notify here with errno 0.
+            if error == 0 { return .endOfStream }
+            throw TransportError.ioFailure(call, code: error)
+        default:
+            throw .tls(Self.failure(TLSContext.errorQueueText()))
+        }
+    }
+
+    /// Names the usual cause of the library's terse reasons.
+    static func failure(_ reasons: String) -> TLSFailure {
+        if reasons.contains("wrong version number") || reasons.contains("packet length too long")
+            || reasons.contains("http request") {
+            return TLSFailure(.peerNotTLS, "the peer does not speak TLS (\(reasons)): is this a plaintext port?")
+        }
+        if reasons.contains("unsupported protocol") || reasons.contains("protocol version") {
+            return TLSFailure(.handshake, "no TLS version in common (\(reasons)); TLS 1.2 or 1.3 is required")
+        }
+        return TLSFailure(.handshake, "TLS handshake failed: \(reasons)")
+    }
+
+    func shutdownOutput() {
+        guard !isClosed else { return }
+        ERR_clear_error()
+        // close_notify first, best effort: a full send buffer just leaves it out.
+        _ = SSL_shutdown(ssl)
+        ERR_clear_error()
+        socket.shutdownOutput()
+    }
+
+    func close(abortively: Bool) {
+        guard !isClosed else { return }
+        isClosed = true
+        socket.close(abortively: abortively)
+    }
+}
