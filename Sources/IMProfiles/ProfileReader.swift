@@ -79,14 +79,14 @@ struct ProfileReader {
             diagnostics.error("server", at: node.location, "the list of addresses is empty")
             return nil
         default:
-            diagnostics.error("server", at: node.location, "expected \"embedded\", an address mqtt://HOST:PORT or an array of addresses, found \(node.typeName)")
+            diagnostics.error("server", at: node.location, "expected \"embedded\", an address mqtt://HOST:PORT (mqtts:// for TLS) or an array of addresses, found \(node.typeName)")
             return nil
         }
     }
 
     private func serverAddress(_ node: JSONNode, field: String) -> ServerAddress? {
         guard case .string(let text) = node.value else {
-            diagnostics.error(field, at: node.location, "expected an address mqtt://HOST:PORT, found \(node.typeName)")
+            diagnostics.error(field, at: node.location, "expected an address mqtt://HOST:PORT or mqtts://HOST:PORT, found \(node.typeName)")
             return nil
         }
         if text == ServerEndpoint.embeddedKeyword {

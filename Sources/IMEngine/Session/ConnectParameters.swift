@@ -30,12 +30,15 @@ public struct ConnectParameters: Sendable {
     /// A data directory for this session instead of the engine's: give each device of one user
     /// its own, since one database file serves one session at a time.
     public var dataDirectory: String?
+    /// How `mqtts://` servers are verified (CA, server name, client certificate, pins);
+    /// nil verifies against the system trust store with the server's host name.
+    public var tls: TLSClientConfiguration?
 
     public init(
         token: String? = nil, tokenSource: TokenSource? = nil, userID: String? = nil, timeout: Duration? = nil,
         reconnectKickEnable: Bool = false, deviceID: String? = nil, platform: Platform = .mobile, heartbeat: Int = 30,
         proxy: SOCKS5Proxy? = nil, jitter: Double = 0, backgroundGrace: Duration = .seconds(120),
-        sessionExpiry: UInt32 = 7 * 24 * 3600, dataDirectory: String? = nil
+        sessionExpiry: UInt32 = 7 * 24 * 3600, dataDirectory: String? = nil, tls: TLSClientConfiguration? = nil
     ) {
         self.token = token
         self.tokenSource = tokenSource
@@ -50,6 +53,7 @@ public struct ConnectParameters: Sendable {
         self.backgroundGrace = backgroundGrace
         self.sessionExpiry = sessionExpiry
         self.dataDirectory = dataDirectory
+        self.tls = tls
     }
 
     /// Checks what can be checked before anything runs; the error names the parameter (33003).

@@ -45,7 +45,9 @@ extension Session {
     private func timerFired(_ kind: SessionStateMachine.TimerKind, token: UInt64) {
         guard !isClosed else { return }
         switch kind {
-        case .deadline: statusDetail = SessionTermination.timedOut.detail
+        case .deadline:
+            statusDetail = SessionTermination.timedOut.detail
+            if !lastRetryableFailure.isEmpty { statusDetail += "; last attempt: \(lastRetryableFailure)" }
         case .backgroundGrace: statusDetail = "in the background longer than \(parameters.backgroundGrace)"
         case .retry, .stable: statusDetail = ""
         }
@@ -63,7 +65,7 @@ extension Session {
             servers: servers, loop: loop,
             options: ConnectOptions(timeout: configuration.attemptTimeout, proxy: parameters.proxy),
             stagger: configuration.serverStagger, connackTimeout: configuration.attemptTimeout,
-            maximumRedirects: configuration.maximumRedirects)
+            maximumRedirects: configuration.maximumRedirects, tls: parameters.tls ?? TLSClientConfiguration())
         var connect = SessionPackets.connect(
             appKey: configuration.appKey, deviceID: parameters.effectiveDeviceID(userID: localUserID), token: token ?? "",
             parameters: parameters, isReconnection: isReconnection)
@@ -118,6 +120,7 @@ extension Session {
             statusDetail = termination.detail
         case .retryable(let detail):
             statusDetail = detail
+            lastRetryableFailure = detail
         }
         perform(machine.failed(generation: generation, failure))
     }

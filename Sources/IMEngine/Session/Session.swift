@@ -50,6 +50,8 @@ public actor Session {
 
     /// Said with the next status change (why it happened).
     var statusDetail = ""
+    /// Why the last attempt failed, for a timeout that ends the retries to name.
+    var lastRetryableFailure = ""
     var history: [StatusChange] = []
     static let historyLimit = 1000
     var statusHandlers: [String: @Sendable (StatusChange) -> Void] = [:]
@@ -81,6 +83,9 @@ public actor Session {
 
     /// The server of the live connection, if connected.
     public var connectedServer: ServerAddress? { link?.server }
+
+    /// The TLS version and cipher of the live connection; nil when not connected or plaintext.
+    public var connectedTLS: TLSSessionInfo? { link?.connection.tlsSession }
 
     /// The local database file, once a connect call opened it.
     public var databaseFile: String? { databasePath }

@@ -104,7 +104,8 @@ final class TLSStream: ByteStream {
     static func failure(_ reasons: String) -> TLSFailure {
         if reasons.contains("wrong version number") || reasons.contains("packet length too long")
             || reasons.contains("http request") {
-            return TLSFailure(.peerNotTLS, "the peer does not speak TLS (\(reasons)): is this a plaintext port?")
+            return TLSFailure(.peerNotTLS, "the peer does not speak TLS (\(reasons)): "
+                + "if that port speaks plain MQTT, use mqtt://")
         }
         if reasons.contains("unsupported protocol") || reasons.contains("protocol version") {
             return TLSFailure(.handshake, "no TLS version in common (\(reasons)); TLS 1.2 or 1.3 is required")
