@@ -64,7 +64,7 @@ struct ProfileValidationTests {
             "dev.json:3:56: error: server[4]: put an IPv6 address in brackets, as in [::1]:1883",
             "dev.json:3:70: error: server[5]: port must be a number from 1 to 65535",
             "dev.json:3:88: error: server[6]: only a host and port may follow mqtt://; expected mqtt://HOST:PORT or mqtts://HOST:PORT",
-            "dev.json:3:102: error: server[7]: expected mqtt://HOST:PORT (or \"embedded\")",
+            "dev.json:3:102: error: server[7]: expected mqtt://HOST:PORT or mqtts://HOST:PORT (or \"embedded\")",
         ])
     }
 
@@ -76,7 +76,7 @@ struct ProfileValidationTests {
         // A server or api field in error is reported once, not again for every account.
         let misspelt = #"{"appKey": "k", "server": "embeded", "appSecret": 1, "accounts": {"x": {"userId": "x"}}}"#
         #expect(ProfileFixture().diagnostics(misspelt) == [
-            "dev.json:1:27: error: server: expected mqtt://HOST:PORT (or \"embedded\")",
+            "dev.json:1:27: error: server: expected mqtt://HOST:PORT or mqtts://HOST:PORT (or \"embedded\")",
             "dev.json:1:51: error: appSecret: expected a string, found a number",
         ])
     }

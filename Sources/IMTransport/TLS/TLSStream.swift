@@ -96,8 +96,18 @@ final class TLSStream: ByteStream {
             if error == 0 { return .endOfStream }
             throw TransportError.ioFailure(call, code: error)
         default:
-            throw .tls(Self.failure(TLSContext.errorQueueText()))
+            let failure = Self.failure(TLSContext.errorQueueText())
+            if failure.kind == .peerNotTLS && context.isServer { sendProtocolVersionAlert() }
+            throw .tls(failure)
         }
+    }
+
+    /// Tells a plaintext client, in the one language both ends know (a TLS alert record:
+    /// fatal, protocol_version), that this port speaks TLS. OpenSSL itself sends nothing
+    /// when the first bytes are not TLS, which would leave the client guessing.
+    private func sendProtocolVersionAlert() {
+        let alert: [UInt8] = [0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x46]
+        _ = alert.withUnsafeBytes { send(socket.fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
     }
 
     /// Names the usual cause of the library's terse reasons.
