@@ -125,10 +125,13 @@ final class TLSStream: ByteStream {
 
     func shutdownOutput() {
         guard !isClosed else { return }
-        ERR_clear_error()
-        // close_notify first, best effort: a full send buffer just leaves it out.
-        _ = SSL_shutdown(ssl)
-        ERR_clear_error()
+        // close_notify first, best effort: a full send buffer just leaves it out. Not during
+        // a handshake, whose peer has nothing to close yet.
+        if SSL_is_init_finished(ssl) == 1 {
+            ERR_clear_error()
+            _ = SSL_shutdown(ssl)
+            ERR_clear_error()
+        }
         socket.shutdownOutput()
     }
 
