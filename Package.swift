@@ -45,7 +45,7 @@ let package = Package(
         // JSON configuration files read with line/column diagnostics (server config, profiles).
         .target(name: "IMConfig", dependencies: ["IMJSON"]),
         // imsh's profiles: app-key environments and their accounts, read from JSON files.
-        .target(name: "IMProfiles", dependencies: ["IMConfig", "IMProtocol", "IMHTTP"]),
+        .target(name: "IMProfiles", dependencies: ["IMConfig", "IMProtocol", "IMHTTP", "IMTransport"]),
         // The IM server: device policy, connect limits, MQTT side and HTTP API.
         .target(name: "IMServer", dependencies: ["IMConfig", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
         // The client session engine: reconnection policy, sessions, local database.
@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "IMProtocolTests", dependencies: ["IMProtocol"]),
         .testTarget(name: "IMHTTPTests", dependencies: ["IMHTTP"]),
         .testTarget(name: "IMConfigTests", dependencies: ["IMConfig"]),
-        .testTarget(name: "IMProfilesTests", dependencies: ["IMProfiles", "IMConfig", "IMProtocol", "IMHTTP"]),
+        .testTarget(name: "IMProfilesTests", dependencies: ["IMProfiles", "IMConfig", "IMProtocol", "IMHTTP", "IMTransport"]),
         .testTarget(name: "IMServerTests", dependencies: ["TestSupport", "IMProcess", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
         .testTarget(name: "IMEngineTests", dependencies: ["TestSupport", "IMChaos", "IMProcess", "IMEngine", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMStore", "IMHTTP"]),
         .testTarget(name: "IMBenchTests", dependencies: ["IMBench", "IMProcess", "IMJSON", "TestSupport", "imsh", "imserver"]),

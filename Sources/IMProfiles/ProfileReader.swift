@@ -6,7 +6,7 @@ import IMProtocol
 ///
 /// Used by one loader for one file, then dropped.
 struct ProfileReader {
-    static let fieldNames: Set<String> = ["appKey", "server", "api", "appSecret", "defaults", "accounts"]
+    static let fieldNames: Set<String> = ["appKey", "server", "api", "appSecret", "defaults", "accounts", "tls"]
 
     let name: String
     let diagnostics: ConfigDiagnostics
@@ -41,14 +41,16 @@ struct ProfileReader {
             diagnostics.warning("api", at: node.location, "ignored: accounts of an embedded server use its own API")
         }
         var defaults = SessionSettings.builtIn
-        if let object = top.object("defaults", allowed: Self.settingNames.union(["jitter"])) {
+        var tls = readTLS(top, over: nil)
+        if let object = top.object("defaults", allowed: Self.settingNames.union(["jitter", "tls"])) {
             defaults = readSettings(object, over: defaults, includingJitter: true)
+            tls = readTLS(object, over: tls)
         }
         // A field present but in error counts as there, so its error is not repeated for each account.
         let serverInError = server == nil && top.node("server") != nil, apiInError = api == nil && top.node("api") != nil
         let context = AccountContext(
             appKey: appKey, hasAppSecret: top.node("appSecret") != nil,
-            hasAPI: api != nil || server == .embedded || serverInError || apiInError, defaults: defaults)
+            hasAPI: api != nil || server == .embedded || serverInError || apiInError, defaults: defaults, tls: tls)
         let accounts = top.node("accounts").map { readAccounts($0, context: context) } ?? []
         guard !diagnostics.hasErrors, let appKey, let server else { return nil }
         return Profile(

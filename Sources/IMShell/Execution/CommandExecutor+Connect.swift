@@ -75,7 +75,7 @@ extension CommandExecutor {
             timeout: seconds > 0 ? .milliseconds(Int64(seconds * 1000)) : nil,
             reconnectKickEnable: kickEnable || account.reconnectKickEnable, deviceID: account.deviceID,
             platform: account.platform, heartbeat: account.heartbeat, proxy: account.proxy.map(Self.socksProxy),
-            jitter: account.jitter, dataDirectory: registry.directory(of: account.reference))
+            jitter: account.jitter, dataDirectory: registry.directory(of: account.reference), tls: account.tls)
     }
 
     func disconnect(_ selection: AccountSelection, disablePush: Bool) async throws(ShellError) -> CommandResult {
