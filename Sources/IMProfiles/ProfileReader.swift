@@ -55,7 +55,7 @@ struct ProfileReader {
         guard !diagnostics.hasErrors, let appKey, let server else { return nil }
         return Profile(
             name: name, file: diagnostics.file, appKey: appKey, server: server, api: api,
-            appSecret: appSecret, defaults: defaults, accounts: accounts)
+            appSecret: appSecret, defaults: defaults, accounts: accounts, tls: tls)
     }
 
     private func readAppKey(_ top: ObjectReader) -> String? {
@@ -113,6 +113,10 @@ struct ProfileReader {
     func httpURL(_ text: String, field: String, at location: SourceLocation, base: Bool) -> HTTPURL? {
         do {
             let url = try HTTPURL(parsing: text)
+            if !base, url.isSecure {
+                diagnostics.error(field, at: location, "https token URLs are not supported yet; use an http:// URL or tokenCommand")
+                return nil
+            }
             if base, url.query != nil {
                 diagnostics.error(field, at: location, "a base URL has no query; expected http://HOST:PORT")
                 return nil

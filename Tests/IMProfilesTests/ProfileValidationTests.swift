@@ -9,7 +9,7 @@ struct ProfileValidationTests {
         {
           "appKey": "bad key",
           "server": "tcp://h:1",
-          "api": "https://x",
+          "api": "https://x?q",
           "apiSecret": "x",
           "defaults": {"timeout": -1, "heartbeat": 0, "jitter": 1.5, "platform": "tv"},
           "accounts": {
@@ -26,7 +26,7 @@ struct ProfileValidationTests {
         #expect(ProfileFixture().diagnostics(text) == [
             "dev.json:2:13: error: appKey: must be at most 255 bytes without spaces or control characters",
             "dev.json:3:13: error: server: unsupported scheme tcp; expected mqtt://HOST:PORT or mqtts://HOST:PORT",
-            "dev.json:4:10: error: api: https is not supported yet; use an http:// URL",
+            "dev.json:4:10: error: api: a base URL has no query; expected http://HOST:PORT",
             "dev.json:5:3: error: apiSecret: unknown field (did you mean 'appSecret'?)",
             "dev.json:6:27: error: defaults.timeout: -1 is out of range 0...86400",
             "dev.json:6:44: error: defaults.heartbeat: 0 is out of range 1...3600",
@@ -39,7 +39,7 @@ struct ProfileValidationTests {
             "dev.json:10:46: error: accounts.c.deviceId: \"x+y\" is not valid; device ids are 1-64 characters of A-Z a-z 0-9 _ -",
             "dev.json:10:62: error: accounts.c.proxy: port must be a number from 1 to 65535",
             "dev.json:11:5: error: accounts.bad/name: invalid account name; names are 1-64 characters of A-Z a-z 0-9 . _ - and do not start with '.'",
-            "dev.json:12:38: error: accounts.d.tokenURL: unsupported scheme ftp; use http://",
+            "dev.json:12:38: error: accounts.d.tokenURL: unsupported scheme ftp; use http:// or https://",
             "dev.json:13:58: error: accounts.e.timeout: expected a whole number, found 1.5",
             "dev.json:13:86: error: accounts.e.reconnectKickEnable: expected true or false, found a string",
             "dev.json:13:93: error: accounts.e.jitter: unknown field",

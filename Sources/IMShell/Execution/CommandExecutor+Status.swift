@@ -32,6 +32,7 @@ extension CommandExecutor {
             account: account, status: book.status(of: reference), lastChange: book.lastChange(of: reference),
             userID: await session?.userID ?? account.userID, hasSession: session != nil,
             server: await session?.connectedServer?.description)
+        row.tls = await session?.connectedTLS
         if detailed {
             row.databaseFile = await session?.databaseFile
             row.recentChanges = book.changes(of: reference, limit: 10)

@@ -148,7 +148,7 @@ actor SessionRegistry {
             base = api
             secret = appSecret
         }
-        return ServerAPIClient(baseURL: base, appKey: profile.appKey, appSecret: secret, loop: try apiLoop())
+        return ServerAPIClient(baseURL: base, appKey: profile.appKey, appSecret: secret, loop: try apiLoop(), tls: profile.tls)
     }
 
     private func lockData() throws(ShellError) {

@@ -1,0 +1,41 @@
+import Foundation
+import IMJSON
+import IMServer
+import IMTransport
+import Testing
+import TestSupport
+
+/// imsh over TLS end to end: a profile with an mqtts:// server, an https:// API and a `tls`
+/// object; `status --json` tells the protocol and cipher of the link.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct TLSProfileTests {
+    @Test func connectsOverTLSGetsTokensOverHTTPSAndShowsTheLinkInStatus() async throws {
+        let sandbox = Sandbox(shipped: false)
+        let certificates = try TestCertificates.make(in: sandbox.root + "/certs")
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: certificates.serverKey)
+        let server = try await TestServer.start(
+            tls: try TLSServerIdentity(certificate: certificates.serverCertificate, key: certificates.serverKey))
+        let mqtts = try #require(server.server.mqttTLSAddress?.port), https = try #require(server.server.apiTLSAddress?.port)
+        sandbox.write("""
+            {
+              "appKey": "\(TestServer.appKey)", "appSecret": "\(TestServer.appSecret)",
+              "server": "mqtts://localhost:\(mqtts)", "api": "https://localhost:\(https)",
+              "tls": {"ca": "\(certificates.caFile)"},
+              "accounts": {"erin": {"userId": "erin"}, "pinned": {"userId": "pat", "tls": {"pinSHA256": ["\(String(repeating: "A", count: 43))="]}}}
+            }
+            """, to: "profiles/secure.json")
+        let run = try await sandbox.json("connect secure/erin; status secure/erin; connect secure/pinned")
+        await server.stop()
+        let connect = try #require(run.result("connect"))
+        #expect(connect.accounts.first?["status"] == "connected", "\(run.stdout) \(run.stderr)")
+        let status = try #require(run.result("status")?.accounts.first)
+        #expect(status.string("server") == "mqtts://localhost:\(mqtts)")
+        let tls = try #require(status["tls"]?.objectValue)
+        #expect(tls.string("version") == "TLSv1.3")
+        #expect(tls.string("alpn") == "mqtt")
+        #expect(tls.string("cipher")?.hasPrefix("TLS_") == true)
+        let pinned = try #require(run.result("connect", 1)?.accounts.first)
+        #expect(pinned["status"] == "unconnected")
+        #expect(pinned["errorCode"] == 34020)
+    }
+}
