@@ -9,6 +9,7 @@
 #include <openssl/ec.h>
 #include <openssl/bn.h>
 #include <openssl/sha.h>
+#include <openssl/rand.h>
 
 /* Function forms of OpenSSL macros, which Swift cannot call. */
 static inline int imsh_ssl_ctx_set_min_version(SSL_CTX *ctx, int version) {
@@ -29,6 +30,9 @@ static inline long imsh_ssl_mode_partial_writes(void) {
     return SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_RELEASE_BUFFERS;
 }
 static inline long imsh_ssl_op_no_renegotiation(void) { return SSL_OP_NO_RENEGOTIATION; }
+
+/* A new ECDSA P-256 key (EVP_EC_gen is a macro over a variadic function). */
+static inline EVP_PKEY *imsh_ec_p256_key(void) { return EVP_EC_gen("P-256"); }
 
 /* Picks "mqtt" when the client offers it; no ALPN otherwise (clients that offer none still connect). */
 static inline int imsh_alpn_select_mqtt(SSL *ssl, const unsigned char **out, unsigned char *outlen,

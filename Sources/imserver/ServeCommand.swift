@@ -19,6 +19,7 @@ enum ServeCommand {
             "[--listen HOST:PORT] [--api HOST:PORT] [--tls-listen HOST:PORT] [--api-tls-listen HOST:PORT]\n"
                 + "         [--cert FILE --key FILE [--client-ca FILE]] [--data DIR] [--config FILE] [--json]",
             "app list|block|unblock|rotate-secret [KEY] [--data DIR] [--config FILE] (see 'imserver app --help')",
+            "cert --out DIR --host NAME... (see 'imserver cert --help')",
         ],
         options: [
             OptionSpec("--listen", value: "HOST:PORT", help: "where MQTT clients connect (default 127.0.0.1:1883; port 0 picks one)"),
