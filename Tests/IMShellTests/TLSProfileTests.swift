@@ -21,10 +21,10 @@ struct TLSProfileTests {
               "appKey": "\(TestServer.appKey)", "appSecret": "\(TestServer.appSecret)",
               "server": "mqtts://localhost:\(mqtts)", "api": "https://localhost:\(https)",
               "tls": {"ca": "\(certificates.caFile)"},
-              "accounts": {"erin": {"userId": "erin"}, "pinned": {"userId": "pat", "tls": {"pinSHA256": ["\(String(repeating: "A", count: 43))="]}}}
+              "accounts": {"erin": {"userId": "erin"}, "loose": {"userId": "lou", "tls": {"ca": "\(certificates.otherCAFile)", "insecure": true}}, "pinned": {"userId": "pat", "tls": {"pinSHA256": ["\(String(repeating: "A", count: 43))="]}}}
             }
             """, to: "profiles/secure.json")
-        let run = try await sandbox.json("connect secure/erin; status secure/erin; connect secure/pinned")
+        let run = try await sandbox.json("connect secure/erin; status secure/erin; connect secure/pinned; connect secure/loose")
         await server.stop()
         let connect = try #require(run.result("connect"))
         #expect(connect.accounts.first?["status"] == "connected", "\(run.stdout) \(run.stderr)")
@@ -37,5 +37,9 @@ struct TLSProfileTests {
         let pinned = try #require(run.result("connect", 1)?.accounts.first)
         #expect(pinned["status"] == "unconnected")
         #expect(pinned["errorCode"] == 34020)
+        #expect(pinned.string("message")?.contains("pinSHA256") == true)
+        let loose = try #require(run.result("connect", 2)?.accounts.first)
+        #expect(loose["status"] == "connected")
+        #expect(loose.string("message") == "warning: tls.insecure: the server's certificate was not verified")
     }
 }

@@ -37,7 +37,11 @@ extension CommandExecutor {
         }
         do {
             let userID = try await session.connect()
-            return AccountOutcome(account: reference, ok: true, status: await session.status, userID: userID)
+            // insecure is allowed, never silently: each connect says so.
+            let overTLS = await session.connectedTLS != nil
+            let warning = account.tls?.insecure == true && overTLS
+                ? "warning: tls.insecure: the server's certificate was not verified" : nil
+            return AccountOutcome(account: reference, ok: true, status: await session.status, userID: userID, message: warning)
         } catch {
             let status: ConnectionStatus? = if let status = error.status { status } else { await session.status }
             return AccountOutcome(account: reference, ok: false, status: status, code: error.code, message: error.description)
