@@ -1,3 +1,4 @@
+import Foundation
 import IMProtocol
 import IMServer
 import IMTransport
@@ -59,6 +60,19 @@ struct TLSHostileInputTests {
         let (_, closed) = try await exchange(Array(repeating: 0xFF, count: 64), port: try #require(server.tlsPort),
                                              tls: try fixture.client())
         #expect(closed)
+        await server.stop()
+    }
+
+    @Test func theHTTPSAPIStillRefusesABadSignature() async throws {
+        let fixture = try TLSFixture()
+        let server = try await fixture.server()
+        let timestamp = String(Int64(Date().timeIntervalSince1970 * 1000))
+        let request = "POST /user/checkOnline.json HTTP/1.1\r\nHost: localhost\r\nApp-Key: \(TestServer.appKey)\r\n"
+            + "Nonce: 12345\r\nTimestamp: \(timestamp)\r\nSignature: 0000\r\n"
+            + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 8\r\nConnection: close\r\n\r\nuserId=a"
+        let (received, closed) = try await exchange(Array(request.utf8), port: try #require(server.apiTLSPort), tls: try fixture.client())
+        #expect(closed)
+        #expect(String(decoding: received, as: UTF8.self).hasPrefix("HTTP/1.1 401 "))
         await server.stop()
     }
 
