@@ -186,12 +186,13 @@ public final class ConnectAttempt: Sendable {
         cancelTimer(state)
         state.addresses = []
         state.handshake = nil
-        state.tls = nil
         if let socket = state.socket {
             loop.deregister(socket.fileDescriptor)
             socket.close(abortively: false)
             state.socket = nil
         }
+        // Only now: releasing the TLS session closes its socket, which must leave the loop first.
+        state.tls = nil
         complete(.failure(error))
     }
 

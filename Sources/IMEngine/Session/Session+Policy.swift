@@ -99,6 +99,7 @@ extension Session {
         switch outcome {
         case .connected(let established):
             guard machine.phase == .connecting, machine.generation == generation else { return established.abandon() }
+            lastRetryableFailure = ""
             establish(established, generation: generation)
         case let .failed(failure, unreachable):
             if unreachable { preferredServer = nil }
