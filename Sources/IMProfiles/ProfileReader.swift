@@ -113,10 +113,6 @@ struct ProfileReader {
     func httpURL(_ text: String, field: String, at location: SourceLocation, base: Bool) -> HTTPURL? {
         do {
             let url = try HTTPURL(parsing: text)
-            if !base, url.isSecure {
-                diagnostics.error(field, at: location, "https token URLs are not supported yet; use an http:// URL or tokenCommand")
-                return nil
-            }
             if base, url.query != nil {
                 diagnostics.error(field, at: location, "a base URL has no query; expected http://HOST:PORT")
                 return nil

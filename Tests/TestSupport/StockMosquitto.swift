@@ -22,7 +22,7 @@ public final class StockMosquitto: Sendable {
         guard hashed.termination.status == 0 else {
             throw TestCertificateError("mosquitto_passwd: \(String(decoding: hashed.stderr, as: UTF8.self))")
         }
-        port = try Self.freePort()
+        port = try LoopbackPort.free()
         var config = """
             per_listener_settings false
             allow_anonymous false
@@ -56,41 +56,8 @@ public final class StockMosquitto: Sendable {
     }
 
     private func waitUntilListening() throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            if Self.accepts(port) { return }
-            usleep(20_000)
-        }
+        if LoopbackPort.waitUntilAccepting(port) { return }
         stop()
         throw TestCertificateError("mosquitto did not listen on \(port) within 10 s: \(output)")
-    }
-
-    /// A port nothing listens on now (bound to port 0 and released).
-    static func freePort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw TestCertificateError("cannot find a free port") }
-        return UInt16(bigEndian: address.sin_port)
-    }
-
-    private static func accepts(_ port: UInt16) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = port.bigEndian
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
     }
 }

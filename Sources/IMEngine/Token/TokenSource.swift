@@ -1,4 +1,5 @@
 import IMHTTP
+import IMTransport
 
 /// Where a session gets fresh tokens from.
 public enum TokenSource: Sendable, Equatable, CustomStringConvertible {
@@ -6,11 +7,18 @@ public enum TokenSource: Sendable, Equatable, CustomStringConvertible {
     case command(String)
     /// An HTTP URL answered by GET; the token is the body, trimmed, or the `token` member of a JSON body.
     case url(HTTPURL)
+    /// An https URL, its server verified with `tls`; otherwise as `url`.
+    case secureURL(HTTPURL, tls: TLSClientConfiguration)
+
+    /// `url`, or `secureURL` verified with `tls` (default settings when nil) for an https URL.
+    public static func fetching(_ url: HTTPURL, tls: TLSClientConfiguration?) -> TokenSource {
+        url.isSecure ? .secureURL(url, tls: tls ?? TLSClientConfiguration()) : .url(url)
+    }
 
     public var description: String {
         switch self {
         case .command(let command): return "command '\(command)'"
-        case .url(let url): return "URL \(url)"
+        case .url(let url), .secureURL(let url, _): return "URL \(url)"
         }
     }
 }

@@ -58,7 +58,7 @@ extension CommandExecutor {
         case .command(let command):
             source = .command(command)
         case .url(let url):
-            source = .url(url)
+            source = .fetching(url, tls: account.tls)
         case .serverAPI:
             let profile = try context.profile(named: account.profile)
             guard let userID = account.userID else {

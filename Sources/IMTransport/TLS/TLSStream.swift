@@ -16,6 +16,8 @@ final class TLSStream: ByteStream {
     /// Kept alive for `ssl`, which refers to it.
     let context: TLSContext
     private(set) var readWaitsForWritable = false
+    /// The last call that could not go on waits for writability (else for readability).
+    private(set) var waitsForWritable = false
     private var isClosed = false
 
     var fileDescriptor: Int32 { socket.fileDescriptor }
@@ -84,6 +86,7 @@ final class TLSStream: ByteStream {
     }
 
     private func outcome(of code: Int32, call: String) throws(TransportError) -> IOResult {
+        waitsForWritable = code == SSL_ERROR_WANT_WRITE
         switch code {
         case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
             return .wouldBlock
