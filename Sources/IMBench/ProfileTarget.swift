@@ -37,7 +37,8 @@ struct ProfileTarget: Sendable {
         var issuer: TokenIssuer?
         for account in chosen {
             var bench = BenchAccount(
-                userID: account.userID, deviceID: account.deviceID, dataDirectory: "\(dataDirectory)/\(account.name)")
+                userID: account.userID, deviceID: account.deviceID, dataDirectory: "\(dataDirectory)/\(account.name)",
+                tls: account.tls)
             switch account.tokenSource {
             case .literal(let secret): bench.token = secret.value
             case .command(let command): bench.tokenSource = .command(command)

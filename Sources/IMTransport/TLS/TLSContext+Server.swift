@@ -19,6 +19,9 @@ extension TLSContext {
             SSL_CTX_set_verify(context.pointer, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, nil)
         }
         imsh_ssl_ctx_select_mqtt(context.pointer)
+        // No session resumption is offered, so TLS 1.3 session tickets would only cost both
+        // ends work and every client memory for tickets it never uses.
+        _ = SSL_CTX_set_num_tickets(context.pointer, 0)
         return context
     }
 
