@@ -42,4 +42,19 @@ struct TLSProfileTests {
         #expect(loose["status"] == "connected")
         #expect(loose.string("message") == "warning: tls.insecure: the server's certificate was not verified")
     }
+
+    /// The shipped prod profile reaches the embedded server over TLS, with a development CA
+    /// made in the data directory on first start and kept for the next.
+    @Test func theShippedProdProfileConnectsToTheEmbeddedServerOverTLS() async throws {
+        let sandbox = Sandbox()
+        for round in 0..<2 {
+            let run = try await sandbox.json("use prod; connect carol-phone; status carol-phone")
+            #expect(run.result("connect")?.accounts.first?["status"] == "connected", "\(run.stderr)")
+            let status = try #require(run.result("status")?.accounts.first)
+            #expect(status.string("server")?.hasPrefix("mqtts://127.0.0.1:") == true, "round \(round)")
+            #expect(status["tls"]?.objectValue?.string("version") == "TLSv1.3")
+        }
+        let key = try FileManager.default.attributesOfItem(atPath: sandbox.data + "/server/tls/ca.key")
+        #expect(key[.posixPermissions] as? Int == 0o600)
+    }
 }

@@ -102,7 +102,11 @@ actor SessionRegistry {
                 switch profile.server {
                 case .embedded:
                     let running = try await server.running()
-                    servers = [ServerAddress(host: running.mqttAddress.host, port: running.mqttAddress.port)]
+                    if profile.tls != nil, let secure = running.mqttTLSAddress {
+                        servers = [ServerAddress(host: secure.host, port: secure.port, tls: true)]
+                    } else {
+                        servers = [ServerAddress(host: running.mqttAddress.host, port: running.mqttAddress.port)]
+                    }
                 case .addresses(let addresses):
                     servers = addresses
                 }
