@@ -72,9 +72,3 @@ public struct TestCertificates: Sendable {
         return output.stdout
     }
 }
-
-/// A certificate could not be made; the text holds openssl's complaint.
-public struct TestCertificateError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
-}
