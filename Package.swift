@@ -17,6 +17,8 @@ let package = Package(
         .systemLibrary(name: "CEdit", path: "Sources/CEdit", providers: [.apt(["libedit-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", providers: [.apt(["libssl-dev"])]),
+        // libssl for TLS (same Debian package as libcrypto).
+        .systemLibrary(name: "CSSL", path: "Sources/CSSL", providers: [.apt(["libssl-dev"])]),
         // Kernel rtnetlink headers (linux-libc-dev, present wherever a C compiler is).
         .systemLibrary(name: "CNetlink", path: "Sources/CNetlink"),
         // Linux headers outside the Glibc module (epoll, eventfd), for IMTransport.
@@ -29,7 +31,7 @@ let package = Package(
         // MQTT 5 codec: pure values, no I/O.
         .target(name: "MQTT"),
         // TCP transport: non-blocking sockets on epoll, framing, SOCKS5.
-        .target(name: "IMTransport", dependencies: ["MQTT", "CTransport"]),
+        .target(name: "IMTransport", dependencies: ["MQTT", "CTransport", "CSSL"]),
         // Child processes through posix_spawn (Foundation's Process can crash with many descriptors open).
         .target(name: "IMProcess", dependencies: ["CProcess"]),
         // Command-line option parsing shared by the executables.
@@ -45,7 +47,7 @@ let package = Package(
         // JSON configuration files read with line/column diagnostics (server config, profiles).
         .target(name: "IMConfig", dependencies: ["IMJSON"]),
         // imsh's profiles: app-key environments and their accounts, read from JSON files.
-        .target(name: "IMProfiles", dependencies: ["IMConfig", "IMJSON", "IMProtocol", "IMHTTP"]),
+        .target(name: "IMProfiles", dependencies: ["IMConfig", "IMJSON", "IMProtocol", "IMHTTP", "IMTransport"]),
         // The IM server: device policy, connect limits, MQTT side and HTTP API.
         .target(name: "IMServer", dependencies: ["IMConfig", "IMJSON", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
         // The client session engine: reconnection policy, sessions, local database.
@@ -85,7 +87,7 @@ let package = Package(
         .testTarget(name: "IMProtocolTests", dependencies: ["IMProtocol"]),
         .testTarget(name: "IMHTTPTests", dependencies: ["IMHTTP"]),
         .testTarget(name: "IMConfigTests", dependencies: ["IMConfig"]),
-        .testTarget(name: "IMProfilesTests", dependencies: ["IMProfiles", "IMConfig", "IMProtocol", "IMHTTP"]),
+        .testTarget(name: "IMProfilesTests", dependencies: ["IMProfiles", "IMConfig", "IMProtocol", "IMHTTP", "IMTransport"]),
         .testTarget(name: "IMServerTests", dependencies: ["TestSupport", "IMProcess", "IMJSON", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
         .testTarget(name: "IMEngineTests", dependencies: ["TestSupport", "IMChaos", "IMProcess", "IMEngine", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMStore", "IMHTTP"]),
         .testTarget(name: "IMBenchTests", dependencies: ["IMBench", "IMProcess", "IMJSON", "TestSupport", "imsh", "imserver"]),

@@ -1,4 +1,5 @@
 import IMEngine
+import IMTransport
 
 /// One session a bench connects: who it is and how it logs in.
 struct BenchAccount: Sendable {
@@ -9,6 +10,8 @@ struct BenchAccount: Sendable {
     var tokenSource: IMEngine.TokenSource?
     /// A data directory of its own (a profile's accounts may share a user); nil uses the engine's.
     var dataDirectory: String?
+    /// How an `mqtts://` server is verified (a profile account's `tls`).
+    var tls: TLSClientConfiguration?
 
     /// `count` new users named `prefix0`, `prefix1`, ..., with tokens from `issuer`.
     static func users(
@@ -25,6 +28,6 @@ struct BenchAccount: Sendable {
     func parameters(timeout: Duration, jitter: Double) -> ConnectParameters {
         ConnectParameters(
             token: token, tokenSource: tokenSource, userID: userID, timeout: timeout, deviceID: deviceID,
-            jitter: jitter, dataDirectory: dataDirectory)
+            jitter: jitter, dataDirectory: dataDirectory, tls: tls)
     }
 }

@@ -37,11 +37,12 @@ struct ProfileTarget: Sendable {
         var issuer: TokenIssuer?
         for account in chosen {
             var bench = BenchAccount(
-                userID: account.userID, deviceID: account.deviceID, dataDirectory: "\(dataDirectory)/\(account.name)")
+                userID: account.userID, deviceID: account.deviceID, dataDirectory: "\(dataDirectory)/\(account.name)",
+                tls: account.tls)
             switch account.tokenSource {
             case .literal(let secret): bench.token = secret.value
             case .command(let command): bench.tokenSource = .command(command)
-            case .url(let url): bench.tokenSource = .url(url)
+            case .url(let url): bench.tokenSource = .fetching(url, tls: account.tls)
             case .serverAPI:
                 guard let user = account.userID else {
                     throw BenchError("\(account.reference) has no userId to get a token for; add one to \(profile.file)")

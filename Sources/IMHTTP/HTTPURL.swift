@@ -2,11 +2,11 @@
 import Glibc
 #endif
 
-/// An `http://host[:port][/path][?query]` URL: the engine's token URL, the REPL's `api`.
+/// An `http://` or `https://host[:port][/path][?query]` URL: the engine's token URL, the REPL's `api`.
 ///
 /// Hosts are names, IPv4 addresses or bracketed IPv6 literals (`http://[::1]:8080/`).
 /// Path and query stay as written (percent-encoding kept); a fragment is dropped.
-/// Only plain http: https is refused until TLS exists.
+/// `isSecure` marks https (port 443 unless written); the caller runs TLS.
 public struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
     /// The host without brackets, names lowercased.
     public var host: String
@@ -14,21 +14,24 @@ public struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
     /// The path, `/` when the URL has none.
     public var path: String
     public var query: String?
+    /// https: the connection runs TLS.
+    public var isSecure: Bool
 
-    public init(host: String, port: UInt16 = 80, path: String = "/", query: String? = nil) {
+    public init(host: String, port: UInt16? = nil, path: String = "/", query: String? = nil, secure: Bool = false) {
         self.host = host
-        self.port = port
+        self.port = port ?? (secure ? 443 : 80)
         self.path = path
         self.query = query
+        self.isSecure = secure
     }
 
     /// Whether `host` is an IPv6 literal.
     public var isIPv6: Bool { host.utf8.contains(UInt8(ascii: ":")) }
 
-    /// The `Host` header value: brackets around IPv6, the port unless 80.
+    /// The `Host` header value: brackets around IPv6, the port unless the scheme's default.
     public var hostHeader: String {
         let name = isIPv6 ? "[\(host)]" : host
-        return port == 80 ? name : "\(name):\(port)"
+        return port == (isSecure ? 443 : 80) ? name : "\(name):\(port)"
     }
 
     /// The origin-form request target: path plus `?query`.
@@ -36,7 +39,7 @@ public struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
         query.map { "\(path)?\($0)" } ?? path
     }
 
-    public var description: String { "http://\(hostHeader)\(requestTarget)" }
+    public var description: String { "\(isSecure ? "https" : "http")://\(hostHeader)\(requestTarget)" }
 
     /// Parses `text`; the error says what to fix.
     public init(parsing text: String) throws(URLParseError) {
@@ -50,17 +53,17 @@ public struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
         guard let schemeEnd = Self.find(Array("://".utf8), in: utf8), schemeEnd > 0,
             utf8[..<schemeEnd].allSatisfy(isSchemeCharacter)
         else {
-            throw URLParseError("URL must start with http://")
+            throw URLParseError("URL must start with http:// or https://")
         }
         let scheme = String(decoding: utf8[..<schemeEnd], as: UTF8.self).lowercased()
-        guard scheme == "http" else {
-            if scheme == "https" { throw URLParseError("https is not supported yet; use an http:// URL") }
-            throw URLParseError("unsupported scheme \(scheme); use http://")
+        guard scheme == "http" || scheme == "https" else {
+            throw URLParseError("unsupported scheme \(scheme); use http:// or https://")
         }
+        isSecure = scheme == "https"
         var rest = utf8[(schemeEnd + 3)...]
         if let hash = rest.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<hash] }
         let authorityEnd = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? rest.endIndex
-        (host, port) = try Self.authority(rest[..<authorityEnd])
+        (host, port) = try Self.authority(rest[..<authorityEnd], defaultPort: isSecure ? 443 : 80)
         let pathAndQuery = rest[authorityEnd...]
         let mark = pathAndQuery.firstIndex(of: UInt8(ascii: "?"))
         let rawPath = pathAndQuery[..<(mark ?? pathAndQuery.endIndex)]
@@ -68,7 +71,7 @@ public struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
         query = mark.map { String(decoding: pathAndQuery[($0 + 1)...], as: UTF8.self) }
     }
 
-    private static func authority(_ bytes: ArraySlice<UInt8>) throws(URLParseError) -> (String, UInt16) {
+    private static func authority(_ bytes: ArraySlice<UInt8>, defaultPort: UInt16) throws(URLParseError) -> (String, UInt16) {
         guard !bytes.contains(UInt8(ascii: "@")) else {
             throw URLParseError("user names and passwords in the URL are not supported")
         }
@@ -97,7 +100,7 @@ public struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
             }
             host = String(decoding: hostPart, as: UTF8.self).lowercased()
         }
-        guard let portPart, !portPart.isEmpty else { return (host, 80) }
+        guard let portPart, !portPart.isEmpty else { return (host, defaultPort) }
         guard portPart.count <= 5, portPart.allSatisfy(ASCII.isDigit),
             let port = UInt16(String(decoding: portPart, as: UTF8.self)), port > 0
         else {

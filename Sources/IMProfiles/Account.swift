@@ -1,4 +1,5 @@
 import IMProtocol
+import IMTransport
 
 /// One chat account of a profile, with every setting resolved to its effective value.
 ///
@@ -24,10 +25,13 @@ public struct Account: Sendable, Hashable, CustomStringConvertible {
     /// The fraction by which each reconnection wait may vary either way (profile-wide).
     public var jitter: Double
     public var proxy: ProxyAddress?
+    /// How `mqtts://` servers are verified: the `tls` objects of profile, defaults and account
+    /// merged field by field; nil when none is given (system trust store, the host's name).
+    public var tls: TLSClientConfiguration?
 
     public init(
         name: String, profile: String, userID: String?, tokenSource: TokenSource, deviceID: String,
-        settings: SessionSettings, proxy: ProxyAddress? = nil
+        settings: SessionSettings, proxy: ProxyAddress? = nil, tls: TLSClientConfiguration? = nil
     ) {
         self.name = name
         self.profile = profile
@@ -40,6 +44,7 @@ public struct Account: Sendable, Hashable, CustomStringConvertible {
         self.heartbeat = settings.heartbeat
         self.jitter = settings.jitter
         self.proxy = proxy
+        self.tls = tls
     }
 
     /// `PROFILE/ACCOUNT`, the name the shell knows the account by.

@@ -1,4 +1,5 @@
 import IMHTTP
+import IMTransport
 
 /// One app-key environment (`profiles/NAME.json`): where to log in, and the accounts to log in with.
 public struct Profile: Sendable, Hashable, CustomStringConvertible {
@@ -17,10 +18,13 @@ public struct Profile: Sendable, Hashable, CustomStringConvertible {
     public var defaults: SessionSettings
     /// In file order.
     public var accounts: [Account]
+    /// The profile's `tls` with its `defaults`' over it: how an https `api` is verified.
+    public var tls: TLSClientConfiguration?
 
     public init(
         name: String, file: String, appKey: String, server: ServerEndpoint, api: HTTPURL? = nil,
-        appSecret: Secret? = nil, defaults: SessionSettings = .builtIn, accounts: [Account] = []
+        appSecret: Secret? = nil, defaults: SessionSettings = .builtIn, accounts: [Account] = [],
+        tls: TLSClientConfiguration? = nil
     ) {
         self.name = name
         self.file = file
@@ -30,6 +34,7 @@ public struct Profile: Sendable, Hashable, CustomStringConvertible {
         self.appSecret = appSecret
         self.defaults = defaults
         self.accounts = accounts
+        self.tls = tls
     }
 
     /// Whether imsh can call the server API: it has the app secret and an API to call

@@ -1,6 +1,7 @@
 import IMConfig
 import IMJSON
 import IMProtocol
+import IMTransport
 
 /// What an account needs to know of its profile while it is read.
 struct AccountContext {
@@ -10,10 +11,12 @@ struct AccountContext {
     /// `api` is set, or the server is embedded (or either field is in error).
     var hasAPI: Bool
     var defaults: SessionSettings
+    /// The profile's and its defaults' `tls`, merged.
+    var tls: TLSClientConfiguration?
 }
 
 extension ProfileReader {
-    static let accountFieldNames: Set<String> = settingNames.union(["userId", "deviceId", "proxy"]).union(tokenFieldNames)
+    static let accountFieldNames: Set<String> = settingNames.union(["userId", "deviceId", "proxy", "tls"]).union(tokenFieldNames)
     static let tokenFieldNames: Set<String> = ["token", "tokenCommand", "tokenURL"]
 
     /// The accounts in file order; a repeated name is reported and its later entries skipped.
@@ -59,12 +62,13 @@ extension ProfileReader {
         }
         let settings = readSettings(object, over: context.defaults, includingJitter: false)
         let proxy = readProxy(object)
+        let tls = readTLS(object, over: context.tls)
         if proxy?.password != nil { noteSecret(object.fieldPath("proxy"), isProxyPassword: true) }
         guard diagnostics.all.count(where: { $0.severity == .error }) == errorsBefore, let source else { return nil }
         return Account(
             name: name, profile: self.name, userID: userID, tokenSource: source,
             deviceID: deviceID ?? Account.derivedDeviceID(profile: self.name, account: name),
-            settings: settings, proxy: proxy)
+            settings: settings, proxy: proxy, tls: tls)
     }
 
     private func readIdentifier(_ object: ObjectReader, _ key: String, _ isValid: (String) -> Bool, _ rule: String) -> String? {

@@ -7,7 +7,7 @@ import IMProtocol
 ///
 /// Used by one loader for one file, then dropped.
 struct ProfileReader {
-    static let fieldNames: Set<String> = ["appKey", "server", "api", "appSecret", "defaults", "accounts"]
+    static let fieldNames: Set<String> = ["appKey", "server", "api", "appSecret", "defaults", "accounts", "tls"]
 
     let name: String
     let diagnostics: ConfigDiagnostics
@@ -42,19 +42,21 @@ struct ProfileReader {
             diagnostics.warning("api", at: node.location, "ignored: accounts of an embedded server use its own API")
         }
         var defaults = SessionSettings.builtIn
-        if let object = top.object("defaults", allowed: Self.settingNames.union(["jitter"])) {
+        var tls = readTLS(top, over: nil)
+        if let object = top.object("defaults", allowed: Self.settingNames.union(["jitter", "tls"])) {
             defaults = readSettings(object, over: defaults, includingJitter: true)
+            tls = readTLS(object, over: tls)
         }
         // A field present but in error counts as there, so its error is not repeated for each account.
         let serverInError = server == nil && top.node("server") != nil, apiInError = api == nil && top.node("api") != nil
         let context = AccountContext(
             appKey: appKey, hasAppSecret: top.node("appSecret") != nil,
-            hasAPI: api != nil || server == .embedded || serverInError || apiInError, defaults: defaults)
+            hasAPI: api != nil || server == .embedded || serverInError || apiInError, defaults: defaults, tls: tls)
         let accounts = top.node("accounts").map { readAccounts($0, context: context) } ?? []
         guard !diagnostics.hasErrors, let appKey, let server else { return nil }
         return Profile(
             name: name, file: diagnostics.file, appKey: appKey, server: server, api: api,
-            appSecret: appSecret, defaults: defaults, accounts: accounts)
+            appSecret: appSecret, defaults: defaults, accounts: accounts, tls: tls)
     }
 
     private func readAppKey(_ top: ObjectReader) -> String? {
@@ -80,14 +82,14 @@ struct ProfileReader {
             diagnostics.error("server", at: node.location, "the list of addresses is empty")
             return nil
         default:
-            diagnostics.error("server", at: node.location, "expected \"embedded\", an address mqtt://HOST:PORT or an array of addresses, found \(node.typeName)")
+            diagnostics.error("server", at: node.location, "expected \"embedded\", an address mqtt://HOST:PORT (mqtts:// for TLS) or an array of addresses, found \(node.typeName)")
             return nil
         }
     }
 
     private func serverAddress(_ node: JSONNode, field: String) -> ServerAddress? {
         guard case .string(let text) = node.value else {
-            diagnostics.error(field, at: node.location, "expected an address mqtt://HOST:PORT, found \(node.typeName)")
+            diagnostics.error(field, at: node.location, "expected an address mqtt://HOST:PORT or mqtts://HOST:PORT, found \(node.typeName)")
             return nil
         }
         if text == ServerEndpoint.embeddedKeyword {

@@ -1,20 +1,24 @@
 import IMHTTP
 import IMProtocol
 
-/// Profiles name servers as URLs: `mqtt://HOST[:PORT]`, port 1883 when omitted.
+/// Profiles name servers as URLs: `mqtt://HOST[:PORT]` (port 1883 when omitted) or
+/// `mqtts://HOST[:PORT]` for MQTT over TLS (port 8883).
 extension ServerAddress {
-    /// Parses `mqtt://HOST[:PORT][/]`; IPv6 hosts in brackets (`mqtt://[::1]:1883`).
+    /// Parses `mqtt://HOST[:PORT][/]` or `mqtts://...`; IPv6 hosts in brackets (`mqtt://[::1]:1883`).
     public init(mqttURL text: String) throws(URLParseError) {
-        let form = "mqtt://HOST:PORT"
-        var rest = try HostAndPort.afterScheme(text, scheme: "mqtt", form: form)
+        let tls = text.lowercased().hasPrefix("mqtts://")
+        let scheme = tls ? "mqtts" : "mqtt"
+        let form = "mqtt://HOST:PORT or mqtts://HOST:PORT"
+        var rest = try HostAndPort.afterScheme(text, scheme: scheme, form: form)
         if rest.hasSuffix("/") { rest = rest.dropLast() }
         guard !rest.contains("/"), !rest.contains("?"), !rest.contains("@") else {
-            throw URLParseError("only a host and port may follow mqtt://; expected \(form)")
+            throw URLParseError("only a host and port may follow \(scheme)://; expected \(form)")
         }
-        let (host, port) = try HostAndPort.parse(rest, defaultPort: ServerAddress.defaultPort)
-        self.init(host: host, port: port)
+        let (host, port) = try HostAndPort.parse(
+            rest, defaultPort: tls ? ServerAddress.defaultTLSPort : ServerAddress.defaultPort)
+        self.init(host: host, port: port, tls: tls)
     }
 
-    /// `mqtt://host:port`, the port always written, as a profile writes it.
-    public var url: String { "mqtt://\(HostAndPort.format(host: host, port: port))" }
+    /// `mqtt://host:port` or `mqtts://host:port`, the port always written, as a profile writes it.
+    public var url: String { "\(tls ? "mqtts" : "mqtt")://\(HostAndPort.format(host: host, port: port))" }
 }

@@ -18,6 +18,14 @@ public final class EmbeddedServer: Sendable {
         /// The data directory (created if missing); the store is `DIR/server.sqlite`.
         public var dataDirectory: String
         public var clock: ServerClock
+        /// The certificate of the TLS listeners; needed when either TLS port is set.
+        public var tls: TLSServerIdentity?
+        public var mqttTLSHost = "127.0.0.1"
+        /// MQTT over TLS on this port (0 picks one), or nil for no such listener.
+        public var mqttTLSPort: UInt16?
+        public var apiTLSHost = "127.0.0.1"
+        /// The HTTPS server API on this port (0 picks one), or nil for none.
+        public var apiTLSPort: UInt16?
         /// Told, from the server's loop, of trouble an operator should hear about (such as
         /// running out of descriptors); one line of text each.
         public var warning: @Sendable (String) -> Void = { _ in }
@@ -40,25 +48,44 @@ public final class EmbeddedServer: Sendable {
     public let mqttAddress: SocketAddress
     /// Where the HTTP server API listens.
     public var apiAddress: SocketAddress { api.localAddress }
+    /// Where MQTT clients connect over TLS, if they can.
+    public var mqttTLSAddress: SocketAddress? { tlsListener?.localAddress }
+    /// Where the HTTPS server API listens, if it does.
+    public var apiTLSAddress: SocketAddress? { apiTLS?.localAddress }
+    /// The certificate the TLS listeners present; `reload()` it to pick up new files.
+    public let tls: TLSServerIdentity?
     /// What the HTTP API (or an in-process caller such as imsh) asks of the server.
     public let backend: any ServerAPIBackend
     let group: EventLoopGroup
     let loop: EventLoop
     let listener: Listener
     let api: APIServer
+    let tlsListener: Listener?
+    let apiTLS: APIServer?
     let core: LoopBound<BrokerCore>
     let store: ServerStore
 
-    private init(mqttAddress: SocketAddress, backend: any ServerAPIBackend, group: EventLoopGroup, listener: Listener,
-                 api: APIServer, core: LoopBound<BrokerCore>, store: ServerStore) {
-        self.mqttAddress = mqttAddress
+    private init(backend: any ServerAPIBackend, group: EventLoopGroup, listeners: Listeners, tls: TLSServerIdentity?,
+                 core: LoopBound<BrokerCore>, store: ServerStore) {
+        self.mqttAddress = listeners.mqtt.localAddress
         self.backend = backend
         self.group = group
         self.loop = group.loops[0]
-        self.listener = listener
-        self.api = api
+        self.listener = listeners.mqtt
+        self.api = listeners.api
+        self.tlsListener = listeners.mqttTLS
+        self.apiTLS = listeners.apiTLS
+        self.tls = tls
         self.core = core
         self.store = store
+    }
+
+    /// Every listening socket of the server.
+    struct Listeners {
+        var mqtt: Listener
+        var api: APIServer
+        var mqttTLS: Listener?
+        var apiTLS: APIServer?
     }
 
     /// Opens the store and starts listening.
@@ -77,34 +104,15 @@ public final class EmbeddedServer: Sendable {
                 maximumFrameSize: limits.maxPacketSize, highWaterMark: highWater, lowWaterMark: highWater / 4,
                 outboundLimit: limits.outgoingBufferLimit)
             let backend = ServerBackend(core: core, loop: loop, store: store, clock: options.clock)
-            let listener: Listener
-            let api: APIServer
+            let listeners: Listeners
             do {
-                let warning = options.warning
-                listener = try Listener(
-                    host: options.mqttHost, port: options.mqttPort, backlog: Listener.longestBacklog, group: group,
-                    options: connectionOptions,
-                    onAcceptFailure: { error in
-                        warning("cannot accept MQTT connections (\(error.reason)): new clients wait until some close; "
-                            + "if the open-file limit is the cause, raise it (ulimit -n, LimitNOFILE)")
-                    }
-                ) {
-                    core.value.accept($0)
-                }
-                do {
-                    api = try APIServer(host: options.apiHost, port: options.apiPort, group: group, backend: backend,
-                                        limits: limits, options: APIServerOptions(clock: options.clock))
-                } catch {
-                    listener.close()
-                    throw error
-                }
+                listeners = try await openListeners(options, group: group, core: core, backend: backend, connectionOptions: connectionOptions)
             } catch {
                 group.shutdown()
                 throw error
             }
             loop.execute { core.value.startMaintenance() }
-            return EmbeddedServer(mqttAddress: listener.localAddress, backend: backend, group: group,
-                                  listener: listener, api: api, core: core, store: store)
+            return EmbeddedServer(backend: backend, group: group, listeners: listeners, tls: options.tls, core: core, store: store)
         } catch {
             await store.close()
             throw error
@@ -116,6 +124,7 @@ public final class EmbeddedServer: Sendable {
     /// A second call does nothing.
     public func stop() async {
         listener.close()
+        tlsListener?.close()
         let core = self.core
         let started = await onLoop { () -> Bool in
             guard !core.value.shuttingDown else { return false }
@@ -124,6 +133,7 @@ public final class EmbeddedServer: Sendable {
         }
         guard started == true else { return }
         await api.close()
+        await apiTLS?.close()
         for _ in 0..<100 {
             if await onLoop({ core.value.connections.isEmpty }) != false { break }
             try? await Task.sleep(for: .milliseconds(20))

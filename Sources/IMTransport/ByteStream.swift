@@ -26,4 +26,11 @@ public protocol ByteStream: AnyObject {
     func shutdownOutput()
     /// Releases the descriptor; `abortively` resets the connection instead of closing it in order.
     func close(abortively: Bool)
+    /// Whether the last read stopped until the socket is writable (TLS), so that a writable
+    /// event must retry reading too.
+    var readWaitsForWritable: Bool { get }
+}
+
+extension ByteStream {
+    public var readWaitsForWritable: Bool { false }
 }

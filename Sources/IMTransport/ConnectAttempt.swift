@@ -25,6 +25,8 @@ public final class ConnectAttempt: Sendable {
         var lastError: TransportError?
         var timer: TimerID?
         var handshake: SOCKS5Handshake?
+        /// The TLS session being negotiated over `socket`, after any SOCKS5 negotiation.
+        var tls: TLSStream?
     }
 
     init(
@@ -118,7 +120,7 @@ public final class ConnectAttempt: Sendable {
     }
 
     private func connected(_ state: AttemptState) {
-        guard let proxy = options.proxy else { return handOver(state) }
+        guard let proxy = options.proxy else { return beginTLSOrHandOver(state) }
         do {
             state.handshake = try SOCKS5Handshake(proxy: proxy, targetHost: host, targetPort: port)
             advanceHandshake(state)
@@ -130,15 +132,20 @@ public final class ConnectAttempt: Sendable {
     private func advanceHandshake(_ state: AttemptState) {
         guard let handshake = state.handshake, let socket = state.socket else { return }
         do {
-            if try handshake.advance(socket) { handOver(state) }
+            if try handshake.advance(socket) {
+                state.handshake = nil
+                beginTLSOrHandOver(state)
+            }
         } catch {
             fail(error)
         }
     }
 
-    private func handOver(_ state: AttemptState) {
+    func handOver(_ state: AttemptState) {
         guard let socket = state.socket else { return }
+        let stream: any ByteStream = state.tls ?? socket
         state.socket = nil
+        state.tls = nil
         state.handshake = nil
         cancelTimer(state)
         let fd = socket.fileDescriptor
@@ -148,7 +155,7 @@ public final class ConnectAttempt: Sendable {
         }
         do {
             let connection = try Connection(
-                stream: socket, localAddress: local, remoteAddress: remote,
+                stream: stream, localAddress: local, remoteAddress: remote,
                 options: options.connection, loop: loop, registered: true)
             if !complete(.success(connection)) { connection.close(.abortive) }
         } catch {
@@ -161,7 +168,10 @@ public final class ConnectAttempt: Sendable {
         let state = self.state.value
         state.timer = nil
         let after = options.timeout ?? .zero
-        if let proxy = options.proxy, state.handshake == nil {
+        if state.tls != nil {
+            fail(.tls(TLSFailure(.handshake, "the TLS handshake with \(TransportError.endpoint(host, port)) did not finish "
+                + "within \(TransportError.text(after)) (if that port speaks plain MQTT, use mqtt://)")))
+        } else if let proxy = options.proxy, state.handshake == nil {
             fail(.proxyUnreachable(
                 proxy: proxy.host, port: proxy.port,
                 reason: .connectTimedOut(host: proxy.host, port: proxy.port, after: after)))
@@ -171,7 +181,7 @@ public final class ConnectAttempt: Sendable {
     }
 
     /// Releases the socket and timer and reports `error`, unless the attempt finished before.
-    private func fail(_ error: TransportError) {
+    func fail(_ error: TransportError) {
         let state = self.state.value
         cancelTimer(state)
         state.addresses = []
@@ -181,6 +191,8 @@ public final class ConnectAttempt: Sendable {
             socket.close(abortively: false)
             state.socket = nil
         }
+        // Only now: releasing the TLS session closes its socket, which must leave the loop first.
+        state.tls = nil
         complete(.failure(error))
     }
 
@@ -202,6 +214,7 @@ extension ConnectAttempt: Selectable {
     func handleEvents(_ events: UInt32) {
         let state = self.state.value
         guard let socket = state.socket else { return }
+        if state.tls != nil { return advanceTLS(state) }
         if state.handshake != nil { return advanceHandshake(state) }
         let code = Socket.pendingError(socket.fileDescriptor)
         if code == 0 {

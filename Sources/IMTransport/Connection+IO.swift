@@ -12,7 +12,7 @@ extension Connection: Selectable {
         guard state.phase != .closed else { return }
         if !state.outbound.isEmpty { flush(state) }
         let readable = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue
-        if events & readable != 0 { readAvailable(state) }
+        if events & readable != 0 || state.stream.readWaitsForWritable { readAvailable(state) }
     }
 
     func loopWillStop() {

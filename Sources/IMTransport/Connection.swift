@@ -20,6 +20,9 @@ public final class Connection: Sendable {
     public let remoteAddress: SocketAddress
     /// The limits this connection runs with.
     public let options: ConnectionOptions
+    /// What TLS the link runs, for outgoing connections (negotiated before they are handed
+    /// over); nil for plaintext, and for accepted ones, which handshake as they read.
+    public let tlsSession: TLSSessionInfo?
     let fileDescriptor: Int32
     let state: LoopBound<ConnectionState>
 
@@ -33,6 +36,7 @@ public final class Connection: Sendable {
         self.localAddress = localAddress
         self.remoteAddress = remoteAddress
         self.options = options
+        self.tlsSession = (stream as? TLSStream).flatMap { $0.isServerSide ? nil : $0.sessionInfo }
         self.fileDescriptor = stream.fileDescriptor
         self.state = LoopBound(
             confined: ConnectionState(stream: stream, options: options), loop: loop)

@@ -44,11 +44,17 @@ public struct ConnectOptions: Sendable {
     public var proxy: SOCKS5Proxy?
     /// Limits of the connection once established.
     public var connection: ConnectionOptions
+    /// TLS to negotiate (inside the SOCKS5 tunnel, if any) before the connection is handed over.
+    public var tls: TLSConnectSettings?
 
-    public init(timeout: Duration? = .seconds(30), proxy: SOCKS5Proxy? = nil, connection: ConnectionOptions = .init()) {
+    public init(
+        timeout: Duration? = .seconds(30), proxy: SOCKS5Proxy? = nil, connection: ConnectionOptions = .init(),
+        tls: TLSConnectSettings? = nil
+    ) {
         self.timeout = timeout
         self.proxy = proxy
         self.connection = connection
+        self.tls = tls
     }
 }
 

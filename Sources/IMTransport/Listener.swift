@@ -16,6 +16,8 @@ public final class Listener: Sendable {
     private let group: EventLoopGroup
     private let fileDescriptor: Int32
     private let options: ConnectionOptions
+    /// When set, accepted connections speak TLS with the identity's current certificate.
+    private let tls: TLSServerIdentity?
     private let onAccept: @Sendable (Connection) -> Void
     private let onAcceptFailure: (@Sendable (SystemError) -> Void)?
     private let state: LoopBound<ListenerState>
@@ -50,7 +52,7 @@ public final class Listener: Sendable {
     ///     once in 10 seconds.
     public init(
         host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 1024, group: EventLoopGroup,
-        options: ConnectionOptions = .init(), onAcceptFailure: (@Sendable (SystemError) -> Void)? = nil,
+        options: ConnectionOptions = .init(), tls: TLSServerIdentity? = nil, onAcceptFailure: (@Sendable (SystemError) -> Void)? = nil,
         onAccept: @escaping @Sendable (Connection) -> Void
     ) throws(TransportError) {
         guard let address = SocketAddress(ipAddress: host, port: port) else {
@@ -76,6 +78,7 @@ public final class Listener: Sendable {
         self.group = group
         self.fileDescriptor = fd
         self.options = options
+        self.tls = tls
         self.onAccept = onAccept
         self.onAcceptFailure = onAcceptFailure
         self.state = LoopBound(ListenerState(), loop: loop)
@@ -160,7 +163,15 @@ public final class Listener: Sendable {
     }
 
     private func adopt(_ fd: Int32, on target: EventLoop) {
-        let stream = SocketStream(fileDescriptor: fd)
+        let socket = SocketStream(fileDescriptor: fd)
+        let stream: any ByteStream
+        if let tls {
+            // The handshake runs inside the connection's first reads.
+            guard let secured = try? TLSStream(socket: socket, context: tls.context) else { return }
+            stream = secured
+        } else {
+            stream = socket
+        }
         guard let local = Socket.localAddress(fd), let remote = Socket.peerAddress(fd) else { return }
         guard let connection = try? Connection(
             stream: stream, localAddress: local, remoteAddress: remote, options: options, loop: target,

@@ -2,13 +2,15 @@
 import Glibc
 #endif
 
-/// A plain TCP socket as a `ByteStream`. It owns the descriptor and closes it once.
+/// A plain TCP socket as a `ByteStream`. It owns the descriptor and closes it once, unless
+/// made with `owned: false` (a blocking client that closes its socket itself).
 final class SocketStream: ByteStream {
     let fileDescriptor: Int32
-    private var isClosed = false
+    private var isClosed: Bool
 
-    init(fileDescriptor: Int32) {
+    init(fileDescriptor: Int32, owned: Bool = true) {
         self.fileDescriptor = fileDescriptor
+        self.isClosed = !owned
     }
 
     deinit {

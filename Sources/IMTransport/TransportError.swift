@@ -49,6 +49,8 @@ public enum TransportError: Error, Equatable, Sendable, CustomStringConvertible 
     case eventLoopStopped
     /// A system call failed in a way none of the cases above describes.
     case system(SystemError)
+    /// TLS could not be set up (files, verification, pin) or broke; see `TLSFailure.isPermanent`.
+    case tls(TLSFailure)
 
     /// Whether the failure lies with the SOCKS5 proxy rather than the server behind it.
     public var isProxyFailure: Bool {
@@ -108,6 +110,8 @@ public enum TransportError: Error, Equatable, Sendable, CustomStringConvertible 
             return "the event loop has shut down, so no more I/O runs on it"
         case let .system(error):
             return error.description
+        case let .tls(failure):
+            return failure.description
         }
     }
 

@@ -7,26 +7,34 @@ import IMTransport
 import Glibc
 #endif
 
-/// `imserver [--listen HOST:PORT] [--api HOST:PORT] [--data DIR] [--config FILE] [--json]`:
-/// runs the server until SIGINT or SIGTERM, then stops gracefully.
+/// `imserver [--listen HOST:PORT] [--api HOST:PORT] [--tls-listen HOST:PORT] [--api-tls-listen HOST:PORT]
+/// [--cert FILE --key FILE [--client-ca FILE]] [--data DIR] [--config FILE] [--json]`:
+/// runs the server until SIGINT or SIGTERM, then stops gracefully; SIGHUP reloads the certificate.
 enum ServeCommand {
     static let spec = CommandSpec(
         name: "imserver",
         version: imshVersion,
         summary: "the IM server: MQTT 5 for clients, an HTTP API for app servers",
         usage: [
-            "[--listen HOST:PORT] [--api HOST:PORT] [--data DIR] [--config FILE] [--json]",
+            "[--listen HOST:PORT] [--api HOST:PORT] [--tls-listen HOST:PORT] [--api-tls-listen HOST:PORT]\n"
+                + "         [--cert FILE --key FILE [--client-ca FILE]] [--data DIR] [--config FILE] [--json]",
             "app list|block|unblock|rotate-secret [KEY] [--data DIR] [--config FILE] (see 'imserver app --help')",
+            "cert --out DIR --host NAME... (see 'imserver cert --help')",
         ],
         options: [
             OptionSpec("--listen", value: "HOST:PORT", help: "where MQTT clients connect (default 127.0.0.1:1883; port 0 picks one)"),
             OptionSpec("--api", value: "HOST:PORT", help: "where the HTTP server API listens (default 127.0.0.1:8080)"),
+            OptionSpec("--tls-listen", value: "HOST:PORT", help: "also serve MQTT over TLS there (needs --cert and --key)"),
+            OptionSpec("--api-tls-listen", value: "HOST:PORT", help: "also serve the API over HTTPS there (needs --cert and --key)"),
+            OptionSpec("--cert", value: "FILE", help: "the TLS certificate, PEM, leaf first, chain allowed"),
+            OptionSpec("--key", value: "FILE", help: "its private key, PEM, readable by the owner only"),
+            OptionSpec("--client-ca", value: "FILE", help: "require TLS clients to present a certificate issued by these CAs"),
             OptionSpec("--data", value: "DIR", help: "data directory (default $XDG_STATE_HOME/imserver, else ~/.local/state/imserver)"),
             OptionSpec("--config", value: "FILE", help: "apps and limits (JSON); without it the development app imsh-dev exists"),
             OptionSpec("--json", help: "print events as JSON objects, one a line"),
             CompletionScript.option,
         ],
-        epilogue: "Stops gracefully on SIGINT or SIGTERM. See imserver(8).")
+        epilogue: "Stops gracefully on SIGINT or SIGTERM; SIGHUP reloads --cert and --key. See imserver(8).")
 
     static func main(arguments: [String]) async -> Never {
         let parsed = CommandLineTool.parseOrExit(spec, arguments: arguments)
@@ -50,6 +58,7 @@ enum ServeCommand {
             configuration: configuration, mqttHost: mqtt.host, mqttPort: mqtt.port,
             apiHost: api.host, apiPort: api.port, dataDirectory: dataDirectory)
         options.warning = { CommandLineTool.writeError("imserver: warning: \($0)\n") }
+        configureTLS(&options, parsed)
         let server: EmbeddedServer
         do {
             server = try await EmbeddedServer.start(options)
@@ -57,13 +66,16 @@ enum ServeCommand {
             CommandLineTool.writeError("imserver: \(error)\n")
             exit(1)
         }
-        let mqttAddress = server.mqttAddress.description, apiAddress = server.apiAddress.description
+        var listening = [("mqtt", server.mqttAddress.description), ("api", server.apiAddress.description)]
+        if let address = server.mqttTLSAddress { listening.append(("mqtts", address.description)) }
+        if let address = server.apiTLSAddress { listening.append(("https", address.description)) }
         if json {
-            CommandLineTool.writeOut(#"{"event":"listening","mqtt":"\#(mqttAddress)","api":"\#(apiAddress)"}"# + "\n")
+            let fields = listening.map { #""\#($0.0)":"\#($0.1)""# }.joined(separator: ",")
+            CommandLineTool.writeOut(#"{"event":"listening",\#(fields)}"# + "\n")
         } else {
-            CommandLineTool.writeOut("listening mqtt \(mqttAddress) api \(apiAddress)\n")
+            CommandLineTool.writeOut("listening " + listening.map { "\($0.0) \($0.1)" }.joined(separator: " ") + "\n")
         }
-        let signal = await waitForSignal()
+        let signal = await waitForSignal { reloadCertificate(server, json: json) }
         await server.stop()
         if json {
             CommandLineTool.writeOut(#"{"event":"stopped","signal":"\#(signal)"}"# + "\n")
@@ -86,12 +98,17 @@ enum ServeCommand {
         return (host, port)
     }
 
-    /// Waits for SIGINT or SIGTERM and returns its name.
-    static func waitForSignal() async -> String {
+    /// Waits for SIGINT or SIGTERM and returns its name; runs `onHangUp` at each SIGHUP.
+    static func waitForSignal(onHangUp: @escaping @Sendable () -> Void) async -> String {
         await withCheckedContinuation { continuation in
             let queue = DispatchQueue(label: "imserver.signals")
             let once = SignalOnce(continuation)
             queue.async {
+                Glibc.signal(SIGHUP, SIG_IGN)
+                let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
+                hangUp.setEventHandler(handler: onHangUp)
+                once.keep(hangUp)
+                hangUp.resume()
                 for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
                     Glibc.signal(number, SIG_IGN)
                     let source = DispatchSource.makeSignalSource(signal: number, queue: queue)

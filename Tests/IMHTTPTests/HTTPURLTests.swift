@@ -31,13 +31,9 @@ struct HTTPURLTests {
         #expect(try HTTPURL(parsing: "http://[::ffff:1.2.3.4]").hostHeader == "[::ffff:1.2.3.4]")
     }
 
-    @Test func refusesWhatItCannotUseWithAClearReason() {
-        do {
-            _ = try HTTPURL(parsing: "https://example.com/")
-            Issue.record("accepted https")
-        } catch {
-            #expect(error.reason.contains("https is not supported yet"))
-        }
+    @Test func refusesWhatItCannotUseWithAClearReason() throws {
+        #expect(try HTTPURL(parsing: "https://example.com/a") == HTTPURL(host: "example.com", port: 443, path: "/a", secure: true))
+        #expect(try HTTPURL(parsing: "HTTPS://h:8443").description == "https://h:8443/")
         for text in [
             "", "example.com/path", "ftp://h/", "http://", "http:///path", "http://:80/", "http://h:0/", "http://h:65536/",
             "http://h:8o/", "http://user:pw@h/", "http://[::1/", "http://[nothex]/", "http://[::1]x/", "http://h h/",

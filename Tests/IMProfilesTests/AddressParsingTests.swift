@@ -11,18 +11,20 @@ struct AddressParsingTests {
         #expect(try ServerAddress(mqttURL: "mqtt://[FE80::1]:1") == ServerAddress(host: "fe80::1", port: 1))
         #expect(try ServerAddress(mqttURL: "mqtt://[::1]").url == "mqtt://[::1]:1883")
         #expect(try ServerAddress(mqttURL: "mqtt://h").url == "mqtt://h:1883")
+        #expect(try ServerAddress(mqttURL: "mqtts://h") == ServerAddress(host: "h", port: 8883, tls: true))
+        #expect(try ServerAddress(mqttURL: "MQTTS://h:9/").url == "mqtts://h:9")
     }
 
     @Test(arguments: [
-        ("", "address is empty or has spaces, control or non-ASCII characters; expected mqtt://HOST:PORT"),
-        ("mqtt://h :1", "address is empty or has spaces, control or non-ASCII characters; expected mqtt://HOST:PORT"),
-        ("mqtts://h", "unsupported scheme mqtts; expected mqtt://HOST:PORT"),
+        ("", "address is empty or has spaces, control or non-ASCII characters; expected mqtt://HOST:PORT or mqtts://HOST:PORT"),
+        ("mqtt://h :1", "address is empty or has spaces, control or non-ASCII characters; expected mqtt://HOST:PORT or mqtts://HOST:PORT"),
+        ("tcp://h", "unsupported scheme tcp; expected mqtt://HOST:PORT or mqtts://HOST:PORT"),
         ("mqtt://", "no host"),
         ("mqtt://:1883", "no host"),
         ("mqtt://h:", "port must be a number from 1 to 65535"),
         ("mqtt://h:0", "port must be a number from 1 to 65535"),
         ("mqtt://h:+1", "port must be a number from 1 to 65535"),
-        ("mqtt://h/x", "only a host and port may follow mqtt://; expected mqtt://HOST:PORT"),
+        ("mqtt://h/x", "only a host and port may follow mqtt://; expected mqtt://HOST:PORT or mqtts://HOST:PORT"),
         ("mqtt://h!", "invalid character in host h!"),
         ("mqtt://[::g]:1", "invalid IPv6 address ::g"),
         ("mqtt://[::1]x", "unexpected x after the IPv6 address"),

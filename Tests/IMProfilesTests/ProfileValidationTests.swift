@@ -9,7 +9,7 @@ struct ProfileValidationTests {
         {
           "appKey": "bad key",
           "server": "tcp://h:1",
-          "api": "https://x",
+          "api": "https://x?q",
           "apiSecret": "x",
           "defaults": {"timeout": -1, "heartbeat": 0, "jitter": 1.5, "platform": "tv"},
           "accounts": {
@@ -25,8 +25,8 @@ struct ProfileValidationTests {
         """
         #expect(ProfileFixture().diagnostics(text) == [
             "dev.json:2:13: error: appKey: must be at most 255 bytes without spaces or control characters",
-            "dev.json:3:13: error: server: unsupported scheme tcp; expected mqtt://HOST:PORT",
-            "dev.json:4:10: error: api: https is not supported yet; use an http:// URL",
+            "dev.json:3:13: error: server: unsupported scheme tcp; expected mqtt://HOST:PORT or mqtts://HOST:PORT",
+            "dev.json:4:10: error: api: a base URL has no query; expected http://HOST:PORT",
             "dev.json:5:3: error: apiSecret: unknown field (did you mean 'appSecret'?)",
             "dev.json:6:27: error: defaults.timeout: -1 is out of range 0...86400",
             "dev.json:6:44: error: defaults.heartbeat: 0 is out of range 1...3600",
@@ -39,7 +39,7 @@ struct ProfileValidationTests {
             "dev.json:10:46: error: accounts.c.deviceId: \"x+y\" is not valid; device ids are 1-64 characters of A-Z a-z 0-9 _ -",
             "dev.json:10:62: error: accounts.c.proxy: port must be a number from 1 to 65535",
             "dev.json:11:5: error: accounts.bad/name: invalid account name; names are 1-64 characters of A-Z a-z 0-9 . _ - and do not start with '.'",
-            "dev.json:12:38: error: accounts.d.tokenURL: unsupported scheme ftp; use http://",
+            "dev.json:12:38: error: accounts.d.tokenURL: unsupported scheme ftp; use http:// or https://",
             "dev.json:13:58: error: accounts.e.timeout: expected a whole number, found 1.5",
             "dev.json:13:86: error: accounts.e.reconnectKickEnable: expected true or false, found a string",
             "dev.json:13:93: error: accounts.e.jitter: unknown field",
@@ -58,13 +58,13 @@ struct ProfileValidationTests {
         """
         #expect(ProfileFixture().diagnostics(text) == [
             "dev.json:2:13: error: appKey: must not be empty",
-            "dev.json:3:26: error: server[1]: expected an address mqtt://HOST:PORT, found a number",
+            "dev.json:3:26: error: server[1]: expected an address mqtt://HOST:PORT or mqtts://HOST:PORT, found a number",
             "dev.json:3:29: error: server[2]: \"embedded\" stands alone, not in a list of addresses",
             "dev.json:3:41: error: server[3]: unclosed '[' in the host",
             "dev.json:3:56: error: server[4]: put an IPv6 address in brackets, as in [::1]:1883",
             "dev.json:3:70: error: server[5]: port must be a number from 1 to 65535",
-            "dev.json:3:88: error: server[6]: only a host and port may follow mqtt://; expected mqtt://HOST:PORT",
-            "dev.json:3:102: error: server[7]: expected mqtt://HOST:PORT (or \"embedded\")",
+            "dev.json:3:88: error: server[6]: only a host and port may follow mqtt://; expected mqtt://HOST:PORT or mqtts://HOST:PORT",
+            "dev.json:3:102: error: server[7]: expected mqtt://HOST:PORT or mqtts://HOST:PORT (or \"embedded\")",
         ])
     }
 
@@ -76,7 +76,7 @@ struct ProfileValidationTests {
         // A server or api field in error is reported once, not again for every account.
         let misspelt = #"{"appKey": "k", "server": "embeded", "appSecret": 1, "accounts": {"x": {"userId": "x"}}}"#
         #expect(ProfileFixture().diagnostics(misspelt) == [
-            "dev.json:1:27: error: server: expected mqtt://HOST:PORT (or \"embedded\")",
+            "dev.json:1:27: error: server: expected mqtt://HOST:PORT or mqtts://HOST:PORT (or \"embedded\")",
             "dev.json:1:51: error: appSecret: expected a string, found a number",
         ])
     }
@@ -93,7 +93,7 @@ struct ProfileValidationTests {
         let text = #"{"appKey": 1, "server": true, "api": 2, "appSecret": [], "defaults": "x", "accounts": []}"#
         #expect(ProfileFixture().diagnostics(text) == [
             "dev.json:1:12: error: appKey: expected a string, found a number",
-            "dev.json:1:25: error: server: expected \"embedded\", an address mqtt://HOST:PORT or an array of addresses, found a boolean",
+            "dev.json:1:25: error: server: expected \"embedded\", an address mqtt://HOST:PORT (mqtts:// for TLS) or an array of addresses, found a boolean",
             "dev.json:1:38: error: api: expected a string, found a number",
             "dev.json:1:54: error: appSecret: expected a string, found an array",
             "dev.json:1:70: error: defaults: expected an object, found a string",

@@ -7,6 +7,9 @@ struct ServerAddressTests {
         #expect(try ServerAddress(parsing: "broker.example:8883") == ServerAddress(host: "broker.example", port: 8883))
         #expect(try ServerAddress(parsing: " [::1]:1884 ") == ServerAddress(host: "::1", port: 1884))
         #expect(try ServerAddress(parsing: "10.0.0.1") == ServerAddress(host: "10.0.0.1", port: 1883))
+        #expect(try ServerAddress(parsing: "mqtts://b.example") == ServerAddress(host: "b.example", port: 8883, tls: true))
+        #expect(try ServerAddress(parsing: "b.example:1", tls: true) == ServerAddress(host: "b.example", port: 1, tls: true))
+        #expect(try ServerAddress(parsing: "mqtt://b.example:2", tls: true) == ServerAddress(host: "b.example", port: 2))
         #expect(ServerAddress(host: "::1", port: 1).description == "[::1]:1")
         #expect(ServerAddress(host: "h", port: 2).description == "h:2")
     }

@@ -26,6 +26,10 @@ public struct ConnectErrorCode: RawRepresentable, Hashable, Sendable, CustomStri
     public static let invalidParameter = ConnectErrorCode(rawValue: 33003)
     /// The connect call's timeout passed before the first connection.
     public static let connectTimeout = ConnectErrorCode(rawValue: 34006)
+    /// TLS cannot work as configured: the server's certificate fails verification or the pin,
+    /// a CA, certificate or key file is unusable, or the port does not speak TLS (or speaks
+    /// it behind mqtt://). Retrying cannot help; the detail names the cause.
+    public static let tlsFailure = ConnectErrorCode(rawValue: 34020)
 
     /// The SDK's constant name for the code, such as `RC_CONN_TOKEN_INCORRECT`.
     public var name: String {
@@ -41,6 +45,7 @@ public struct ConnectErrorCode: RawRepresentable, Hashable, Sendable, CustomStri
         case .databaseError: return "DATABASE_ERROR"
         case .invalidParameter: return "RC_INVALID_PARAMETER"
         case .connectTimeout: return "RC_CONNECT_TIMEOUT"
+        case .tlsFailure: return "RC_CONN_TLS_FAILURE"
         default: return "code \(rawValue)"
         }
     }

@@ -1,4 +1,5 @@
 import IMProtocol
+import IMTransport
 
 /// Everything a front end shows of one session, taken at one moment.
 ///
@@ -39,7 +40,13 @@ public struct SessionSnapshot: Sendable, Equatable {
 
     /// The server of the live connection, if connected.
     public var server: ServerAddress? {
-        if case .connected(let server, _) = state { return server }
+        if case .connected(let server, _, _) = state { return server }
+        return nil
+    }
+
+    /// The TLS protocol and cipher of the live connection; nil when not connected over TLS.
+    public var tls: TLSSessionInfo? {
+        if case .connected(_, _, let tls) = state { return tls }
         return nil
     }
 }

@@ -1,4 +1,5 @@
 import IMProtocol
+import IMTransport
 
 /// Where a session stands, with the data that belongs to that state and no other.
 ///
@@ -14,8 +15,8 @@ public enum SessionState: Sendable, Equatable {
     case connecting(attempt: Int)
     /// Waiting for the retry timer: attempt `attempt` starts at `retryAt` (ms since the epoch).
     case waiting(attempt: Int, retryAt: Int64)
-    /// Logged in to `server` since `since` (ms since the epoch).
-    case connected(server: ServerAddress, since: Int64)
+    /// Logged in to `server` since `since` (ms since the epoch), over TLS when `tls` says how.
+    case connected(server: ServerAddress, since: Int64, tls: TLSSessionInfo?)
     /// No network: attempts resume when it is back.
     case paused
     /// Disconnected after the background grace; foreground reconnects.

@@ -32,12 +32,16 @@ public struct ConnectParameters: Sendable {
     public var dataDirectory: String?
     /// What front ends call this session (an account name, say); it appears in every snapshot.
     public var label: String
+    /// How `mqtts://` servers are verified (CA, server name, client certificate, pins);
+    /// nil verifies against the system trust store with the server's host name.
+    public var tls: TLSClientConfiguration?
 
     public init(
         token: String? = nil, tokenSource: TokenSource? = nil, userID: String? = nil, timeout: Duration? = nil,
         reconnectKickEnable: Bool = false, deviceID: String? = nil, platform: Platform = .mobile, heartbeat: Int = 30,
         proxy: SOCKS5Proxy? = nil, jitter: Double = 0, backgroundGrace: Duration = .seconds(120),
-        sessionExpiry: UInt32 = 7 * 24 * 3600, dataDirectory: String? = nil, label: String = ""
+        sessionExpiry: UInt32 = 7 * 24 * 3600, dataDirectory: String? = nil, tls: TLSClientConfiguration? = nil,
+        label: String = ""
     ) {
         self.token = token
         self.tokenSource = tokenSource
@@ -53,6 +57,7 @@ public struct ConnectParameters: Sendable {
         self.sessionExpiry = sessionExpiry
         self.dataDirectory = dataDirectory
         self.label = label
+        self.tls = tls
     }
 
     /// Checks what can be checked before anything runs; the error names the parameter (33003).

@@ -47,7 +47,9 @@ extension Session {
     private func timerFired(_ kind: SessionStateMachine.TimerKind, token: UInt64) {
         guard !isClosed else { return }
         switch kind {
-        case .deadline: statusDetail = SessionTermination.timedOut.detail
+        case .deadline:
+            statusDetail = SessionTermination.timedOut.detail
+            if !lastRetryableFailure.isEmpty { statusDetail += "; last attempt: \(lastRetryableFailure)" }
         case .backgroundGrace: statusDetail = "in the background longer than \(parameters.backgroundGrace)"
         case .retry, .stable: statusDetail = ""
         }
@@ -65,7 +67,7 @@ extension Session {
             servers: servers, loop: loop,
             options: ConnectOptions(timeout: configuration.attemptTimeout, proxy: parameters.proxy),
             stagger: configuration.serverStagger, connackTimeout: configuration.attemptTimeout,
-            maximumRedirects: configuration.maximumRedirects)
+            maximumRedirects: configuration.maximumRedirects, tls: parameters.tls ?? TLSClientConfiguration())
         var connect = SessionPackets.connect(
             appKey: configuration.appKey, deviceID: parameters.effectiveDeviceID(userID: localUserID), token: token ?? "",
             parameters: parameters, isReconnection: isReconnection)
@@ -99,6 +101,7 @@ extension Session {
         switch outcome {
         case .connected(let established):
             guard machine.phase == .connecting, machine.generation == generation else { return established.abandon() }
+            lastRetryableFailure = ""
             establish(established, generation: generation)
         case let .failed(failure, unreachable):
             if unreachable { preferredServer = nil }
@@ -126,6 +129,7 @@ extension Session {
             statusDetail = termination.detail
         case .retryable(let detail):
             statusDetail = detail
+            lastRetryableFailure = detail
         }
         performFailure(generation, failure)
     }

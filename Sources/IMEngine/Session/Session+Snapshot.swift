@@ -19,7 +19,7 @@ extension Session {
             return .waiting(attempt: machine.attempt, retryAt: retryAt ?? clock.epochMilliseconds)
         case .connected:
             guard let link else { return .connecting(attempt: machine.attempt) }
-            return .connected(server: link.server, since: link.connectedAt)
+            return .connected(server: link.server, since: link.connectedAt, tls: link.connection.tlsSession)
         case .paused:
             return .paused
         case .suspended:

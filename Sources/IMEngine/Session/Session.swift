@@ -53,6 +53,8 @@ public actor Session {
 
     /// Said with the next status change (why it happened).
     var statusDetail = ""
+    /// Why the last attempt failed, for a timeout that ends the retries to name.
+    var lastRetryableFailure = ""
     var history: [StatusChange] = []
     /// How many status changes were reported (`history` keeps only the latest).
     var changeCount = 0
@@ -88,6 +90,9 @@ public actor Session {
 
     /// The server of the live connection, if connected.
     public var connectedServer: ServerAddress? { link?.server }
+
+    /// The TLS version and cipher of the live connection; nil when not connected or plaintext.
+    public var connectedTLS: TLSSessionInfo? { link?.connection.tlsSession }
 
     /// The local database file, once a connect call opened it.
     public var databaseFile: String? { databasePath }

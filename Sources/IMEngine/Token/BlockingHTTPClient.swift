@@ -1,51 +1,58 @@
 // CNetlink includes <sys/socket.h>: in whole-module builds its SOCK_* hide Glibc's, so take them from it.
 import CNetlink
 import IMHTTP
+import IMTransport
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// One HTTP/1.1 GET over a blocking socket, within a deadline. Blocks the caller.
+/// One HTTP/1.1 GET over a blocking socket, within a deadline; https through `BlockingChannel`.
+/// Blocks the caller.
 ///
-/// IMTransport's connections carry MQTT frames only, so the token URL uses this small
-/// client on the token fetcher's own thread; IMHTTP writes the request and reads the answer.
+/// The token fetcher runs on a thread of its own, off the event loops, so the token URL uses
+/// this small client there; IMHTTP writes the request and reads the answer.
 enum BlockingHTTPClient {
-    /// The body of a 2xx answer to GET `url`, or why there is none.
-    static func get(_ url: HTTPURL, deadline: ContinuousClock.Instant, limit: Int) -> Result<[UInt8], SourceFailure> {
+    /// The body of a 2xx answer to GET `url`, or why there is none; `tls` for an https URL.
+    static func get(
+        _ url: HTTPURL, tls: TLSConnectSettings? = nil, deadline: ContinuousClock.Instant, limit: Int
+    ) -> Result<[UInt8], SourceFailure> {
         let fd: Int32
         switch connect(host: url.host, port: url.port, deadline: deadline) {
         case .success(let socket): fd = socket
         case .failure(let failure): return .failure(failure)
         }
         defer { close(fd) }
+        let channel: BlockingChannel
+        do {
+            channel = try BlockingChannel(fd: fd, tls: tls, deadline: deadline)
+        } catch {
+            return .failure(error)
+        }
         var headers = HTTPHeaders()
         headers.add(name: "Host", value: url.hostHeader)
         headers.add(name: "Accept", value: "application/json, text/plain")
         headers.add(name: "User-Agent", value: "imsh")
         headers.add(name: "Connection", value: "close")
         let request = HTTPRequest(method: "GET", target: url.requestTarget, headers: headers).serialized()
-        if let failure = sendAll(request, to: fd, deadline: deadline) { return .failure(SourceFailure(failure)) }
+        if let failure = channel.send(request, deadline: deadline) { return .failure(SourceFailure(failure)) }
         var limits = HTTPLimits()
         limits.maxBodyBytes = limit
         var parser = HTTPResponseParser(limits: limits)
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            guard !BlockingIO.wait([fd], for: Int16(POLLIN), until: deadline).isEmpty else {
-                return .failure(SourceFailure("no complete answer in time"))
+            let count: Int
+            switch channel.receive(into: &buffer, deadline: deadline) {
+            case .success(let received): count = received
+            case .failure(let failure): return .failure(failure)
             }
-            let count = recv(fd, &buffer, buffer.count, 0)
             do {
                 let response: HTTPResponse?
                 if count > 0 {
                     parser.append(buffer[..<count])
                     response = try parser.nextResponse()
-                } else if count == 0 {
+                } else {
                     response = try parser.finish()
                     if response == nil { return .failure(SourceFailure("the server closed the connection without answering")) }
-                } else if errno == EINTR || errno == EAGAIN {
-                    continue
-                } else {
-                    return .failure(SourceFailure("recv: \(BlockingIO.reason())"))
                 }
                 guard let response else { continue }
                 guard (200..<300).contains(response.status.rawValue) else {
@@ -56,20 +63,6 @@ enum BlockingHTTPClient {
                 return .failure(SourceFailure("invalid HTTP answer: \(error)"))
             }
         }
-    }
-
-    private static func sendAll(_ bytes: [UInt8], to fd: Int32, deadline: ContinuousClock.Instant) -> String? {
-        var offset = 0
-        while offset < bytes.count {
-            guard !BlockingIO.wait([fd], for: Int16(POLLOUT), until: deadline).isEmpty else { return "send timed out" }
-            let sent = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent > 0 {
-                offset += sent
-            } else if errno != EINTR && errno != EAGAIN {
-                return "send: \(BlockingIO.reason())"
-            }
-        }
-        return nil
     }
 
     /// A connected non-blocking socket to the first address of `host` that answers.

@@ -1,6 +1,7 @@
 import Foundation
 import IMJSON
 import IMProtocol
+import IMTransport
 
 /// Gets a token from a `TokenSource`, on a thread of its own and within a time bound.
 ///
@@ -54,6 +55,16 @@ public enum TokenFetcher {
             return try token(in: output, from: source)
         case .url(let url):
             let body = try BlockingHTTPClient.get(url, deadline: deadline, limit: outputLimit)
+                .mapError { TokenFetchError(source, $0.reason) }.get()
+            return try token(in: body, from: source)
+        case .secureURL(let url, let tls):
+            let settings: TLSConnectSettings
+            do throws(TLSFailure) {
+                settings = TLSConnectSettings(context: try TLSContext.client(tls), serverName: tls.serverName ?? url.host)
+            } catch {
+                throw TokenFetchError(source, "\(error)")
+            }
+            let body = try BlockingHTTPClient.get(url, tls: settings, deadline: deadline, limit: outputLimit)
                 .mapError { TokenFetchError(source, $0.reason) }.get()
             return try token(in: body, from: source)
         case .provider(let provider):

@@ -1,4 +1,5 @@
 import IMHTTP
+import IMTransport
 
 /// Where a session gets fresh tokens from.
 public enum TokenSource: Sendable, Equatable, CustomStringConvertible {
@@ -8,11 +9,18 @@ public enum TokenSource: Sendable, Equatable, CustomStringConvertible {
     case url(HTTPURL)
     /// Code that returns a token (a server API client, for one).
     case provider(TokenProvider)
+    /// An https URL, its server verified with `tls`; otherwise as `url`.
+    case secureURL(HTTPURL, tls: TLSClientConfiguration)
+
+    /// `url`, or `secureURL` verified with `tls` (default settings when nil) for an https URL.
+    public static func fetching(_ url: HTTPURL, tls: TLSClientConfiguration?) -> TokenSource {
+        url.isSecure ? .secureURL(url, tls: tls ?? TLSClientConfiguration()) : .url(url)
+    }
 
     public var description: String {
         switch self {
         case .command(let command): return "command '\(command)'"
-        case .url(let url): return "URL \(url)"
+        case .url(let url), .secureURL(let url, _): return "URL \(url)"
         case .provider(let provider): return provider.name
         }
     }

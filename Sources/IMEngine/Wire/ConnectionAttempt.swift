@@ -15,6 +15,8 @@ struct ConnectionAttempt: Sendable {
     /// How long a server has to answer CONNECT with CONNACK.
     var connackTimeout: Duration
     var maximumRedirects: Int
+    /// How `mqtts://` servers (and TLS redirects) are verified; ALPN "mqtt" is added.
+    var tls: TLSClientConfiguration
 
     /// Races the servers with `connect` (an encoded CONNECT); the first CONNACK 0x00 wins.
     func run(connect: [UInt8]) async -> AttemptOutcome {
@@ -98,7 +100,7 @@ struct ConnectionAttempt: Sendable {
             let name = connack.properties.userProperty(IMUserProperty.error).map(IMErrorName.init(rawValue:))
             switch ServerVerdict.connack(connack.reasonCode, imError: name, serverReference: connack.properties.serverReference) {
             case .redirect(let reference):
-                guard let target = Self.firstAddress(in: reference) else { return nil }
+                guard let target = Self.firstAddress(in: reference, tls: server.tls) else { return nil }
                 return .redirect(target)
             case .failure(.terminal(var termination)):
                 if let reason = connack.properties.reasonString { termination.detail += " (\(reason))" }
@@ -106,15 +108,19 @@ struct ConnectionAttempt: Sendable {
             case .failure(.retryable):
                 return nil
             }
-        case .unusable:
-            return nil
+        case .unusable(let failure):
+            guard let tlsFailure = failure.permanentTLSFailure else { return nil }
+            // Certificates and files do not change between attempts: retrying cannot help.
+            let termination = SessionTermination(.unconnected, .tlsFailure, detail: "\(server): \(tlsFailure)")
+            return .outcome(.failed(.terminal(termination), unreachable: false))
         }
     }
 
-    /// The first `host:port` of a Server Reference (a space-separated list).
-    static func firstAddress(in reference: String) -> ServerAddress? {
+    /// The first `host:port` of a Server Reference (a space-separated list); a server reached
+    /// over TLS redirects over TLS unless the reference says `mqtt://`.
+    static func firstAddress(in reference: String, tls: Bool = false) -> ServerAddress? {
         guard let first = reference.split(separator: " ").first else { return nil }
-        return try? ServerAddress(parsing: String(first))
+        return try? ServerAddress(parsing: String(first), tls: tls)
     }
 
     /// Every server failed: a proxy failure stops the session, anything else is retried.
@@ -124,7 +130,7 @@ struct ConnectionAttempt: Sendable {
         if proxyFailed {
             return .failed(.terminal(SessionTermination(.proxyUnavailable, .proxyUnavailable, detail: details)), unreachable: true)
         }
-        let unreachable = failures.allSatisfy { if case .unusable(.transport) = $0.1 { true } else { false } }
+        let unreachable = failures.allSatisfy { if case .unusable(let failure) = $0.1 { failure.isTransport } else { false } }
         return .failed(.retryable(details.isEmpty ? "no server to try" : details), unreachable: unreachable)
     }
 }

@@ -30,12 +30,35 @@ enum DialFailure: Sendable, CustomStringConvertible {
     case noAnswer(Duration)
     /// The server broke MQTT (a malformed packet, something other than CONNACK first).
     case protocolViolation(String)
+    /// The server answered a plaintext CONNECT with a TLS record: the address needs mqtts://.
+    case speaksTLS
+    /// A plaintext server closed the link before CONNACK, as TLS ports that send no alert do.
+    case closedBeforeConnack(TransportError)
+
+    /// A failure below MQTT (the server may be unreachable, not refusing).
+    var isTransport: Bool {
+        switch self {
+        case .transport, .closedBeforeConnack: return true
+        default: return false
+        }
+    }
+
+    /// The TLS trouble that retrying cannot fix, if that is what this is.
+    var permanentTLSFailure: TLSFailure? {
+        switch self {
+        case .transport(.tls(let failure)) where failure.isPermanent: return failure
+        case .speaksTLS: return TLSFailure(.peerNotTLS, "this port speaks TLS: use mqtts://")
+        default: return nil
+        }
+    }
 
     var description: String {
         switch self {
         case .transport(let error): return "\(error)"
         case .noAnswer(let limit): return "no CONNACK within \(limit)"
         case .protocolViolation(let detail): return detail
+        case .speaksTLS: return "this port speaks TLS: use mqtts://"
+        case .closedBeforeConnack(let error): return "\(error) before CONNACK (if that port speaks TLS, use mqtts://)"
         }
     }
 }
@@ -45,6 +68,8 @@ extension ConnectionAttempt {
     func dial(_ server: ServerAddress, connect: [UInt8], viaRedirect: Bool) async -> DialResult {
         let connection: Connection
         do {
+            var options = self.options
+            if server.tls { options.tls = try tlsSettings(for: server) }
             connection = try await Connection.connect(to: server.host, port: server.port, options: options, on: loop)
         } catch {
             return .unusable(.transport(error))
@@ -72,10 +97,12 @@ extension ConnectionAttempt {
             }
             frame = next
         } catch {
+            if !server.tls, error == .closedByPeer || error == .connectionReset { return .unusable(.closedBeforeConnack(error)) }
             return .unusable(.transport(error))
         }
         guard case .connack(let connack)? = try? Packet(frame: frame) else {
             connection.close(.abortive)
+            if !server.tls && Self.isTLSRecord(frame) { return .unusable(.speaksTLS) }
             return .unusable(.protocolViolation("the server did not answer CONNECT with a valid CONNACK"))
         }
         guard connack.reasonCode == .success else {

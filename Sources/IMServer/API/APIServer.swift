@@ -21,10 +21,12 @@ public final class APIServer: Sendable {
     ///   - host: a numeric IPv4 or IPv6 address.
     ///   - port: 0 for a free port; read it back from `localAddress`.
     ///   - limits: the server's limits; the API takes `apiMaxBodySize` (413 beyond it).
+    ///   - tls: serve HTTPS with this certificate instead of plain HTTP.
     /// - Throws: `addressInUse`, `invalidArgument` for a host name, or the system's error.
     public init(
         host: String = "127.0.0.1", port: UInt16 = 0, group: EventLoopGroup, backend: any ServerAPIBackend,
-        limits: ServerLimits = ServerLimits(), options: APIServerOptions = APIServerOptions()
+        limits: ServerLimits = ServerLimits(), options: APIServerOptions = APIServerOptions(),
+        tls: TLSServerIdentity? = nil
     ) throws(TransportError) {
         let registry = APIConnectionRegistry(capacity: options.maxConnections)
         let responder = APIResponder(
@@ -36,7 +38,7 @@ public final class APIServer: Sendable {
         // Answers are small: a client that does not read them is stopped long before the cap.
         let connectionOptions = ConnectionOptions(
             highWaterMark: 64 * 1024, lowWaterMark: 16 * 1024, outboundLimit: 1024 * 1024, framing: .raw)
-        listener = try Listener(host: host, port: port, group: group, options: connectionOptions) { connection in
+        listener = try Listener(host: host, port: port, group: group, options: connectionOptions, tls: tls) { connection in
             APIConnection.accept(connection, responder: responder, options: options, limits: httpLimits, registry: registry)
         }
         self.localAddress = listener.localAddress

@@ -6,11 +6,12 @@ import Synchronization
 ///
 /// The connection uses raw framing: IMHTTP writes the request and parses the answer.
 enum HTTPExchange {
-    /// Sends `request` to `host:port` and returns the first whole response.
+    /// Sends `request` to `host:port` (over TLS with `tls`) and returns the first whole response.
     static func perform(
-        _ request: HTTPRequest, host: String, port: UInt16, on loop: EventLoop, timeout: Duration
+        _ request: HTTPRequest, host: String, port: UInt16, tls: TLSConnectSettings? = nil, on loop: EventLoop,
+        timeout: Duration
     ) async throws(ExchangeFailure) -> HTTPResponse {
-        let options = ConnectOptions(timeout: timeout, connection: ConnectionOptions(framing: .raw))
+        let options = ConnectOptions(timeout: timeout, connection: ConnectionOptions(framing: .raw), tls: tls)
         let connection: Connection
         do {
             connection = try await Connection.connect(to: host, port: port, options: options, on: loop)

@@ -15,13 +15,19 @@ public struct ServerAPIClient: Sendable {
     let loop: EventLoop
     /// The bound on one call: connecting, sending and reading the answer.
     public var timeout: Duration
+    /// How an https base URL's server is verified (nil: system trust store, the URL's host).
+    public var tls: TLSClientConfiguration?
 
-    public init(baseURL: HTTPURL, appKey: String, appSecret: Secret, loop: EventLoop, timeout: Duration = .seconds(10)) {
+    public init(
+        baseURL: HTTPURL, appKey: String, appSecret: Secret, loop: EventLoop, timeout: Duration = .seconds(10),
+        tls: TLSClientConfiguration? = nil
+    ) {
         self.baseURL = baseURL
         self.appKey = appKey
         self.appSecret = appSecret
         self.loop = loop
         self.timeout = timeout
+        self.tls = tls
     }
 
     /// A new token for `userID` (`/user/getToken.json`); earlier tokens stay valid.
@@ -65,7 +71,8 @@ public struct ServerAPIClient: Sendable {
         let request = try signedRequest(path: path, body: FormFields(fields).encoded())
         let response: HTTPResponse
         do {
-            response = try await HTTPExchange.perform(request, host: baseURL.host, port: baseURL.port, on: loop, timeout: timeout)
+            response = try await HTTPExchange.perform(
+                request, host: baseURL.host, port: baseURL.port, tls: try tlsSettings(), on: loop, timeout: timeout)
         } catch {
             throw .unreachable(url: target, reason: error.reason)
         }

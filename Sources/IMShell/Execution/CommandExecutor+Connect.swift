@@ -37,7 +37,11 @@ extension CommandExecutor {
         }
         do {
             let userID = try await session.connect()
-            return AccountOutcome(account: reference, ok: true, status: await session.status, userID: userID)
+            // insecure is allowed, never silently: each connect says so.
+            let overTLS = await session.connectedTLS != nil
+            let warning = account.tls?.insecure == true && overTLS
+                ? "warning: tls.insecure: the server's certificate was not verified" : nil
+            return AccountOutcome(account: reference, ok: true, status: await session.status, userID: userID, message: warning)
         } catch {
             let status: ConnectionStatus? = if let status = error.status { status } else { await session.status }
             return AccountOutcome(account: reference, ok: false, status: status, code: error.code, message: error.description)
@@ -54,7 +58,7 @@ extension CommandExecutor {
         case .command(let command):
             source = .command(command)
         case .url(let url):
-            source = .url(url)
+            source = .fetching(url, tls: account.tls)
         case .serverAPI:
             let profile = try context.profile(named: account.profile)
             guard let userID = account.userID else {
@@ -68,7 +72,8 @@ extension CommandExecutor {
             timeout: seconds > 0 ? .milliseconds(Int64(seconds * 1000)) : nil,
             reconnectKickEnable: kickEnable || account.reconnectKickEnable, deviceID: account.deviceID,
             platform: account.platform, heartbeat: account.heartbeat, proxy: account.proxy.map(Self.socksProxy),
-            jitter: account.jitter, dataDirectory: registry.directory(of: account.reference))
+            jitter: account.jitter, dataDirectory: registry.directory(of: account.reference),
+            tls: registry.server.tls(for: account, in: try context.profile(named: account.profile)))
     }
 
     func disconnect(_ selection: AccountSelection, disablePush: Bool) async throws(ShellError) -> CommandResult {

@@ -10,6 +10,8 @@ actor EmbeddedServerHost {
     /// Remarks about the apps, such as two profiles sharing an app key.
     let notes: [String]
     let dataDirectory: String
+    /// Some embedded profile has a `tls` object: the server also listens for MQTT over TLS.
+    let servesTLS: Bool
     private var starting: Task<EmbeddedServer, any Error>?
     private var stopped = false
 
@@ -31,6 +33,7 @@ actor EmbeddedServerHost {
         self.apps = apps
         self.notes = notes
         self.dataDirectory = dataDirectory
+        self.servesTLS = profiles.contains { $0.server == .embedded && $0.tls != nil }
     }
 
     /// The app secret the server holds for `appKey`.
@@ -45,9 +48,16 @@ actor EmbeddedServerHost {
         if let starting {
             task = starting
         } else {
-            let options = EmbeddedServer.Options(
+            var options = EmbeddedServer.Options(
                 configuration: ServerConfiguration(apps: apps), mqttPort: 0, apiPort: 0, dataDirectory: dataDirectory)
-            task = Task { try await EmbeddedServer.start(options) }
+            let servesTLS = self.servesTLS, directory = dataDirectory
+            task = Task {
+                if servesTLS {
+                    options.tls = try Self.developmentIdentity(dataDirectory: directory)
+                    options.mqttTLSPort = 0
+                }
+                return try await EmbeddedServer.start(options)
+            }
             starting = task
         }
         do {

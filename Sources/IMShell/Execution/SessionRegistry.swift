@@ -91,7 +91,11 @@ actor SessionRegistry {
                 switch profile.server {
                 case .embedded:
                     let running = try await server.running()
-                    servers = [ServerAddress(host: running.mqttAddress.host, port: running.mqttAddress.port)]
+                    if profile.tls != nil, let secure = running.mqttTLSAddress {
+                        servers = [ServerAddress(host: secure.host, port: secure.port, tls: true)]
+                    } else {
+                        servers = [ServerAddress(host: running.mqttAddress.host, port: running.mqttAddress.port)]
+                    }
                 case .addresses(let addresses):
                     servers = addresses
                 }
@@ -137,7 +141,7 @@ actor SessionRegistry {
             base = api
             secret = appSecret
         }
-        return ServerAPIClient(baseURL: base, appKey: profile.appKey, appSecret: secret, loop: try apiLoop())
+        return ServerAPIClient(baseURL: base, appKey: profile.appKey, appSecret: secret, loop: try apiLoop(), tls: profile.tls)
     }
 
     /// Tokens for `userID` from the profile's server API, fetched by the engine like any token

@@ -4,6 +4,7 @@ import IMJSON
 import IMProfiles
 import IMProtocol
 import IMTimeline
+import IMTransport
 
 /// Renders results, events and diagnostics as one compact JSON object each (`--json`).
 ///
@@ -127,7 +128,10 @@ public struct JSONRenderer: Sendable {
             members.append(("since", .integer(last.at)))
             if !last.detail.isEmpty { members.append(("detail", .string(last.detail))) }
         }
-        if let server = row.server { members.append(("server", .string(server))) }
+        if let server = row.server {
+            members.append(("server", .string(server)))
+            members.append(("tls", row.tls.map(Self.tls) ?? .bool(false)))
+        }
         if detailed {
             if let file = row.databaseFile { members.append(("database", .string(file))) }
             members.append(("changes", .array(row.recentChanges.map { .object(JSONObject(Self.change($0))) })))
@@ -176,6 +180,13 @@ public struct JSONRenderer: Sendable {
 
     private static func code(_ code: ConnectErrorCode) -> [(String, JSONValue)] {
         [("errorCode", .integer(Int64(code.rawValue))), ("errorName", .string(code.name))]
+    }
+
+    /// The link's TLS as `status --json` shows it: `{"version","cipher","alpn"}`.
+    private static func tls(_ info: TLSSessionInfo) -> JSONValue {
+        var members: [(String, JSONValue)] = [("version", .string(info.version)), ("cipher", .string(info.cipher))]
+        if let alpn = info.alpn { members.append(("alpn", .string(alpn))) }
+        return .object(JSONObject(members))
     }
 
     private static func change(_ change: StatusChange) -> [(String, JSONValue)] {

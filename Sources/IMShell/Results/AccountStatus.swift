@@ -1,3 +1,4 @@
+import IMTransport
 import IMEngine
 import IMProfiles
 
@@ -13,6 +14,8 @@ public struct AccountStatus: Sendable {
     public var hasSession: Bool
     /// The server of the live connection.
     public var server: String?
+    /// What TLS the live connection runs; nil when not connected or plaintext.
+    public var tls: TLSSessionInfo?
     /// The local database file, once opened.
     public var databaseFile: String?
     /// The latest status changes, oldest first (`status ACCOUNT` only).
@@ -41,6 +44,7 @@ public struct AccountStatus: Sendable {
             userID: snapshot?.userID ?? account.userID, hasSession: snapshot != nil,
             server: snapshot?.server?.description, databaseFile: snapshot?.databaseFile)
         state = snapshot?.state
+        tls = snapshot?.tls
     }
 
     /// The error code of the last change, when it carried one.

@@ -29,10 +29,10 @@ final class ImserverProcess: Sendable {
         self.mqttPort = mqttPort
     }
 
-    /// Starts imserver on `directory` and waits for it to say where it listens.
-    static func start(dataDirectory directory: String) async throws -> ImserverProcess {
+    /// Starts imserver on `directory` (with `extra` options) and waits for it to say where it listens.
+    static func start(dataDirectory directory: String, extra: [String] = []) async throws -> ImserverProcess {
         let process = try ChildProcess.spawn(
-            binary, ["--listen", "127.0.0.1:0", "--api", "127.0.0.1:0", "--data", directory, "--json"], stderr: .null)
+            binary, ["--listen", "127.0.0.1:0", "--api", "127.0.0.1:0", "--data", directory, "--json"] + extra, stderr: .null)
         let output = FileHandle(fileDescriptor: process.stdout!, closeOnDealloc: true)
         let line = try await offPool { readLine(output) }
         guard let line, let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String],

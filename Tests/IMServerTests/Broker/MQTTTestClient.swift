@@ -26,8 +26,10 @@ final class MQTTTestClient: Sendable {
         }
     }
 
-    static func open(port: UInt16) async throws -> MQTTTestClient {
-        MQTTTestClient(connection: try await Connection.connect(to: "127.0.0.1", port: port, on: loops.next()))
+    /// Connects to `port`; with `tls`, over TLS verified with those settings.
+    static func open(port: UInt16, tls: TLSConnectSettings? = nil) async throws -> MQTTTestClient {
+        MQTTTestClient(connection: try await Connection.connect(
+            to: "127.0.0.1", port: port, options: ConnectOptions(timeout: .seconds(5), tls: tls), on: loops.next()))
     }
 
     func send(_ packet: Packet) async throws {

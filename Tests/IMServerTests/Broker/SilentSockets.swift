@@ -23,8 +23,9 @@ final class SilentSockets: @unchecked Sendable {
     }
 
     /// Opens `count` connections to `port`, `batch` at a time, each batch connected before the
-    /// next starts (the listener's backlog is finite); throws past `deadline`.
-    func open(_ count: Int, port: UInt16, batch: Int = 250, deadline: ContinuousClock.Instant) throws {
+    /// next starts (the listener's backlog is finite); throws past `deadline`. Each sends
+    /// `greeting` once connected (such as half a TLS ClientHello) and then nothing more.
+    func open(_ count: Int, port: UInt16, batch: Int = 250, greeting: [UInt8] = [], deadline: ContinuousClock.Instant) throws {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -42,6 +43,11 @@ final class SilentSockets: @unchecked Sendable {
                 guard result == 0 || errno == EINPROGRESS else { throw Failure(description: "connect: errno \(errno)") }
             }
             try waitUntilConnected(first..<entries.count, deadline: deadline)
+            if !greeting.isEmpty {
+                for entry in entries[first...] where send(entry.fd, greeting, greeting.count, Int32(MSG_NOSIGNAL)) != greeting.count {
+                    throw Failure(description: "send: errno \(errno)")
+                }
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 import TestSupport
 import IMServer
+import IMTransport
 import Synchronization
 
 /// An embedded server on 127.0.0.1 port 0 over a temporary data directory, with a wall clock
@@ -13,6 +14,10 @@ final class TestServer: Sendable {
 
     var port: UInt16 { server.mqttAddress.port }
     var apiPort: UInt16 { server.apiAddress.port }
+    /// The MQTT over TLS port, when started with `tls`.
+    var tlsPort: UInt16? { server.mqttTLSAddress?.port }
+    /// The HTTPS API port, when started with `tls`.
+    var apiTLSPort: UInt16? { server.apiTLSAddress?.port }
     var backend: any ServerAPIBackend { server.backend }
 
     private init(server: EmbeddedServer, offset: ClockOffset) {
@@ -25,17 +30,21 @@ final class TestServer: Sendable {
                     clientControlsKickPolicy: clientKickPolicy, blocked: blocked)
     }
 
-    /// Starts a server with `apps` (by default one test app) on `directory`.
+    /// Starts a server with `apps` (by default one test app) on `directory`; with `tls`, TLS
+    /// listeners for MQTT and the API as well, on free ports.
     static func start(
-        directory: TemporaryDirectory, apps: [AppSettings] = [app()], limits: ServerLimits = ServerLimits()
+        directory: TemporaryDirectory, apps: [AppSettings] = [app()], limits: ServerLimits = ServerLimits(),
+        tls: TLSServerIdentity? = nil
     ) async throws -> TestServer {
         let offset = ClockOffset()
         let system = ServerClock.system
         let clock = ServerClock(
             wallMilliseconds: { system.wallMilliseconds() + offset.milliseconds.withLock { $0 } },
             monotonic: system.monotonic)
-        let server = try await EmbeddedServer.start(.init(
-            configuration: ServerConfiguration(apps: apps, limits: limits), dataDirectory: directory.path, clock: clock))
+        var options = EmbeddedServer.Options(
+            configuration: ServerConfiguration(apps: apps, limits: limits), dataDirectory: directory.path, clock: clock)
+        if let tls { (options.tls, options.mqttTLSPort, options.apiTLSPort) = (tls, 0, 0) }
+        let server = try await EmbeddedServer.start(options)
         return TestServer(server: server, offset: offset)
     }
 
@@ -52,8 +61,10 @@ final class TestServer: Sendable {
     }
 
     /// A client logged in as `user` on `device`, with its inbox subscribed.
-    func loggedIn(_ user: String, device: String, platform: String? = nil) async throws -> MQTTTestClient {
-        let client = try await MQTTTestClient.open(port: port)
+    func loggedIn(
+        _ user: String, device: String, platform: String? = nil, tls: TLSConnectSettings? = nil
+    ) async throws -> MQTTTestClient {
+        let client = try await MQTTTestClient.open(port: tls == nil ? port : tlsPort ?? port, tls: tls)
         let connack = try await client.login(appKey: Self.appKey, token: try await token(user), device: device, platform: platform)
         precondition(connack?.reasonCode == .success, "login of \(user) failed: \(String(describing: connack))")
         _ = try await client.subscribeInbox()

@@ -15,10 +15,13 @@ final class TestServer: Sendable {
         self.directory = directory
     }
 
-    static func start() async throws -> TestServer {
+    /// Starts a server; with `tls`, TLS listeners for MQTT and the API as well, on free ports.
+    static func start(tls: TLSServerIdentity? = nil) async throws -> TestServer {
         let directory = NSTemporaryDirectory() + "imsh-shell-server-" + UUID().uuidString
         let app = AppSettings(appKey: appKey, appSecret: appSecret, clientControlsKickPolicy: true)
-        let server = try await EmbeddedServer.start(.init(configuration: ServerConfiguration(apps: [app]), dataDirectory: directory))
+        var options = EmbeddedServer.Options(configuration: ServerConfiguration(apps: [app]), dataDirectory: directory)
+        if let tls { (options.tls, options.mqttTLSPort, options.apiTLSPort) = (tls, 0, 0) }
+        let server = try await EmbeddedServer.start(options)
         return TestServer(server: server, directory: directory)
     }
 

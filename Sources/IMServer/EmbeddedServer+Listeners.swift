@@ -1,0 +1,45 @@
+import IMTransport
+
+extension EmbeddedServer {
+    /// Binds the MQTT and API listeners, plaintext and TLS; on failure closes those bound before.
+    static func openListeners(
+        _ options: Options, group: EventLoopGroup, core: LoopBound<BrokerCore>, backend: any ServerAPIBackend,
+        connectionOptions: ConnectionOptions
+    ) async throws -> Listeners {
+        let warning = options.warning
+        let limits = options.configuration.limits
+        var opened: [@Sendable () async -> Void] = []
+        func mqttListener(host: String, port: UInt16, tls: TLSServerIdentity?) throws -> Listener {
+            let listener = try Listener(
+                host: host, port: port, backlog: Listener.longestBacklog, group: group, options: connectionOptions, tls: tls,
+                onAcceptFailure: { error in
+                    warning("cannot accept MQTT connections (\(error.reason)): new clients wait until some close; "
+                        + "if the open-file limit is the cause, raise it (ulimit -n, LimitNOFILE)")
+                }
+            ) {
+                core.value.accept($0)
+            }
+            opened.append { listener.close() }
+            return listener
+        }
+        func apiServer(host: String, port: UInt16, tls: TLSServerIdentity?) throws -> APIServer {
+            let api = try APIServer(host: host, port: port, group: group, backend: backend, limits: limits,
+                                    options: APIServerOptions(clock: options.clock), tls: tls)
+            opened.append { await api.close() }
+            return api
+        }
+        do {
+            if (options.mqttTLSPort != nil || options.apiTLSPort != nil) && options.tls == nil {
+                throw TransportError.invalidArgument("a TLS listener needs a certificate and key (--cert, --key)")
+            }
+            let mqtt = try mqttListener(host: options.mqttHost, port: options.mqttPort, tls: nil)
+            let api = try apiServer(host: options.apiHost, port: options.apiPort, tls: nil)
+            let mqttTLS = try options.mqttTLSPort.map { try mqttListener(host: options.mqttTLSHost, port: $0, tls: options.tls) }
+            let apiTLS = try options.apiTLSPort.map { try apiServer(host: options.apiTLSHost, port: $0, tls: options.tls) }
+            return Listeners(mqtt: mqtt, api: api, mqttTLS: mqttTLS, apiTLS: apiTLS)
+        } catch {
+            for close in opened { await close() }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import IMCommandLine
+import IMTransport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `imserver cert --out DIR --host NAME...`: a development CA and a server certificate it signs.
+enum CertCommand {
+    static let spec = CommandSpec(
+        name: "imserver cert",
+        version: imshVersion,
+        summary: "write a development CA and a server certificate signed by it (ECDSA P-256)",
+        usage: ["--out DIR --host NAME [--host NAME...]"],
+        options: [
+            OptionSpec("--out", value: "DIR", help: "where to write ca.pem, ca.key, server.pem, server.key (created 0700)"),
+            OptionSpec("--host", value: "NAME", help: "a DNS name or IP address the server certificate is for (repeat)"),
+        ],
+        epilogue: """
+            Then: imserver --tls-listen 127.0.0.1:8883 --cert DIR/server.pem --key DIR/server.key
+            and in the profile: "server": "mqtts://NAME:8883", "tls": {"ca": "DIR/ca.pem"}.
+            For development only: keep ca.key private, and never trust this CA system-wide.
+            exit status: 0 written, 1 cannot write, 2 usage error
+            """)
+
+    static var isInvoked: Bool {
+        CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "cert"
+    }
+
+    /// Runs `imserver cert` with the arguments after `cert` and exits.
+    static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst(2))) -> Never {
+        let parsed = CommandLineTool.parseOrExit(spec, arguments: arguments)
+        if let extra = parsed.positionals.first {
+            CommandLineTool.fail(spec, UsageError("unexpected argument '\(extra)' (see 'imserver cert --help')"))
+        }
+        guard let directory = parsed.value("--out") else { CommandLineTool.fail(spec, UsageError("--out DIR is required")) }
+        let hosts = parsed.values["--host"] ?? []
+        guard !hosts.isEmpty else { CommandLineTool.fail(spec, UsageError("name at least one --host")) }
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            CommandLineTool.writeError("imserver cert: cannot create \(directory): \(String(cString: strerror(errno)))\n")
+            exit(1)
+        }
+        do {
+            try TLSDevelopmentCertificates.write(to: directory, hosts: hosts)
+        } catch {
+            CommandLineTool.writeError("imserver cert: \(error)\n")
+            exit(1)
+        }
+        for name in TLSDevelopmentCertificates.fileNames { CommandLineTool.writeOut("wrote \(directory)/\(name)\n") }
+        exit(0)
+    }
+}

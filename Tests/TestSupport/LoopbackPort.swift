@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Ports on 127.0.0.1 for stock peers that must be told a port (they cannot report port 0).
+public enum LoopbackPort {
+    /// A port nothing listens on now (bound to port 0 and released; another process could take
+    /// it in between, which on loopback in a test run is rare enough).
+    public static func free() throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = loopback(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw TestCertificateError("cannot find a free port") }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    /// Whether something accepts connections on `port`.
+    public static func accepts(_ port: UInt16) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = loopback(port: port)
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    /// Polls until something accepts on `port`; false after `limit`.
+    public static func waitUntilAccepting(_ port: UInt16, within limit: Duration = .seconds(10)) -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if accepts(port) { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    private static func loopback(port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
+        return address
+    }
+}
