@@ -59,10 +59,10 @@ struct InteractiveTests {
         }
 
         // Ctrl-C ends a running command (here delivered as SIGINT: the test terminal is not imsh's controlling one).
-        shell.type("wait erin-phone connected --timeout 60" + Key.enter)
+        shell.type("wait frank-phone 6 --timeout 60" + Key.enter)
         await shell.expectScreen("the wait under way") { $0.cursorLine.isEmpty && $0.lineAboveCursor.hasSuffix("--timeout 60") }
         let interrupted = { (screen: ScreenModel) in
-            screen.allLines.contains("remote/erin-phone  kickedOfflineByOtherClient (6) interrupted, not connected (0)")
+            screen.allLines.joined().contains("remote/frank-phone  connected (0) interrupted, not kickedOfflineByOtherClient (6)")
                 && screen.showsOnly(prompt: "remote (1/2 connected)> ")
         }
         // The line is echoed before the command starts listening for Ctrl-C; on a busy machine
@@ -88,7 +88,7 @@ struct InteractiveTests {
         #expect(stat(historyPath, &status) == 0 && status.st_mode & 0o777 == 0o600)
         let history = try String(contentsOfFile: historyPath, encoding: .utf8)
         #expect(history.split(separator: "\n") == [
-            "connect erin-phone frank-phone ", "send frank-phone erin hello there", "wait erin-phone connected --timeout 60", "use dev ", "quit",
+            "connect erin-phone frank-phone ", "send frank-phone erin hello there", "wait frank-phone 6 --timeout 60", "use dev ", "quit",
         ])
     }
 

@@ -66,7 +66,7 @@ struct ParserTests {
         let samples = [
             "help", "profiles", "use p", "accounts", "connect a", "disconnect a", "kick a", "block a 1", "unblock a",
             "expire-token a", "status", "send a b c", "history a", "net a up", "background a", "foreground a", "log",
-            "wait a connected", "sleep 0", "quit", "timeline",
+            "wait a connected", "sleep 0", "quit", "timeline", "deactivate a", "reactivate a",
         ]
         #expect(Set(try samples.map { try parse($0).name }) == Set(CommandCatalog.all.map(\.name)))
     }
@@ -89,7 +89,7 @@ struct ParserTests {
         #expect(error("connect") == "connect: name at least one account, or all")
         #expect(error("connect all alice") == "connect: 'all' stands alone; drop the other accounts")
         #expect(error("connect a --timeout") == "connect: --timeout needs a value (see 'help connect')")
-        #expect(error("connect a --timeout soon") == "connect --timeout: 'soon' is not a number of seconds from 0 to 86400")
+        #expect(error("connect a --timeout soon") == "connect --timeout: 'soon' is not a number of seconds from -86400 to 86400")
         #expect(error("connect a --force") == "connect: unknown option --force; it takes --kick-enable, --timeout")
         #expect(error("kick") == "kick: missing arguments; usage: kick ACCOUNT")
         #expect(error("kick a b") == "kick: too many arguments; usage: kick ACCOUNT")

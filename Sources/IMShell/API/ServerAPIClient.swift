@@ -50,6 +50,16 @@ public struct ServerAPIClient: Sendable {
         _ = try await call("/user/block.json", userIDs.map { ("userId", $0) } + [("minute", String(minutes))])
     }
 
+    /// Deactivates the users (`/user/deactivate.json`): their devices end with userAbandon.
+    public func deactivate(userIDs: [String]) async throws(ServerAPIError) {
+        _ = try await call("/user/deactivate.json", userIDs.map { ("userId", $0) })
+    }
+
+    /// Lets deactivated users log in again (`/user/reactivate.json`).
+    public func reactivate(userIDs: [String]) async throws(ServerAPIError) {
+        _ = try await call("/user/reactivate.json", userIDs.map { ("userId", $0) })
+    }
+
     public func unblock(userIDs: [String]) async throws(ServerAPIError) {
         _ = try await call("/user/unblock.json", userIDs.map { ("userId", $0) })
     }

@@ -82,6 +82,14 @@ public final class CommandExecutor: Sendable {
             return try await admin(name, account, done: "tokens issued until now no longer log in") { client, user throws(ServerAPIError) in
                 try await client.expireTokens(userIDs: [user], before: now)
             }
+        case .deactivate(let account):
+            return try await admin(name, account, done: "deactivated: its devices are disconnected (userAbandon)") { client, user throws(ServerAPIError) in
+                try await client.deactivate(userIDs: [user])
+            }
+        case .reactivate(let account):
+            return try await admin(name, account, done: "reactivated") { client, user throws(ServerAPIError) in
+                try await client.reactivate(userIDs: [user])
+            }
         case .status(let account):
             return try await status(account)
         case let .send(account, peer, text):

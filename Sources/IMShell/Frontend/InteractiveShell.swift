@@ -69,7 +69,10 @@ public struct InteractiveShell: Sendable {
                 presenter.show(.usage(tokenized.words.first ?? "", error))
                 return true
             }
-            if command == .quit { return false }
+            if command == .quit {
+                presenter.show(CommandResult(command: command.name))
+                return false
+            }
             let executor = self.executor
             let result = await interrupter.run { await executor.execute(command) }
             presenter.show(result)

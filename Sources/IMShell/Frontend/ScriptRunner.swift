@@ -70,7 +70,11 @@ public struct ScriptRunner: Sendable {
 
     /// Runs one command and shows its result; false when the script should stop (`quit`).
     private func run(_ command: ShellCommand, status: inout ExitStatus) async -> Bool {
-        if command == .quit { return false }
+        if command == .quit {
+            // Every command has one result, in --json too; in text quit prints nothing.
+            presenter.show(CommandResult(command: command.name))
+            return false
+        }
         let result = await executor.execute(command)
         presenter.show(result)
         status.record(result)

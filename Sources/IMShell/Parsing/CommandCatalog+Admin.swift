@@ -39,5 +39,21 @@ extension CommandCatalog {
             parse: { input throws(CommandSyntaxError) in
                 .expireToken(try CommandParser.oneAccount(input))
             }),
+        CommandDefinition(
+            "deactivate", "ACCOUNT", "deactivate the account's user; its devices end (userAbandon)",
+            details: ["Calls the server API (/user/deactivate.json): the user's devices are disconnected at once with userAbandon (19) and do not reconnect; logins are refused until 'reactivate'."],
+            examples: ["deactivate bob-phone"],
+            arguments: [.account],
+            parse: { input throws(CommandSyntaxError) in
+                .deactivate(try CommandParser.oneAccount(input))
+            }),
+        CommandDefinition(
+            "reactivate", "ACCOUNT", "let a deactivated user log in again",
+            details: ["Calls the server API (/user/reactivate.json). The devices stay disconnected until they connect again."],
+            examples: ["reactivate bob-phone"],
+            arguments: [.account],
+            parse: { input throws(CommandSyntaxError) in
+                .reactivate(try CommandParser.oneAccount(input))
+            }),
     ]
 }

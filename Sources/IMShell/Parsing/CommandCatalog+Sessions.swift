@@ -8,7 +8,7 @@ extension CommandCatalog {
             "connect", "ACCOUNT...|all [--timeout S] [--kick-enable]", "log accounts in, in parallel",
             details: [
                 "Connects each account and reports how each call ended: connected with its user id, or the status and error code that stopped it. 'all' is every account of the active profile; PROFILE/all every account of PROFILE.",
-                "--timeout S bounds the first connection (default: the account's timeout; 0 retries until connected). --kick-enable asks that automatic reconnections give way to another online device of the same class (31023) instead of kicking it.",
+                "--timeout S bounds the first connection (default: the account's timeout; 0 or less retries until connected, as the SDK's timeout does). --kick-enable asks that automatic reconnections give way to another online device of the same class (31023) instead of kicking it.",
                 "Accounts without a token get one from the server API. An account already connected is reported as such.",
             ],
             examples: ["connect all", "connect alice-phone bob-phone --timeout 5", "connect prod/carol-web"],
@@ -17,7 +17,7 @@ extension CommandCatalog {
                 let arguments = try input.arguments()
                 return .connect(
                     try AccountSelection(parsing: arguments.positionals, command: input.command),
-                    timeout: try arguments.seconds("--timeout", in: 0...86_400),
+                    timeout: try arguments.seconds("--timeout", in: -86_400...86_400),
                     kickEnable: arguments.flags.contains("--kick-enable"))
             }),
         CommandDefinition(
@@ -60,7 +60,7 @@ extension CommandCatalog {
             }),
         CommandDefinition(
             "wait", "ACCOUNT...|all STATE [--timeout S]", "wait until the accounts reach STATE",
-            details: ["STATE is a status name (connected, kickedOfflineByOtherClient, ...) or its number. The command succeeds when every account has reached it since the wait began or is in it, and fails after S seconds (default 30) otherwise. 'all' is every session of the active profile."],
+            details: ["STATE is a status name (connected, kickedOfflineByOtherClient, ...) or its number. The command succeeds when every account has reached it since the wait began or is in it, and fails after S seconds (default 30) otherwise, or at once when an account has ended in another state for good (kicked, banned, timed out, ...): it will not get there. 'all' is every session of the active profile."],
             examples: ["wait all connected", "wait alice-phone kickedOfflineByOtherClient --timeout 5"],
             valueOptions: ["--timeout"], arguments: [.selection, .choice(ConnectionStatus.allKnown.map(\.name))],
             parse: { input throws(CommandSyntaxError) in

@@ -14,6 +14,8 @@ public enum ShellCommand: Equatable, Sendable {
     case block(AccountReference, minutes: Int)
     case unblock(AccountReference)
     case expireToken(AccountReference)
+    case deactivate(AccountReference)
+    case reactivate(AccountReference)
     case status(AccountReference?)
     case send(AccountReference, to: String, text: String)
     case history(AccountReference, peer: String?, limit: Int)
@@ -40,6 +42,8 @@ public enum ShellCommand: Equatable, Sendable {
         case .block: return "block"
         case .unblock: return "unblock"
         case .expireToken: return "expire-token"
+        case .deactivate: return "deactivate"
+        case .reactivate: return "reactivate"
         case .status: return "status"
         case .send: return "send"
         case .history: return "history"
