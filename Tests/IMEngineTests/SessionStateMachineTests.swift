@@ -69,6 +69,18 @@ struct SessionStateMachineTests {
         #expect(session.opens.count == afterForeground + 1)
     }
 
+    @Test func aNetworkChangeDropsALiveLinkAndReconnectsAtOnce() {
+        var machine = SessionStateMachine()
+        _ = try? machine.connect(timeout: nil)
+        _ = machine.connected(generation: machine.generation)
+        let live = machine.generation
+        let actions = machine.network(.changed)
+        #expect(actions.contains(.close(generation: live)), "the link of the old network is dropped")
+        #expect(actions.contains(.open(generation: live + 1, isReconnection: true)), "and a new one opened at once")
+        #expect(actions.contains(.status(.connecting, nil)) && machine.phase == .connecting && machine.attempt == 0)
+        #expect(machine.network(.up).isEmpty, "up on an available network changes nothing")
+    }
+
     @Test func noNetworkPausesAndResumesAtOnce() throws {
         var session = VirtualSession()
         session.outcome = { $0 == 1 ? .connect : .fail(.retryable("drop")) }

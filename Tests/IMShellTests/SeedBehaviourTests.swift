@@ -42,4 +42,28 @@ struct SeedBehaviourTests {
         #expect(run.status == 0, "\(run.stdout)")
         #expect(try #require(run.result("connect")).accounts.first?["status"] == "connected")
     }
+
+    /// The seeds' main timeout case: no network from the start, a connect timeout, error 34006.
+    @Test func withTheNetworkDownBeforeTheFirstConnectTheConnectTimesOut() async throws {
+        let sandbox = Sandbox()
+        let started = ContinuousClock.now
+        let run = try await sandbox.json("net alice-laptop down; connect alice-laptop --timeout 2; net alice-laptop up; connect alice-laptop")
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed >= .seconds(2) && elapsed < .seconds(15))
+        #expect(run.results().map { $0.string("command") } == ["net", "connect", "net", "connect"])
+        let statuses = run.statusEvents().filter { $0["account"] == "dev/alice-laptop" }.map { $0.string("status") }
+        #expect(statuses.prefix(2) == ["networkUnavailable", "timeout"], "\(statuses)")
+        let timedOut = try #require(run.result("connect")).accounts.first
+        #expect(timedOut?["status"] == "timeout" && timedOut?["errorCode"] == 34006)
+        #expect(try #require(run.result("connect", 1)).accounts.first?["status"] == "connected", "the network is back")
+    }
+
+    @Test func aNetworkChangeDropsTheLinkAndReconnectsAtOnce() async throws {
+        let sandbox = Sandbox()
+        let run = try await sandbox.json("connect alice-laptop; net alice-laptop change; wait alice-laptop connected --timeout 10")
+        #expect(run.status == 0, "\(run.stdout)")
+        let changes = run.statusEvents().filter { $0["account"] == "dev/alice-laptop" }
+        #expect(changes.map { $0.string("status") } == ["connecting", "connected", "connecting", "connected"])
+        #expect(changes[2].string("detail") == "network changed (simulated)")
+    }
 }

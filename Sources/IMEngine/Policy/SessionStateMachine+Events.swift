@@ -82,10 +82,23 @@ extension SessionStateMachine {
             default:
                 return []
             }
-        case .up, .changed:
+        case .up:
             networkAvailable = true
             attempt = 0
             return phase == .paused || phase == .waiting ? openNow() : []
+        case .changed:
+            // Another network replaced the one the link ran on: that link is dead whatever it
+            // says, so drop it and start over at once on a fresh schedule (as a real interface switch does).
+            networkAvailable = true
+            attempt = 0
+            switch phase {
+            case .connecting, .connected:
+                return [.close(generation: generation), cancelTimer(.stable)] + openNow()
+            case .paused, .waiting:
+                return openNow()
+            default:
+                return []
+            }
         }
     }
 

@@ -34,4 +34,23 @@ extension CommandExecutor {
         }
         return row
     }
+
+    /// `net`: the simulated network belongs to the account for the whole run: set before its
+    /// first connect, it holds for every session the account gets.
+    func net(_ selection: AccountSelection, _ event: NetworkEvent) async throws(ShellError) -> CommandResult {
+        // Named accounts may have no session yet; 'all' is every session, as for other session commands.
+        let isAll = if case .all = selection { true } else { false }
+        let accounts = try await accounts(selection, sessionsOnly: isAll)
+        let outcomes = await forEach(accounts) { [self] account in
+            await registry.setSimulatedNetwork(event, for: account.reference)
+            guard let session = await registry.session(account.reference) else {
+                let note = event == .down ? "no session yet: it will start with the network down" : "no session yet"
+                return AccountOutcome(account: account.reference, ok: true, status: .unknown, message: note)
+            }
+            await session.simulateNetwork(event)
+            let snapshot = await session.snapshot()
+            return AccountOutcome(account: account.reference, ok: true, status: snapshot.status, userID: snapshot.userID)
+        }
+        return .outcomes("net", outcomes)
+    }
 }

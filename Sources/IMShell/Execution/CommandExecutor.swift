@@ -101,7 +101,7 @@ public final class CommandExecutor: Sendable {
         case let .timeline(selection, request):
             return try await timeline(selection, request)
         case let .net(selection, event):
-            return try await eachSession(name, selection) { session in await session.simulateNetwork(event) }
+            return try await net(selection, event)
         case .background(let selection):
             return try await eachSession(name, selection) { session in await session.enterBackground() }
         case .foreground(let selection):

@@ -18,6 +18,8 @@ actor SessionRegistry {
     let server: EmbeddedServerHost
     private var engines: [String: Task<SessionEngine, any Error>] = [:]
     private var sessions: [AccountReference: Session] = [:]
+    /// Accounts whose simulated network is down (`net ACCOUNT down`), session or not.
+    private var networkDown: Set<AccountReference> = []
     private var apiGroup: EventLoopGroup?
     private var isShutDown = false
     /// Taken before the first engine or server starts, held until the process ends.
@@ -62,8 +64,18 @@ actor SessionRegistry {
         if let old = sessions.removeValue(forKey: reference) { await old.close() }
         let session = engine.makeSession(parameters)
         router.register(session.id, as: reference)
+        if networkDown.contains(reference) { await session.simulateNetwork(.down) }
         sessions[reference] = session
         return session
+    }
+
+    /// Remembers the account's simulated network for the sessions it gets later.
+    func setSimulatedNetwork(_ event: NetworkEvent, for account: AccountReference) {
+        if event == .down {
+            networkDown.insert(account)
+        } else {
+            networkDown.remove(account)
+        }
     }
 
     /// Returns once every event the sessions published so far is recorded and shown, so that
