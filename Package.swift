@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(name: "IMShellTests", dependencies: ["IMProcess", "TestSupport", "IMShell", "imsh", "IMProfiles", "IMEngine", "IMServer", "IMProtocol", "IMTransport", "IMConfig"]),
         // What several test targets share: a deadline for async tests, a pseudo-terminal and a model of its screen,
         // and a look into the SQLite files a killed process left.
-        .target(name: "TestSupport", dependencies: ["IMStore", "IMProcess"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["IMStore", "IMProcess", "IMJSON"], path: "Tests/TestSupport"),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CEdit", "CSQLite", "CCrypto"]),
     ]
 )

@@ -45,20 +45,6 @@ enum BenchProcess {
     }
 }
 
-extension JSONObject {
-    func int(_ key: String) -> Int64? { self[key]?.integerValue }
-
-    func number(_ key: String) -> Double? {
-        switch self[key] {
-        case .double(let value)?: return value
-        case .integer(let value)?: return Double(value)
-        default: return nil
-        }
-    }
-
-    func object(_ key: String) -> JSONObject? { self[key]?.objectValue }
-}
-
 /// Waiting for a child on a thread of its own (waitpid blocks).
 enum BlockingWait {
     static func exit(of child: ChildProcess) async -> ChildProcess.Termination {

@@ -66,4 +66,20 @@ struct SeedBehaviourTests {
         #expect(changes.map { $0.string("status") } == ["connecting", "connected", "connecting", "connected"])
         #expect(changes[2].string("detail") == "network changed (simulated)")
     }
+
+    /// Each reconnection attempt shows as it is planned: its number and the wait before it.
+    @Test func everyPlannedAttemptIsAnEventWithItsNumberAndWait() async throws {
+        let sandbox = Sandbox()
+        sandbox.write("""
+            { "appKey": "k", "server": "mqtt://127.0.0.1:1", "accounts": { "x": { "userId": "x", "token": "opaque-token" } } }
+            """, to: "profiles/offline.json")
+        let run = try await sandbox.json("connect offline/x --timeout 1")
+        let retries = run.jsonObjects().filter { $0["event"] == "retry" }
+        #expect(retries.count >= 3, "attempts at 0, 0.05, 0.3, 0.8 s within the 1 s timeout")
+        #expect(retries.map { $0.int("attempt") }.prefix(3) == [2, 3, 4])
+        #expect(retries.first?["status"] == "connecting" && retries.first?["code"] == 10)
+        #expect((retries.first?.number("inSeconds") ?? 0) > 0 && retries.first?.string("detail")?.contains("127.0.0.1:1") == true)
+        let text = try await sandbox.imsh(["-c", "connect offline/x --timeout 1"])
+        #expect(text.stdout.contains("offline/x connecting (10), attempt 2 in "), "\(text.stdout)")
+    }
 }

@@ -9,6 +9,9 @@ public struct SessionEvent: Sendable {
         case databaseOpened(isRecreated: Bool, error: EngineError?)
         /// The server answered a sent message (PUBACK).
         case sendReport(SendReport)
+        /// An attempt failed for `reason` and the next, number `attempt` of this connect call's
+        /// schedule, starts after `delay` (the status stays connecting).
+        case retryScheduled(attempt: Int, delay: Duration, reason: String)
         /// The session closed; its snapshot leaves the hub's table after this event.
         case closed
     }

@@ -13,8 +13,11 @@ extension Session {
             case let .close(generation):
                 close(generation)
             case let .startTimer(kind, token, delay):
-                if kind == .retry { retryAt = clock.epochMilliseconds + Int64(delay.nanoseconds / 1_000_000) }
                 startTimer(kind, token: token, delay: delay)
+                if kind == .retry {
+                    retryAt = clock.epochMilliseconds + Int64(delay.nanoseconds / 1_000_000)
+                    publish(.retryScheduled(attempt: machine.attempt + 1, delay: delay, reason: statusDetail))
+                }
             case let .cancelTimer(kind):
                 if kind == .retry { retryAt = nil }
                 timers.removeValue(forKey: kind)?.cancel()

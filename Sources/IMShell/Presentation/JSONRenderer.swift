@@ -51,6 +51,10 @@ public struct JSONRenderer: Sendable {
                 if let code = error.code { members.append(("code", .integer(Int64(code.rawValue)))) }
                 members.append(("error", .string(error.description)))
             }
+        case let .retry(attempt, delay, reason):
+            members += [("event", "retry"), ("account", .string(event.account.description)), ("status", "connecting"), ("code", 10)]
+            members += [("attempt", .integer(Int64(attempt))), ("inSeconds", .double(Double(delay.nanoseconds) / 1e9))]
+            if !reason.isEmpty { members.append(("detail", .string(reason))) }
         case .gap(let count):
             members += [("event", "gap"), ("account", .string(event.account.description)), ("dropped", .integer(Int64(count)))]
         }

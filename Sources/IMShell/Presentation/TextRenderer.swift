@@ -34,6 +34,9 @@ public struct TextRenderer: Sendable {
         case .databaseProblem(_, let error):
             if let error { return "\(head) \(style.red("dbOpened failed")): \(error)" }
             return "\(head) \(style.yellow("dbOpened: recreated")) (the damaged database was moved aside)"
+        case let .retry(attempt, delay, reason):
+            let wait = Self.seconds(delay)
+            return "\(head) \(style.status(.connecting)), attempt \(attempt) in \(wait)" + (reason.isEmpty ? "" : style.dim(": \(reason)"))
         case .gap(let count):
             return "\(head) \(style.yellow("\(count) events not shown")): the output fell behind; the messages are in the database (history, log)"
         }
@@ -148,6 +151,15 @@ public struct TextRenderer: Sendable {
         case .sent: return "sent"
         case .failed: return "failed"
         }
+    }
+
+    /// `1 s`, `0.05 s`, `64 s`: a wait as the backoff schedule gives it, to the millisecond.
+    static func seconds(_ duration: Duration) -> String {
+        let milliseconds = Int64(duration.nanoseconds / 1_000_000)
+        if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) s" }
+        var text = String(Double(milliseconds) / 1000)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text + " s"
     }
 
     /// `HH:MM:SS` in local time.

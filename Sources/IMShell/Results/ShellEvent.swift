@@ -11,6 +11,8 @@ public struct ShellEvent: Sendable {
         case databaseProblem(isRecreated: Bool, error: EngineError?)
         /// The output fell this many events behind and they were not shown.
         case gap(Int)
+        /// The next connection attempt, its number and when it starts, after a failed one.
+        case retry(attempt: Int, delay: Duration, reason: String)
     }
 
     /// The account, always with its profile.
@@ -25,7 +27,7 @@ public struct ShellEvent: Sendable {
         switch kind {
         case .status(let change): self.at = change.at
         case .message(let message): self.at = message.sentAt
-        case .databaseProblem, .gap: self.at = at ?? Int64(Date().timeIntervalSince1970 * 1000)
+        case .databaseProblem, .gap, .retry: self.at = at ?? Int64(Date().timeIntervalSince1970 * 1000)
         }
     }
 
@@ -40,6 +42,8 @@ public struct ShellEvent: Sendable {
         case let .databaseOpened(isRecreated, error):
             guard isRecreated || error != nil else { return nil }
             self.init(account: account, kind: .databaseProblem(isRecreated: isRecreated, error: error))
+        case let .retryScheduled(attempt, delay, reason):
+            self.init(account: account, kind: .retry(attempt: attempt, delay: delay, reason: reason))
         case .sendReport, .closed:
             return nil
         }

@@ -1,5 +1,6 @@
 import IMJSON
 import Testing
+import TestSupport
 
 extension JSONObject {
     /// The `accounts` member's objects.
@@ -8,13 +9,6 @@ extension JSONObject {
         return items.compactMap(\.objectValue)
     }
 
-    /// The array member `key`'s objects.
-    func objects(_ key: String) -> [JSONObject] {
-        guard case .array(let items)? = self[key] else { return [] }
-        return items.compactMap(\.objectValue)
-    }
-
-    func string(_ key: String) -> String? { self[key]?.stringValue }
 }
 
 extension ImshProcess.Run {
