@@ -24,6 +24,8 @@ public struct Account: Sendable, Hashable, CustomStringConvertible {
     public var heartbeat: Int
     /// The fraction by which each reconnection wait may vary either way (profile-wide).
     public var jitter: Double
+    /// Seconds in the background before the session suspends.
+    public var backgroundGrace: Int
     public var proxy: ProxyAddress?
     /// How `mqtts://` servers are verified: the `tls` objects of profile, defaults and account
     /// merged field by field; nil when none is given (system trust store, the host's name).
@@ -43,6 +45,7 @@ public struct Account: Sendable, Hashable, CustomStringConvertible {
         self.reconnectKickEnable = settings.reconnectKickEnable
         self.heartbeat = settings.heartbeat
         self.jitter = settings.jitter
+        self.backgroundGrace = settings.backgroundGrace
         self.proxy = proxy
         self.tls = tls
     }
@@ -52,7 +55,9 @@ public struct Account: Sendable, Hashable, CustomStringConvertible {
 
     /// The account's session settings as one value.
     public var settings: SessionSettings {
-        SessionSettings(timeout: timeout, reconnectKickEnable: reconnectKickEnable, heartbeat: heartbeat, platform: platform, jitter: jitter)
+        SessionSettings(
+            timeout: timeout, reconnectKickEnable: reconnectKickEnable, heartbeat: heartbeat, platform: platform, jitter: jitter,
+            backgroundGrace: backgroundGrace)
     }
 
     /// One line for people: reference, user, device, platform, token source, proxy (secrets redacted).

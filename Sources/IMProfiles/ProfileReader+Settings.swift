@@ -3,7 +3,7 @@ import IMProtocol
 
 extension ProfileReader {
     /// The session settings an account may set; `defaults` also takes `jitter`.
-    static let settingNames: Set<String> = ["timeout", "reconnectKickEnable", "heartbeat", "platform"]
+    static let settingNames: Set<String> = ["timeout", "reconnectKickEnable", "heartbeat", "platform", "backgroundGrace"]
 
     /// `base` with the settings `object` sets; a field with a problem keeps the base value.
     func readSettings(_ object: ObjectReader, over base: SessionSettings, includingJitter: Bool) -> SessionSettings {
@@ -12,6 +12,7 @@ extension ProfileReader {
         if let value = object.bool("reconnectKickEnable") { settings.reconnectKickEnable = value }
         if let value = object.int("heartbeat", in: SessionSettings.heartbeatRange) { settings.heartbeat = value }
         if let value = readPlatform(object) { settings.platform = value }
+        if let value = object.int("backgroundGrace", in: SessionSettings.backgroundGraceRange) { settings.backgroundGrace = value }
         if includingJitter, let value = object.double("jitter", in: SessionSettings.jitterRange) { settings.jitter = value }
         return settings
     }

@@ -82,4 +82,27 @@ struct SeedBehaviourTests {
         let text = try await sandbox.imsh(["-c", "connect offline/x --timeout 1"])
         #expect(text.stdout.contains("offline/x connecting (10), attempt 2 in "), "\(text.stdout)")
     }
+
+    /// The background grace is a setting (profile and account) and a `background` option, so
+    /// the suspend case shows in seconds.
+    @Test func theBackgroundGraceIsASettingAndAnOption() async throws {
+        let sandbox = Sandbox()
+        var profile = try String(contentsOfFile: "\(sandbox.profiles)/dev.json", encoding: .utf8)
+        profile = profile.replacingOccurrences(of: #""timeout": 30,"#, with: #""timeout": 30, "backgroundGrace": 1,"#)
+        sandbox.write(profile, to: "profiles/dev.json")
+        let started = ContinuousClock.now
+        let run = try await sandbox.json("""
+            connect alice-laptop bob-phone
+            background alice-laptop
+            background bob-phone --grace 0.5
+            wait alice-laptop bob-phone suspend --timeout 10
+            foreground all
+            wait alice-laptop bob-phone connected --timeout 10
+            """)
+        #expect(ContinuousClock.now - started < .seconds(8), "suspended after about a second, not 120")
+        #expect(run.status == 0, "\(run.stdout)")
+        let suspended = run.statusEvents().filter { $0["status"] == "suspend" }
+        #expect(Set(suspended.compactMap { $0.string("account") }) == ["dev/alice-laptop", "dev/bob-phone"])
+        #expect(suspended.contains { $0.string("detail")?.contains("0.5 seconds") == true })
+    }
 }

@@ -103,12 +103,13 @@ extension SessionStateMachine {
     }
 
     /// The app went to the background: after the grace period the session suspends.
-    public mutating func background() -> [Action] {
+    /// - Parameter grace: this time's grace instead of the configured one.
+    public mutating func background(grace: Duration? = nil) -> [Action] {
         guard !inBackground else { return [] }
         inBackground = true
         switch phase {
         case .connecting, .connected, .waiting, .paused:
-            return [startTimer(.backgroundGrace, after: configuration.backgroundGrace)]
+            return [startTimer(.backgroundGrace, after: grace ?? configuration.backgroundGrace)]
         default:
             return []
         }

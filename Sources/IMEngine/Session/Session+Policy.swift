@@ -53,7 +53,7 @@ extension Session {
         case .deadline:
             statusDetail = SessionTermination.timedOut.detail
             if !lastRetryableFailure.isEmpty { statusDetail += "; last attempt: \(lastRetryableFailure)" }
-        case .backgroundGrace: statusDetail = "in the background longer than \(parameters.backgroundGrace)"
+        case .backgroundGrace: statusDetail = "in the background longer than \(backgroundGrace)"
         case .retry, .stable: statusDetail = ""
         }
         perform(machine.timerFired(kind, token: token))
@@ -185,8 +185,10 @@ extension Session {
     }
 
     /// The app went to the background: after the grace period the session suspends (status 13).
-    public func enterBackground() {
-        perform(machine.background())
+    /// - Parameter grace: the time before suspending, this time; nil: the session's `backgroundGrace`.
+    public func enterBackground(grace: Duration? = nil) {
+        backgroundGrace = grace ?? parameters.backgroundGrace
+        perform(machine.background(grace: grace))
     }
 
     /// The app came back: the backoff starts over and a suspended session reconnects at once.

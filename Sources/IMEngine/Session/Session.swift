@@ -50,6 +50,8 @@ public actor Session {
     /// Sends waiting to be stored; see `send(text:to:)`.
     var sendBatch = PendingBatch<WaitingSend>()
     var simulatedNetworkDown = false
+    /// The grace of the current stay in the background, for the suspend message.
+    var backgroundGrace: Duration = .zero
 
     /// Said with the next status change (why it happened).
     var statusDetail = ""

@@ -72,8 +72,10 @@ extension CommandExecutor {
             timeout: seconds > 0 ? .milliseconds(Int64(seconds * 1000)) : nil,
             reconnectKickEnable: kickEnable || account.reconnectKickEnable, deviceID: account.deviceID,
             platform: account.platform, heartbeat: account.heartbeat, proxy: account.proxy.map(Self.socksProxy),
-            jitter: account.jitter, dataDirectory: registry.directory(of: account.reference),
-            tls: registry.server.tls(for: account, in: try context.profile(named: account.profile)))
+            jitter: account.jitter, backgroundGrace: .seconds(account.backgroundGrace),
+            dataDirectory: registry.directory(of: account.reference),
+            tls: registry.server.tls(for: account, in: try context.profile(named: account.profile)),
+            label: account.reference.description)
     }
 
     func disconnect(_ selection: AccountSelection, disablePush: Bool) async throws(ShellError) -> CommandResult {

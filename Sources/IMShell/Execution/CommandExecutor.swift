@@ -1,3 +1,4 @@
+import IMCommandLine
 import IMEngine
 import IMProfiles
 
@@ -102,8 +103,9 @@ public final class CommandExecutor: Sendable {
             return try await timeline(selection, request)
         case let .net(selection, event):
             return try await net(selection, event)
-        case .background(let selection):
-            return try await eachSession(name, selection) { session in await session.enterBackground() }
+        case let .background(selection, grace):
+            let duration = grace.map(OptionValue.duration(seconds:))
+            return try await eachSession(name, selection) { session in await session.enterBackground(grace: duration) }
         case .foreground(let selection):
             return try await eachSession(name, selection) { session in await session.enterForeground() }
         case let .wait(selection, state, timeout):

@@ -45,11 +45,16 @@ extension CommandCatalog {
                 return .net(try AccountSelection(parsing: Array(arguments.positionals.dropLast()), command: input.command), event)
             }),
         CommandDefinition(
-            "background", "ACCOUNT...|all", "send sessions to the background",
-            details: ["After the background grace (120 s) a session disconnects with status suspend (13); 'foreground' brings it back."],
+            "background", "ACCOUNT...|all [--grace S]", "send sessions to the background",
+            details: ["After the background grace (the account's backgroundGrace, 120 s unless the profile says; --grace S this time) a session disconnects with status suspend (13); 'foreground' brings it back."],
+            examples: ["background all", "background alice-phone --grace 2"],
+            valueOptions: ["--grace"],
             arguments: [.selection],
             parse: { input throws(CommandSyntaxError) in
-                .background(try AccountSelection(parsing: try input.arguments().positionals, command: input.command))
+                let arguments = try input.arguments()
+                return .background(
+                    try AccountSelection(parsing: arguments.positionals, command: input.command),
+                    grace: try arguments.seconds("--grace", in: 0...86_400))
             }),
         CommandDefinition(
             "foreground", "ACCOUNT...|all", "bring sessions back to the foreground",

@@ -20,7 +20,7 @@ public enum ShellCommand: Equatable, Sendable {
     case send(AccountReference, to: String, text: String)
     case history(AccountReference, peer: String?, limit: Int)
     case net(AccountSelection, NetworkEvent)
-    case background(AccountSelection)
+    case background(AccountSelection, grace: Double?)
     case foreground(AccountSelection)
     case log(AccountReference?, limit: Int)
     /// The accounts named, or every account of a profile (nil: the active one).
