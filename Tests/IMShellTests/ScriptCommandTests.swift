@@ -172,7 +172,7 @@ struct ScriptCommandTests {
         let journal = try #require(run.result("log", 1)).objects("events")
         #expect(journal.map { $0.string("status") } == ["connected", "signOut"])
         let missing = try #require(run.result("log", 2))
-        #expect(missing["ok"] == false && missing["error"] == "dev/alice-phone has no session in this run; connect it first")
+        #expect(missing["ok"] == false && missing["error"] == "dev/alice-phone has no database yet: connect it once (it keeps its messages and log across runs)")
     }
 
     @Test func commandsNeedingASessionSaySo() async throws {
@@ -182,7 +182,7 @@ struct ScriptCommandTests {
         let errors = run.results().map { $0.string("error") }
         #expect(errors == [
             "dev/bob-phone has no session in this run; connect it first",
-            "dev/bob-phone has no session in this run; connect it first",
+            "dev/bob-phone has no database yet: connect it once (it keeps its messages and log across runs)",
             nil,  // the simulated network belongs to the account, session or not
             "profile dev has no sessions yet; connect some accounts first",
             nil,

@@ -105,4 +105,19 @@ struct SeedBehaviourTests {
         #expect(Set(suspended.compactMap { $0.string("account") }) == ["dev/alice-laptop", "dev/bob-phone"])
         #expect(suspended.contains { $0.string("detail")?.contains("0.5 seconds") == true })
     }
+
+    /// `log` and `history` read the account's database from an earlier run when it has no
+    /// session in this one, and leave it closed.
+    @Test func logAndHistoryReadTheDatabaseOfAnEarlierRun() async throws {
+        let sandbox = Sandbox()
+        let first = try await sandbox.json("connect alice-laptop bob-phone; send alice-laptop bob hello; wait bob-phone connected; sleep 0.5; quit")
+        #expect(first.status == 0, "\(first.stdout)")
+        let second = try await sandbox.json("log bob-phone; history bob-phone; connect bob-phone; history bob-phone -n 1")
+        #expect(second.status == 0, "\(second.stdout)")
+        let log = try #require(second.result("log"))
+        #expect(log.objects("entries").map { $0.string("status") } == ["connecting", "connected", "signOut"])
+        let history = try #require(second.result("history")).objects("messages")
+        #expect(history.map { $0.string("text") } == ["hello"])
+        #expect(try #require(second.result("history", 1)).objects("messages").count == 1, "the session's own database, open again")
+    }
 }

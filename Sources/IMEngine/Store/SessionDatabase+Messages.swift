@@ -86,15 +86,31 @@ extension SessionDatabase {
 
     /// The latest `limit` messages, with `peer` only when given, oldest first.
     public func history(peer: String? = nil, limit: Int = 50) async throws -> [StoredMessage] {
-        try await queue.read { db in
-            let rows = if let peer {
-                try db.fetchAll("SELECT \(Self.messageColumns) FROM message WHERE peer = ? ORDER BY id DESC LIMIT ?",
-                                [.text(peer), .integer(Int64(limit))])
-            } else {
-                try db.fetchAll("SELECT \(Self.messageColumns) FROM message ORDER BY id DESC LIMIT ?", [.integer(Int64(limit))])
-            }
-            return rows.reversed().map(Self.message)
+        try await queue.read { db in try Self.latestMessages(db, peer: peer, limit: limit) }
+    }
+
+    /// The latest `limit` messages (`peer`'s only when given) of the database file at `path`,
+    /// oldest first, through a read-only connection closed before returning: the history of an
+    /// account that has no session, without migrating, repairing or holding the file.
+    ///
+    /// Blocks on disk I/O: call it off the cooperative pool.
+    public static func readHistory(path: String, peer: String?, limit: Int) throws -> [StoredMessage] {
+        var configuration = Database.Configuration.compact
+        configuration.readOnly = true
+        configuration.journalMode = nil
+        let database = try Database(path: path, configuration: configuration)
+        defer { database.close() }
+        return try latestMessages(database, peer: peer, limit: limit)
+    }
+
+    private static func latestMessages(_ db: Database, peer: String?, limit: Int) throws -> [StoredMessage] {
+        let rows = if let peer {
+            try db.fetchAll("SELECT \(messageColumns) FROM message WHERE peer = ? ORDER BY id DESC LIMIT ?",
+                            [.text(peer), .integer(Int64(limit))])
+        } else {
+            try db.fetchAll("SELECT \(messageColumns) FROM message ORDER BY id DESC LIMIT ?", [.integer(Int64(limit))])
         }
+        return rows.reversed().map(message)
     }
 
     /// How many messages are stored with a given uid (the tests' check for exactly-once).

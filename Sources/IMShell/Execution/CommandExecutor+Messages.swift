@@ -1,3 +1,4 @@
+import Foundation
 import IMEngine
 import IMProfiles
 
@@ -42,7 +43,11 @@ extension CommandExecutor {
 
     func history(_ reference: AccountReference, peer: String?, limit: Int) async throws(ShellError) -> CommandResult {
         let account = try context.account(reference)
-        let session = try await session(account)
+        guard let session = await registry.session(account.reference) else {
+            let path = try await databaseFile(of: account)
+            let messages = try await Self.offPool(account) { try SessionDatabase.readHistory(path: path, peer: peer, limit: limit) }
+            return CommandResult(command: "history", output: .history(account: account.reference, peer: peer, messages))
+        }
         do {
             let messages = try await session.history(peer: peer, limit: limit)
             return CommandResult(command: "history", output: .history(account: account.reference, peer: peer, messages))
@@ -56,12 +61,46 @@ extension CommandExecutor {
             return CommandResult(command: "log", output: .journal(book.journal(limit: limit)))
         }
         let account = try context.account(reference)
-        let session = try await session(account)
+        guard let session = await registry.session(account.reference) else {
+            let path = try await databaseFile(of: account)
+            let entries = try await Self.offPool(account) { try SessionDatabase.readConnectionLog(path: path, limit: limit) }
+            return CommandResult(command: "log", output: .connectionLog(account: account.reference, entries))
+        }
         do {
             let entries = try await session.connectionLog(limit: limit)
             return CommandResult(command: "log", output: .connectionLog(account: account.reference, entries))
         } catch {
             throw ShellError("\(account.reference): \(error)")
+        }
+    }
+
+    /// The account's database file from an earlier run: its user's (the profile's userId, or
+    /// the only user it logged in as), under its data directory.
+    func databaseFile(of account: Account) async throws(ShellError) -> String {
+        let profile = try context.profile(named: account.profile)
+        let directory = registry.directory(of: account.reference)
+        let folder = (SessionDatabase.path(directory: directory, appKey: profile.appKey, userID: "x") as NSString).deletingLastPathComponent
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".sqlite") }.sorted()
+        if let user = account.userID {
+            let path = SessionDatabase.path(directory: directory, appKey: profile.appKey, userID: user)
+            if FileManager.default.fileExists(atPath: path) { return path }
+        } else if files.count == 1 {
+            return "\(folder)/\(files[0])"
+        }
+        throw ShellError("\(account.reference) has no database yet: connect it once (it keeps its messages and log across runs)")
+    }
+
+    /// Runs a blocking read on a thread of Dispatch's, off the cooperative pool.
+    static func offPool<T: Sendable>(
+        _ account: Account, _ body: @escaping @Sendable () throws -> T
+    ) async throws(ShellError) -> T {
+        let result: Result<T, any Error> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: Result { try body() }) }
+        }
+        do {
+            return try result.get()
+        } catch {
+            throw ShellError("\(account.reference): cannot read its database: \(error)")
         }
     }
 }

@@ -25,7 +25,7 @@ extension CommandCatalog {
             }),
         CommandDefinition(
             "history", "ACCOUNT [PEER] [-n N]", "show the messages in the account's local database",
-            details: ["Oldest first, the latest N (default 20), with PEER's conversation only when given. The database opens with the account's first connect."],
+            details: ["Oldest first, the latest N (default 20), with PEER's conversation only when given. Without a session in this run, it is read from the account's database on disk (kept across runs), which is then closed again."],
             examples: ["history bob-phone alice -n 5"],
             valueOptions: ["-n"], arguments: [.account, .user],
             parse: { input throws(CommandSyntaxError) in
@@ -38,7 +38,7 @@ extension CommandCatalog {
             }),
         CommandDefinition(
             "log", "[ACCOUNT] [-n N]", "show the connection log of an account, or this run's events",
-            details: ["With ACCOUNT: the latest N (default 20) status changes from its local database, kept across runs. Without: the latest N events (status changes, messages) of every session in this run."],
+            details: ["With ACCOUNT: the latest N (default 20) status changes from its local database, kept across runs (read from disk when the account has no session in this run). Without: the latest N events (status changes, messages) of every session in this run."],
             valueOptions: ["-n"], arguments: [.account],
             parse: { input throws(CommandSyntaxError) in
                 let arguments = try input.arguments()
