@@ -56,7 +56,14 @@ struct ConnectBench: BenchCommand {
             if let target {
                 chosen = try await target.accounts(limit: accounts, dataDirectory: stage.directory.clients, server: stage.server)
             }
-            if chosen.isEmpty { chosen = try await stage.users("bench", count: sessions) }
+            if chosen.isEmpty {
+                // New users on a profile's server connect as its accounts would: with its TLS settings.
+                chosen = try await stage.users("bench", count: sessions).map { user in
+                    var user = user
+                    user.tls = target?.profile.tls
+                    return user
+                }
+            }
             return try await measure(chosen, on: stage)
         }
     }
