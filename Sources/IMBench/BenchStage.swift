@@ -1,3 +1,5 @@
+import IMTransport
+
 /// What every bench sets up and tears down: descriptors, its directory, the server, the
 /// sessions' engine, and the progress line that shows each phase.
 struct BenchStage: Sendable {
@@ -38,11 +40,18 @@ struct BenchStage: Sendable {
     }
 
     /// `count` new users named `prefix0`... with tokens from the server.
-    func users(_ prefix: String, count: Int) async throws(BenchError) -> [BenchAccount] {
+    ///
+    /// - Parameter tls: how they verify an `mqtts://` server (a profile's TLS settings).
+    func users(_ prefix: String, count: Int, tls: TLSClientConfiguration? = nil) async throws(BenchError) -> [BenchAccount] {
         let issuer = try await server.tokenIssuer()
         let issued = Counter()
-        return try await progress.during("tokens", status: { "\(issued.value)/\(count) issued" }) { () async throws(BenchError) in
+        let users = try await progress.during("tokens", status: { "\(issued.value)/\(count) issued" }) { () async throws(BenchError) in
             try await BenchAccount.users(prefix, count: count, issuer: issuer, issued: { issued.increment() })
+        }
+        return users.map { user in
+            var user = user
+            user.tls = tls
+            return user
         }
     }
 

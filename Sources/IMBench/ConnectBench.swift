@@ -56,14 +56,8 @@ struct ConnectBench: BenchCommand {
             if let target {
                 chosen = try await target.accounts(limit: accounts, dataDirectory: stage.directory.clients, server: stage.server)
             }
-            if chosen.isEmpty {
-                // New users on a profile's server connect as its accounts would: with its TLS settings.
-                chosen = try await stage.users("bench", count: sessions).map { user in
-                    var user = user
-                    user.tls = target?.profile.tls
-                    return user
-                }
-            }
+            // New users on a profile's server connect as its accounts would: with its TLS settings.
+            if chosen.isEmpty { chosen = try await stage.users("bench", count: sessions, tls: target?.profile.tls) }
             return try await measure(chosen, on: stage)
         }
     }

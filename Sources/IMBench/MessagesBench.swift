@@ -7,11 +7,13 @@ struct MessagesBench: BenchCommand {
     static let spec = CommandSpec.bench(
         "messages",
         summary: "send messages between many pairs of sessions and measure throughput, latency, losses and duplicates",
-        usage: "--pairs N [--rate R] [--duration S] [--server embedded|spawn] [--data DIR] [--threads T] [--timeout S] [--json] [--report FILE.html]",
+        usage: "--pairs N [--rate R] [--duration S] [--profile P] [--server embedded|spawn] [--data DIR] [--threads T] [--timeout S] [--json] [--report FILE.html]",
         options: [
             OptionSpec("--pairs", value: "N", help: "N senders (send0...) each writing to its own receiver (recv0...)"),
             OptionSpec("--rate", value: "R", help: "messages per second in all, spread evenly over the senders (default 1000)"),
             OptionSpec("--duration", value: "S", help: "send for S seconds (default 10)"),
+            OptionSpec("--profile", value: "P", help: "use profile P's server, app and TLS settings (its accounts are not used)"),
+            OptionSpec("--profiles", value: "DIR", help: "where profiles are (else $IMSH_PROFILES, ./profiles, ~/.config/imsh/profiles)"),
         ],
         epilogue: """
             Connects the 2N sessions, then each sender sends at R/N messages a second. A message
@@ -33,6 +35,8 @@ struct MessagesBench: BenchCommand {
     var pairs: Int
     var rate: Double
     var duration: Duration
+    var profile: String?
+    var profiles: String?
 
     init(_ reader: OptionReader) throws(UsageError) {
         try reader.noPositionals()
@@ -40,11 +44,19 @@ struct MessagesBench: BenchCommand {
         pairs = try reader.required("--pairs", reader.integer("--pairs", in: 1...500_000))
         rate = try reader.number("--rate", in: 0.01...10_000_000) ?? 1000
         duration = try reader.seconds("--duration", in: 0.001...86_400) ?? .seconds(10)
+        profile = reader.parsed.value("--profile")
+        profiles = reader.parsed.value("--profiles")
+        if profile != nil, reader.parsed.value("--server") != nil {
+            throw UsageError("give --profile or --server, not both: the profile names its server")
+        }
+        if profile == nil, profiles != nil { throw UsageError("--profiles only goes with --profile") }
     }
 
     func run(progress: ProgressLine) async throws(BenchError) -> any BenchReport {
-        try await BenchStage.run(common, sessions: 2 * pairs, progress: progress) { stage throws(BenchError) in
-            let accounts = try await stage.users("send", count: pairs) + stage.users("recv", count: pairs)
+        let target = try profile.map { name throws(BenchError) in try ProfileTarget.load(name, directory: profiles) }
+        let tls = target?.profile.tls
+        return try await BenchStage.run(common, sessions: 2 * pairs, profile: target, progress: progress) { stage throws(BenchError) in
+            let accounts = try await stage.users("send", count: pairs, tls: tls) + stage.users("recv", count: pairs, tls: tls)
             let fleet = try await stage.fleet(accounts)
             let connect = await stage.connect(fleet).snapshot
             guard connect.connected == accounts.count else {
