@@ -89,6 +89,12 @@ struct BenchCommandTests {
         #expect(try two.result().int("connected") == 2)
         let missing = try await BenchProcess.run(["connect", "--profile", "nope", "--profiles", profiles])
         #expect(missing.status == 1 && missing.stderr == "imsh bench connect: --profile nope: the profile is not in \(profiles)\n")
+        // Messages between users made on the profile's server.
+        let messages = try await BenchProcess.run(
+            ["messages", "--pairs", "2", "--rate", "40", "--duration", "0.5", "--profile", "load", "--profiles", profiles, "--json"])
+        #expect(messages.status == 0, "\(messages.stderr)")
+        let result = try messages.result()
+        #expect(result["server"] == "embedded" && result.int("sent") == 20 && result.int("received") == 20 && result.int("lost") == 0)
     }
 
     @Test(arguments: ["embedded", "spawn"])
