@@ -1,6 +1,7 @@
 import Foundation
 import IMJSON
 import Testing
+import TestSupport
 
 /// The seeds' behaviour as a user drives it through imsh in script mode.
 @Suite(.timeLimit(.minutes(2)))
@@ -119,5 +120,27 @@ struct SeedBehaviourTests {
         let history = try #require(second.result("history")).objects("messages")
         #expect(history.map { $0.string("text") } == ["hello"])
         #expect(try #require(second.result("history", 1)).objects("messages").count == 1, "the session's own database, open again")
+    }
+
+    /// A damaged database is moved aside and made afresh, and the user hears of it before the
+    /// connection completes: dbOpened with recreated and where the old file went.
+    @Test func aRecreatedDatabaseIsAnEventBeforeTheConnection() async throws {
+        let sandbox = Sandbox()
+        let first = try await sandbox.json("connect bob-phone; quit")
+        #expect(first.status == 0)
+        let file = try #require(SQLiteFiles.all(under: sandbox.data).first { $0.hasSuffix("/bob.sqlite") })
+        try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: file))
+        let run = try await sandbox.json("connect bob-phone")
+        #expect(run.status == 0, "\(run.stdout)")
+        let objects = run.jsonObjects()
+        let opened = try #require(objects.firstIndex { $0["event"] == "dbOpened" })
+        #expect(objects[opened]["recreated"] == true && objects[opened]["account"] == "dev/bob-phone")
+        let moved = objects[opened]["movedAside"].flatMap { value -> String? in
+            guard case .array(let items) = value else { return nil }
+            return items.first?.stringValue
+        }
+        #expect(moved?.hasPrefix(file + ".corrupt-") == true, "\(String(describing: moved))")
+        let connected = try #require(objects.firstIndex { $0["event"] == "status" && $0["status"] == "connected" })
+        #expect(opened < connected, "dbOpened comes before the connection, as the seeds order it")
     }
 }

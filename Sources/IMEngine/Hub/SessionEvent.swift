@@ -5,8 +5,9 @@ public struct SessionEvent: Sendable {
         case status(StatusChange)
         /// A message was received and stored.
         case message(StoredMessage)
-        /// The local database opened (`isRecreated`: a damaged file was moved aside), or could not.
-        case databaseOpened(isRecreated: Bool, error: EngineError?)
+        /// The local database opened (`isRecreated`: a damaged file was moved aside, to
+        /// `movedAside`), or could not.
+        case databaseOpened(isRecreated: Bool, movedAside: [String], error: EngineError?)
         /// The server answered a sent message (PUBACK).
         case sendReport(SendReport)
         /// An attempt failed for `reason` and the next, number `attempt` of this connect call's

@@ -159,11 +159,11 @@ extension Session {
         }
         do {
             let isRecreated = try await openDatabase(userID: userID, runtime: runtime)
-            publish(.databaseOpened(isRecreated: isRecreated, error: nil))
+            publish(.databaseOpened(isRecreated: isRecreated, movedAside: database?.movedAside ?? [], error: nil))
             call.reportDatabase(isRecreated: isRecreated, error: nil)
             return token
         } catch {
-            publish(.databaseOpened(isRecreated: false, error: error))
+            publish(.databaseOpened(isRecreated: false, movedAside: [], error: error))
             call.reportDatabase(isRecreated: false, error: error)
             return endCall(call, error)
         }

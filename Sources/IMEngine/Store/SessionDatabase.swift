@@ -11,8 +11,11 @@ import IMStore
 public final class SessionDatabase: Sendable {
     public let path: String
     let queue: DatabaseQueue
+    /// Where a damaged file and its companions were moved when this one was made afresh.
+    public let movedAside: [String]
 
-    private init(path: String, queue: DatabaseQueue) {
+    private init(path: String, queue: DatabaseQueue, movedAside: [String] = []) {
+        self.movedAside = movedAside
         self.path = path
         self.queue = queue
     }
@@ -43,7 +46,7 @@ public final class SessionDatabase: Sendable {
             let (queue, movedAside) = try await DatabaseQueue.open(
                 path: path, configuration: .compact, migrator: Self.migrator, recoverCorruption: true,
                 target: threads?.nextQueue())
-            return (SessionDatabase(path: path, queue: queue), !movedAside.isEmpty)
+            return (SessionDatabase(path: path, queue: queue, movedAside: movedAside), !movedAside.isEmpty)
         } catch let error as SessionDatabaseError {
             throw error
         } catch {

@@ -45,8 +45,9 @@ public struct JSONRenderer: Sendable {
             if let uid = message.uid { members.append(("uid", .string(uid))) }
             if let cid = message.cid { members.append(("cid", .string(cid))) }
             members.append(("sentAt", .integer(message.sentAt)))
-        case let .databaseProblem(isRecreated, error):
+        case let .databaseProblem(isRecreated, movedAside, error):
             members += [("event", "dbOpened"), ("account", .string(event.account.description)), ("recreated", .bool(isRecreated))]
+            if !movedAside.isEmpty { members.append(("movedAside", .array(movedAside.map { .string($0) }))) }
             if let error {
                 if let code = error.code { members.append(("code", .integer(Int64(code.rawValue)))) }
                 members.append(("error", .string(error.description)))

@@ -31,9 +31,10 @@ public struct TextRenderer: Sendable {
             return "\(head) \(statusChange(change))"
         case .message(let message):
             return "\(head) \(style.bold("message from \(message.peer)")): \(message.text)"
-        case .databaseProblem(_, let error):
+        case let .databaseProblem(_, movedAside, error):
             if let error { return "\(head) \(style.red("dbOpened failed")): \(error)" }
-            return "\(head) \(style.yellow("dbOpened: recreated")) (the damaged database was moved aside)"
+            let moved = movedAside.first.map { " to \($0)" } ?? ""
+            return "\(head) \(style.yellow("dbOpened: recreated")) (the damaged database was moved aside\(moved))"
         case let .retry(attempt, delay, reason):
             let wait = Self.seconds(delay)
             return "\(head) \(style.status(.connecting)), attempt \(attempt) in \(wait)" + (reason.isEmpty ? "" : style.dim(": \(reason)"))

@@ -8,7 +8,7 @@ public struct ShellEvent: Sendable {
         case status(StatusChange)
         case message(StoredMessage)
         /// The local database was recreated (a damaged file moved aside) or could not open.
-        case databaseProblem(isRecreated: Bool, error: EngineError?)
+        case databaseProblem(isRecreated: Bool, movedAside: [String], error: EngineError?)
         /// The output fell this many events behind and they were not shown.
         case gap(Int)
         /// The next connection attempt, its number and when it starts, after a failed one.
@@ -39,9 +39,9 @@ public struct ShellEvent: Sendable {
             self.init(account: account, kind: .status(change))
         case .message(let message):
             self.init(account: account, kind: .message(message))
-        case let .databaseOpened(isRecreated, error):
+        case let .databaseOpened(isRecreated, movedAside, error):
             guard isRecreated || error != nil else { return nil }
-            self.init(account: account, kind: .databaseProblem(isRecreated: isRecreated, error: error))
+            self.init(account: account, kind: .databaseProblem(isRecreated: isRecreated, movedAside: movedAside, error: error))
         case let .retryScheduled(attempt, delay, reason):
             self.init(account: account, kind: .retry(attempt: attempt, delay: delay, reason: reason))
         case .sendReport, .closed:
