@@ -123,6 +123,12 @@ final class BrokerConnection: ConnectionHandler {
         core.connectionClosed(self)
     }
 
+    /// A packet over our Maximum Packet Size or with a bad length: say so (0x95 / 0x81) before closing.
+    func connection(_ connection: Connection, didRefuseFraming error: FrameError) {
+        guard phase != .closed else { return }
+        refuseMalformed(MQTTError(error))
+    }
+
     /// A packet that does not decode: CONNACK before login, DISCONNECT after, with its reason (0x81/0x82/...).
     private func refuseMalformed(_ error: MQTTError) {
         if phase == .awaitingConnect {
