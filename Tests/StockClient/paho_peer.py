@@ -5,7 +5,7 @@ Logs in as contract section 1 says (user name = app key, password = token), then
   receive   subscribes to im/inbox/# at --qos and prints each delivery as
             "message QOS DUP TOPIC TEXT" until --count arrived or --wait seconds passed
   oversize  publishes a message of --bytes bytes and prints how the server answered
-Prints "connack XX" first and "disconnect XX" when the server disconnects (two hex digits);
+Prints "connack XX" first and "disconnect XX" when the server disconnects or the link drops (two hex digits);
 exits 0 when the session ran, 1 when no CONNACK arrived in time."""
 import argparse
 import json
@@ -54,7 +54,8 @@ def main() -> int:
         connected.set()
 
     def on_disconnect(client, userdata, flags, reason_code, properties):
-        say(f"disconnect {code(reason_code)}")
+        if not state.get("leaving"):
+            say(f"disconnect {code(reason_code)}")
         connected.set()
         finished.set()
 
@@ -104,6 +105,7 @@ def main() -> int:
             text = "x" * args.bytes
             client.publish(f"im/send/{args.to}", json.dumps({"type": "text", "text": text, "cid": "oversize"}), qos=1)
         finished.wait(args.wait)
+    state["leaving"] = True
     client.disconnect()
     client.loop_stop()
     return 0

@@ -38,6 +38,8 @@ final class BrokerConnection: ConnectionHandler {
 
     /// Deliveries: subscribed to the inbox, messages in flight by packet id, and paging state.
     var subscribed = false
+    /// The QoS granted for the inbox: deliveries go at it (a QoS 1 message at QoS 0 or 1).
+    var deliveryQoS = QoS.atLeastOnce
     var inflight: [UInt16: Int64] = [:]
     var lastQueuedMessageID: Int64 = 0
     var fetching = false
@@ -114,6 +116,11 @@ final class BrokerConnection: ConnectionHandler {
         default:
             core.disconnect(self, .protocolError)
         }
+    }
+
+    /// QoS 0 deliveries wait for room in the outgoing buffer rather than for PUBACKs.
+    func connectionDidBecomeWritable(_ connection: Connection) {
+        if deliveryQoS == .atMostOnce { core.pump(self) }
     }
 
     func connection(_ connection: Connection, didCloseWith error: TransportError?) {
