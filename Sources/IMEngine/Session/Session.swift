@@ -50,6 +50,8 @@ public actor Session {
     /// Sends waiting to be stored; see `send(text:to:)`.
     var sendBatch = PendingBatch<WaitingSend>()
     var simulatedNetworkDown = false
+    /// The broker refused the inbox subscription (SUBACK >= 0x80): asked again on every connection.
+    var inboxSubscriptionRefused = false
 
     /// Said with the next status change (why it happened).
     var statusDetail = ""
