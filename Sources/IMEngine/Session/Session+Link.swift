@@ -160,6 +160,10 @@ extension Session {
     private func linkEnded(_ link: SessionLink, _ error: TransportError?) {
         guard self.link === link else { return }
         tearDown(link)
+        if error == nil || error == .closedByPeer || error == .connectionReset,
+           let termination = takeover.serverClosed(livedMilliseconds: clock.epochMilliseconds - link.connectedAt) {
+            return fail(link.generation, .terminal(termination))
+        }
         fail(link.generation, .retryable("connection lost: \(error.map { "\($0)" } ?? "closed by the server")"))
     }
 

@@ -52,6 +52,8 @@ public actor Session {
     var simulatedNetworkDown = false
     /// The broker refused the inbox subscription (SUBACK >= 0x80): asked again on every connection.
     var inboxSubscriptionRefused = false
+    /// Counts links the server closed right after login (see `TakeoverSuspicion`).
+    var takeover = TakeoverSuspicion()
 
     /// Said with the next status change (why it happened).
     var statusDetail = ""

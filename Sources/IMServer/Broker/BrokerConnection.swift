@@ -35,6 +35,8 @@ final class BrokerConnection: ConnectionHandler {
     var keepAlive: Duration?
     var keepAliveTimer: TimerID?
     var lastPacketAt: Duration = .zero
+    /// The client speaks MQTT 3.1.1 (CONNECT at level 4): packets go both ways in that form.
+    var speaks311 = false
 
     /// Deliveries: subscribed to the inbox, messages in flight by packet id, and paging state.
     var subscribed = false
@@ -63,7 +65,13 @@ final class BrokerConnection: ConnectionHandler {
     func send(_ packet: Packet) {
         guard phase != .closed else { return }
         do {
-            try connection.send(packet.encoded())
+            if speaks311 {
+                // 3.1.1 has no server DISCONNECT: the close that follows says it all.
+                guard let bytes = MQTT311.encode(packet) else { return }
+                try connection.send(bytes)
+            } else {
+                try connection.send(packet.encoded())
+            }
         } catch {
             // The transport closed the connection (buffer overflow or already closed): a
             // client that does not read is dropped so it never stalls the others.
@@ -84,7 +92,8 @@ final class BrokerConnection: ConnectionHandler {
         lastPacketAt = core.clock.monotonic()
         let packet: Packet
         do {
-            packet = try Packet(frame: frame)
+            if phase == .awaitingConnect && MQTT311.isConnect(frame) { speaks311 = true }
+            packet = speaks311 ? try MQTT311.decode(frame: frame) : try Packet(frame: frame)
         } catch {
             refuseMalformed(error)
             return

@@ -20,10 +20,11 @@ struct MosquittoInteropTests {
                 refuseSubscriptions: refuseSubscriptions, settings: settings)
         }
 
-        func connect() async throws -> (Session, SessionEngine, EngineError?) {
+        /// A session of alice on `phone-alice`, its data in `data` (another for a second device).
+        func connect(data: String = "data") async throws -> (Session, SessionEngine, EngineError?) {
             let engine = try SessionEngine(EngineConfiguration(
                 appKey: TestTokens.appKey, servers: [ServerAddress(host: "127.0.0.1", port: broker.port)],
-                dataDirectory: directory.path + "/data", callbacks: .immediate, networkMonitor: .none,
+                dataDirectory: directory.path + "/" + data, callbacks: .immediate, networkMonitor: .none,
                 eventLoopThreads: 1, attemptTimeout: .seconds(3)))
             let session = engine.makeSession(ConnectParameters(token: TestTokens.token(for: "alice"), deviceID: "phone-alice"))
             return (session, engine, await session.connectionError())
@@ -84,6 +85,27 @@ struct MosquittoInteropTests {
             #expect(details.contains { $0.contains("session resumed") }, "\(details)")
             #expect(granted, "\(details)")
             await engine.shutdown()
+        }
+    }
+
+    /// Fault 3: mosquitto closes a taken-over link without DISCONNECT; two devices with one
+    /// client id stop taking each other over: one ends kicked (6, 31010), saying why.
+    @Test func twoDevicesWithOneClientIDEndWithAKickInsteadOfFlapping() async throws {
+        try await withBroker { setup in
+            let (first, firstEngine, error) = try await setup.connect()
+            #expect(error == nil)
+            let (second, secondEngine, _) = try await setup.connect(data: "data2")
+            let kicked = await eventually(within: .seconds(20)) {
+                let statuses = [await first.status, await second.status]
+                return statuses.contains(.kickedOfflineByOtherClient) && statuses.contains(.connected)
+            }
+            #expect(kicked)
+            let loser = await first.status == .kickedOfflineByOtherClient ? first : second
+            let last = await loser.statusHistory.last
+            #expect(last?.code == .kickedByOtherClient)
+            #expect(last?.detail.contains("takeover suspected") == true, "\(String(describing: last))")
+            await firstEngine.shutdown()
+            await secondEngine.shutdown()
         }
     }
 }
