@@ -60,7 +60,7 @@ extension StockPeerTests {
             try ChildProcess.run("/usr/bin/mosquitto_sub", [
                 "-V", "mqttv5", "-h", "127.0.0.1", "-p", String(server.port), "-u", TestServer.appKey,
                 "-P", token, "-i", "alice-sub", "-t", "im/inbox/#", "-q", "0",
-                "-C", "1", "-W", "5", "-F", "%q %t %p"], timeout: .seconds(10))
+                "-C", "1", "-F", "%q %t %p"], timeout: .seconds(10))
         }
         #expect(String(decoding: output.stdout, as: UTF8.self).hasPrefix("0 im/inbox/bob {"),
                 "\(String(decoding: output.stdout + output.stderr, as: UTF8.self))")
