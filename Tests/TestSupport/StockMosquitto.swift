@@ -92,7 +92,11 @@ public final class StockMosquitto: Sendable {
         for path in [directory, file] {
             try FileManager.default.setAttributes([.ownerAccountName: "mosquitto"], ofItemAtPath: path)
         }
-        return "plugin /usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so\nplugin_opt_config_file \(file)\n"
+        let plugin = try FileManager.default.contentsOfDirectory(atPath: "/usr/lib")
+            .map { "/usr/lib/\($0)/mosquitto_dynamic_security.so" }
+            .first { FileManager.default.fileExists(atPath: $0) }
+        guard let plugin else { throw TestCertificateError("mosquitto's dynamic-security plugin is not installed") }
+        return "plugin \(plugin)\nplugin_opt_config_file \(file)\n"
     }
 
     private static func check(_ output: ChildProcess.Output) throws {

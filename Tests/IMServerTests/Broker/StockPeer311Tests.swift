@@ -53,4 +53,18 @@ struct StockPeer311Tests {
                 "\(String(decoding: refused.stderr, as: UTF8.self))")
         await server.stop()
     }
+
+    /// A 3.1.1 device taken over by another login of its device id is closed (3.1.1 has no
+    /// server DISCONNECT), and the new one is served.
+    @Test func a311DeviceIsClosedWhenTakenOver() async throws {
+        let directory = TemporaryDirectory()
+        let server = try await TestServer.start(directory: directory)
+        async let first = paho(server, "receive", user: "alice", device: "alice-311", ["--wait", "8"])
+        try await Task.sleep(for: .seconds(1))
+        let second = try await paho(server, "receive", user: "alice", device: "alice-311", ["--wait", "0.3"])
+        #expect(second == ["connack 00", "suback 01"])
+        let taken = try await first
+        #expect(taken.count == 3 && taken.last?.hasPrefix("disconnect") == true, "\(taken)")
+        await server.stop()
+    }
 }
