@@ -68,6 +68,12 @@ extension Connection: Selectable {
             }
             scheduleRead(state)
         } catch {
+            if case let .framing(frameError) = error {
+                // The handler may answer (DISCONNECT 0x95) and close gracefully; bytes still
+                // coming are then discarded while lingering.
+                state.handler?.connection(self, didRefuseFraming: frameError)
+                guard state.phase == .open else { return }
+            }
             finish(state, error: error, abortively: true)
         }
     }

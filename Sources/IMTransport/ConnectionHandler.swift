@@ -1,3 +1,5 @@
+import MQTT
+
 /// Receives a connection's events, on the connection's event loop thread.
 ///
 /// The server implements this directly for speed; `Connection.frames()` wraps one for async
@@ -10,10 +12,15 @@ public protocol ConnectionHandler: AnyObject {
     func connectionDidBecomeWritable(_ connection: Connection)
     /// The connection closed: `error` is nil after a local `close`, else why it ended.
     func connection(_ connection: Connection, didCloseWith error: TransportError?)
+    /// The peer's bytes cannot be cut into packets (too large, bad length): the handler may
+    /// `send` a last packet (an MQTT DISCONNECT 0x95) and close gracefully; if it leaves the
+    /// connection open, it is reset and `didCloseWith` gets the framing error.
+    func connection(_ connection: Connection, didRefuseFraming error: FrameError)
 }
 
 extension ConnectionHandler {
     public func connectionDidBecomeWritable(_ connection: Connection) {}
+    public func connection(_ connection: Connection, didRefuseFraming error: FrameError) {}
 }
 
 /// Whether a frame queue still takes frames without crossing its high-water mark.

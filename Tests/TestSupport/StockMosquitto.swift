@@ -4,38 +4,42 @@ import IMProcess
 import Glibc
 #endif
 
-/// A stock mosquitto (Debian package) on a free loopback port, with a TLS listener and a
-/// password file, for tests that need a TLS peer nobody here wrote. Stop it with `stop()`.
+/// A stock mosquitto (Debian package) on a free loopback port, with a password file, plaintext
+/// or TLS, for tests that need a peer nobody here wrote. Stop it with `stop()`.
 public final class StockMosquitto: Sendable {
     public let port: UInt16
     private let process: ChildProcess
     private let log: String
 
-    /// Starts mosquitto with `certificate`/`key`; with `clientCA`, clients must present a
-    /// certificate it issued. `users` become the password file (user name: password).
+    /// Starts mosquitto, over TLS with `certificate`/`key` (plaintext without them); with
+    /// `clientCA`, clients must present a certificate it issued. `users` (user name: password)
+    /// go to the password file, or with `refuseSubscriptions` to mosquitto's dynamic-security
+    /// plugin, which refuses every SUBSCRIBE (SUBACK 0x87: an `acl_file` never refuses one)
+    /// until `allowSubscriptions(of:)`. `settings` are more global lines (`max_packet_size 1000`).
+    /// `directory` must be readable by the `mosquitto` user.
     public init(
-        directory: String, certificate: String, key: String, clientCA: String? = nil, users: [String: String]
+        directory: String, certificate: String? = nil, key: String? = nil, clientCA: String? = nil,
+        users: [String: String], refuseSubscriptions: Bool = false, settings: String = ""
     ) throws {
-        let passwords = directory + "/passwords"
-        try users.map { "\($0.key):\($0.value)\n" }.joined().write(toFile: passwords, atomically: true, encoding: .utf8)
-        let hashed = try ChildProcess.run("/usr/bin/mosquitto_passwd", ["-U", passwords], timeout: .seconds(10))
-        guard hashed.termination.status == 0 else {
-            throw TestCertificateError("mosquitto_passwd: \(String(decoding: hashed.stderr, as: UTF8.self))")
-        }
         port = try LoopbackPort.free()
-        var config = """
-            per_listener_settings false
-            allow_anonymous false
-            password_file \(passwords)
-            listener \(port) 127.0.0.1
-            certfile \(certificate)
-            keyfile \(key)
-
-            """
+        var config = "per_listener_settings false\nallow_anonymous false\n\(settings)\n"
+        var files: [String] = []
+        if refuseSubscriptions {
+            config += try Self.dynamicSecurity(directory: directory + "/dynsec", users: users)
+        } else {
+            let passwords = directory + "/passwords"
+            try users.map { "\($0.key):\($0.value)\n" }.joined().write(toFile: passwords, atomically: true, encoding: .utf8)
+            try Self.check(ChildProcess.run("/usr/bin/mosquitto_passwd", ["-U", passwords], timeout: .seconds(10)))
+            files.append(passwords)
+            config += "password_file \(passwords)\n"
+        }
+        config += "listener \(port) 127.0.0.1\n"
+        if let certificate, let key { config += "certfile \(certificate)\nkeyfile \(key)\n" }
         if let clientCA { config += "cafile \(clientCA)\nrequire_certificate true\n" }
         let configFile = directory + "/mosquitto.conf"
         try config.write(toFile: configFile, atomically: true, encoding: .utf8)
-        for file in [passwords, configFile] {
+        files.append(configFile)
+        for file in files {
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
         }
         log = directory + "/mosquitto.log"
@@ -48,6 +52,58 @@ public final class StockMosquitto: Sendable {
 
     /// What mosquitto logged so far.
     public var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+
+    /// The administrator of the dynamic-security plugin (`refuseSubscriptions`).
+    static let administrator = (user: "dynsec-admin", password: "dynsec-admin-password")
+
+    /// Lets `user` subscribe from now on, through the plugin's control topic (mosquitto_ctrl).
+    public func allowSubscriptions(of user: String) throws {
+        try Self.check(ChildProcess.run("/usr/bin/mosquitto_ctrl", [
+            "-h", "127.0.0.1", "-p", String(port), "-u", Self.administrator.user, "-P", Self.administrator.password,
+            "dynsec", "addClientRole", user, "subscriber"], timeout: .seconds(10)))
+    }
+
+    /// Writes the plugin's file (PBKDF2-SHA512 passwords, as mosquitto_ctrl would) in `directory`,
+    /// owned by the `mosquitto` user, who rewrites it on every change; returns the config lines.
+    private static func dynamicSecurity(directory: String, users: [String: String]) throws -> String {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let file = directory + "/dynamic-security.json"
+        let script = """
+            import base64, hashlib, json, os, sys
+            users, admin, file = json.loads(sys.argv[1]), sys.argv[2:4], sys.argv[4]
+            def client(name, password, roles):
+                salt = os.urandom(12)
+                digest = hashlib.pbkdf2_hmac("sha512", password.encode(), salt, 101, 64)
+                return {"username": name, "password": base64.b64encode(digest).decode(),
+                        "salt": base64.b64encode(salt).decode(), "iterations": 101, "roles": [{"rolename": r} for r in roles]}
+            control = "$CONTROL/dynamic-security/#"
+            acl = lambda kind, topic: {"acltype": kind, "topic": topic, "priority": 0, "allow": True}
+            json.dump({"defaultACLAccess": {"publishClientSend": True, "publishClientReceive": True,
+                                            "subscribe": False, "unsubscribe": True},
+                       "clients": [client(n, p, []) for n, p in users.items()] + [client(admin[0], admin[1], ["admin"])],
+                       "groups": [],
+                       "roles": [{"rolename": "admin", "acls": [acl("publishClientSend", control), acl("publishClientReceive", control),
+                                                                acl("subscribePattern", control)]},
+                                 {"rolename": "subscriber", "acls": [acl("subscribePattern", "#")]}]}, open(file, "w"))
+            """
+        let usersJSON = String(decoding: try JSONSerialization.data(withJSONObject: users), as: UTF8.self)
+        try check(ChildProcess.run("/usr/bin/env", [
+            "python3", "-c", script, usersJSON, administrator.user, administrator.password, file], timeout: .seconds(10)))
+        for path in [directory, file] {
+            try FileManager.default.setAttributes([.ownerAccountName: "mosquitto"], ofItemAtPath: path)
+        }
+        let plugin = try FileManager.default.contentsOfDirectory(atPath: "/usr/lib")
+            .map { "/usr/lib/\($0)/mosquitto_dynamic_security.so" }
+            .first { FileManager.default.fileExists(atPath: $0) }
+        guard let plugin else { throw TestCertificateError("mosquitto's dynamic-security plugin is not installed") }
+        return "plugin \(plugin)\nplugin_opt_config_file \(file)\n"
+    }
+
+    private static func check(_ output: ChildProcess.Output) throws {
+        guard output.termination.status == 0 else {
+            throw TestCertificateError("mosquitto setup: \(String(decoding: output.stderr, as: UTF8.self))")
+        }
+    }
 
     /// Kills the broker: SIGKILL, since a child of the test runner may have SIGTERM blocked.
     public func stop() {

@@ -21,7 +21,7 @@ extension Session {
         perform(machine.connected(generation: generation))
         guard self.link === link else { return }
 
-        if !connack.sessionPresent, let id = outgoing.reserve() {
+        if !connack.sessionPresent || inboxSubscriptionRefused, let id = outgoing.reserve() {
             link.subscribeID = id
             link.send(.subscribe(SessionPackets.subscribeInbox(packetID: id)), at: clock.now)
         }
@@ -106,6 +106,7 @@ extension Session {
             if acknowledgement.packetIdentifier == link.subscribeID {
                 outgoing.release(acknowledgement.packetIdentifier)
                 link.subscribeID = nil
+                inboxSubscribed(acknowledgement.reasonCodes.first ?? .unspecifiedError)
             }
         case .pingresp, .unsuback:
             break
@@ -113,6 +114,19 @@ extension Session {
             serverDisconnected(disconnect, on: link)
         default:
             violation(on: link, .protocolError, "the server sent \(packet.type) on an established connection")
+        }
+    }
+
+    /// The SUBACK of the inbox: a refusal (a broker's ACL, 0x87) leaves the session connected
+    /// but deaf, so it is reported as the current status again with the code, stays the last
+    /// status change (what `status` shows) and the subscription is asked again on the next connection.
+    private func inboxSubscribed(_ code: ReasonCode) {
+        if code.isFailure {
+            inboxSubscriptionRefused = true
+            report(machine.status, nil, detail: "inbox subscription refused: \(code); no message can arrive (asked again on the next connection)")
+        } else if inboxSubscriptionRefused {
+            inboxSubscriptionRefused = false
+            report(machine.status, nil, detail: "inbox subscription granted: \(code)")
         }
     }
 
@@ -146,6 +160,10 @@ extension Session {
     private func linkEnded(_ link: SessionLink, _ error: TransportError?) {
         guard self.link === link else { return }
         tearDown(link)
+        if error == nil || error == .closedByPeer || error == .connectionReset,
+           let termination = takeover.serverClosed(livedMilliseconds: clock.epochMilliseconds - link.connectedAt) {
+            return fail(link.generation, .terminal(termination))
+        }
         fail(link.generation, .retryable("connection lost: \(error.map { "\($0)" } ?? "closed by the server")"))
     }
 

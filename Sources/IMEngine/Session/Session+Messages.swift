@@ -96,14 +96,15 @@ extension Session {
     ///
     /// A message whose PUBLISH exceeds the server's Maximum Packet Size is not sent (MQTT
     /// forbids it, and the server would drop the connection, again at every resend): it fails
-    /// at once with 0x95 packet too large, as if the server had refused it.
+    /// at once with 0x95 packet too large, its report saying it was not sent, with both sizes.
     func publish(_ message: StoredMessage, on link: SessionLink) async {
         guard let cid = message.cid, !link.publishedCIDs.contains(cid),
               let (id, isResend) = outgoing.packetID(for: cid) else { return }
         link.publishedCIDs.insert(cid)
         let bytes = Packet.publish(SessionPackets.publish(message, packetID: id, dup: isResend)).encoded()
         if let limit = link.maximumPacketSize, bytes.count > limit {
-            return await acknowledged([PubAck(packetIdentifier: id, reasonCode: .packetTooLarge)])
+            let why = "as a PUBLISH it is \(bytes.count) bytes, over the server's Maximum Packet Size of \(limit) bytes (0x95)"
+            return await acknowledged([PubAck(packetIdentifier: id, reasonCode: .packetTooLarge)], notSent: why)
         }
         link.send(encoded: bytes, at: clock.now)
     }
@@ -165,14 +166,15 @@ extension Session {
     }
 
     /// PUBACKs: the server stored these messages (or refused them, for good).
-    func acknowledged(_ acknowledgements: [PubAck]) async {
+    /// `notSent` says why the engine did not send them, when it answered for the server.
+    func acknowledged(_ acknowledgements: [PubAck], notSent: String? = nil) async {
         var reports: [SendReport] = []
         var sent: [String] = []
         var failed: [String] = []
         for acknowledgement in acknowledgements {
             guard let cid = outgoing.acknowledge(acknowledgement.packetIdentifier) else { continue }
             if acknowledgement.reasonCode.isFailure { failed.append(cid) } else { sent.append(cid) }
-            reports.append(SendReport(cid: cid, reasonCode: acknowledgement.reasonCode))
+            reports.append(SendReport(cid: cid, reasonCode: acknowledgement.reasonCode, notSent: notSent))
         }
         try? await database?.markAcknowledged(sent: sent, failed: failed)
         for report in reports {

@@ -170,6 +170,7 @@ extension Session {
         } else if simulatedNetworkDown {
             return
         }
+        takeover.reset()
         statusDetail = simulated ? "network \(event.rawValue) (simulated)" : "network \(event.rawValue)"
         let change: SessionStateMachine.NetworkChange = switch event {
         case .down: .down

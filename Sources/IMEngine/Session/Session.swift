@@ -52,6 +52,10 @@ public actor Session {
     var simulatedNetworkDown = false
     /// The grace of the current stay in the background, for the suspend message.
     var backgroundGrace: Duration = .zero
+    /// The broker refused the inbox subscription (SUBACK >= 0x80): asked again on every connection.
+    var inboxSubscriptionRefused = false
+    /// Counts links the server closed right after login (see `TakeoverSuspicion`).
+    var takeover = TakeoverSuspicion()
 
     /// Said with the next status change (why it happened).
     var statusDetail = ""

@@ -35,9 +35,13 @@ final class BrokerConnection: ConnectionHandler {
     var keepAlive: Duration?
     var keepAliveTimer: TimerID?
     var lastPacketAt: Duration = .zero
+    /// The client speaks MQTT 3.1.1 (CONNECT at level 4): packets go both ways in that form.
+    var speaks311 = false
 
     /// Deliveries: subscribed to the inbox, messages in flight by packet id, and paging state.
     var subscribed = false
+    /// The QoS granted for the inbox: deliveries go at it (a QoS 1 message at QoS 0 or 1).
+    var deliveryQoS = QoS.atLeastOnce
     var inflight: [UInt16: Int64] = [:]
     var lastQueuedMessageID: Int64 = 0
     var fetching = false
@@ -61,7 +65,13 @@ final class BrokerConnection: ConnectionHandler {
     func send(_ packet: Packet) {
         guard phase != .closed else { return }
         do {
-            try connection.send(packet.encoded())
+            if speaks311 {
+                // 3.1.1 has no server DISCONNECT: the close that follows says it all.
+                guard let bytes = MQTT311.encode(packet) else { return }
+                try connection.send(bytes)
+            } else {
+                try connection.send(packet.encoded())
+            }
         } catch {
             // The transport closed the connection (buffer overflow or already closed): a
             // client that does not read is dropped so it never stalls the others.
@@ -82,7 +92,8 @@ final class BrokerConnection: ConnectionHandler {
         lastPacketAt = core.clock.monotonic()
         let packet: Packet
         do {
-            packet = try Packet(frame: frame)
+            if phase == .awaitingConnect && MQTT311.isConnect(frame) { speaks311 = true }
+            packet = speaks311 ? try MQTT311.decode(frame: frame) : try Packet(frame: frame)
         } catch {
             refuseMalformed(error)
             return
@@ -116,11 +127,22 @@ final class BrokerConnection: ConnectionHandler {
         }
     }
 
+    /// QoS 0 deliveries wait for room in the outgoing buffer rather than for PUBACKs.
+    func connectionDidBecomeWritable(_ connection: Connection) {
+        if deliveryQoS == .atMostOnce { core.pump(self) }
+    }
+
     func connection(_ connection: Connection, didCloseWith error: TransportError?) {
         phase = .closed
         if let connectTimer { core.loop.cancelTimer(connectTimer) }
         if let keepAliveTimer { core.loop.cancelTimer(keepAliveTimer) }
         core.connectionClosed(self)
+    }
+
+    /// A packet over our Maximum Packet Size or with a bad length: say so (0x95 / 0x81) before closing.
+    func connection(_ connection: Connection, didRefuseFraming error: FrameError) {
+        guard phase != .closed else { return }
+        refuseMalformed(MQTTError(error))
     }
 
     /// A packet that does not decode: CONNACK before login, DISCONNECT after, with its reason (0x81/0x82/...).

@@ -3,6 +3,10 @@ import MQTT
 
 extension BrokerCore {
     /// A SUBSCRIBE: the inbox is granted at QoS 1 at most; any other filter is refused (0x87).
+    ///
+    /// Deliveries go at the granted QoS (MQTT-3.8.4-8: no message is above QoS 1). At QoS 0 a
+    /// stored message is sent once and dropped from the device's queue as soon as it is written
+    /// to the connection: no PUBACK comes, so none is awaited and nothing is resent.
     func handleSubscribe(_ broker: BrokerConnection, _ subscribe: Subscribe) {
         var codes: [ReasonCode] = []
         for subscription in subscribe.subscriptions {
@@ -10,7 +14,8 @@ extension BrokerCore {
                 codes.append(.topicFilterInvalid)
             } else if subscription.topicFilter == IMTopic.inboxFilter {
                 broker.subscribed = true
-                codes.append(.granted(min(subscription.options.qos, .atLeastOnce)))
+                broker.deliveryQoS = min(subscription.options.qos, .atLeastOnce)
+                codes.append(.granted(broker.deliveryQoS))
             } else {
                 codes.append(.notAuthorized)
             }
@@ -49,19 +54,32 @@ extension BrokerCore {
             broker.fetching = false
             guard broker.phase == .online, case .success(let messages) = result else { return }
             for message in messages { core.deliver(message, to: broker, login.device) }
-            if messages.count == room || broker.fetchAgain { core.pump(broker) }
+            // At QoS 0 nothing stays in flight, so the outgoing buffer is the only brake:
+            // a full one resumes the pump from connectionDidBecomeWritable.
+            let more = messages.count == room || broker.fetchAgain
+            if more && (broker.deliveryQoS == .atLeastOnce || broker.connection.isWritable) { core.pump(broker) }
         }
     }
 
     private func deliver(_ message: QueuedMessage, to broker: BrokerConnection, _ device: DeviceKey) {
-        let packetID = broker.takePacketIdentifier()
-        broker.inflight[packetID] = message.messageID
         broker.lastQueuedMessageID = max(broker.lastQueuedMessageID, message.messageID)
-        let resent = !unacknowledged[device, default: []].insert(message.messageID).inserted
+        var packetID: UInt16?
+        var resent = false
+        if broker.deliveryQoS == .atLeastOnce {
+            packetID = broker.takePacketIdentifier()
+            broker.inflight[packetID!] = message.messageID
+            resent = !unacknowledged[device, default: []].insert(message.messageID).inserted
+        }
         let payload = TextMessage(text: message.text, cid: message.cid).delivered(from: message.from).encoded()
+        defer {
+            if packetID == nil && broker.phase == .online {
+                broker.acknowledgements.add(message.messageID)
+                flushAcknowledgements(broker)
+            }
+        }
         broker.send(.publish(Publish(
-            topic: IMTopic.inbox(from: message.from).name, payload: payload, qos: .atLeastOnce,
-            packetIdentifier: packetID, dup: resent,
+            topic: IMTopic.inbox(from: message.from).name, payload: payload, qos: broker.deliveryQoS,
+            packetIdentifier: packetID ?? 0, dup: resent,
             properties: [
                 .payloadFormatIndicator(.utf8),
                 .contentType(TextMessage.contentType),

@@ -18,7 +18,7 @@ extension CommandExecutor {
         var rejection: String?
         if let report {
             message.state = report.isAccepted ? .sent : .failed
-            if !report.isAccepted { rejection = "the server refused the message: \(report.reasonCode)" }
+            rejection = report.failure
         }
         let sent = SentMessage(account: account.reference, message: message, rejection: rejection)
         return CommandResult(command: "send", ok: rejection == nil, error: rejection, output: .sent(sent))

@@ -1,0 +1,32 @@
+import Foundation
+import IMProcess
+import TestSupport
+
+/// Runs Tests/StockClient/paho_peer.py (stock paho-mqtt, installed by scripts/bootstrap)
+/// against a server and returns the lines it printed: `connack XX`, `message …`, `disconnect XX`.
+enum PahoPeer {
+    static let script = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("StockClient/paho_peer.py").path
+
+    /// `action` is send, receive or oversize; `options` are the script's other flags.
+    static func run(
+        _ action: String, port: UInt16, appKey: String, token: String, device: String = "paho-device-1",
+        protocolVersion: String = "5", _ options: [String] = []
+    ) async throws -> [String] {
+        let arguments = [script, action, "--port", String(port), "--app-key", appKey, "--token", token,
+                         "--device", device, "--protocol", protocolVersion] + options
+        let output = try await offPool {
+            try ChildProcess.run("/usr/bin/env", ["python3"] + arguments, timeout: .seconds(30))
+        }
+        let errors = String(decoding: output.stderr, as: UTF8.self)
+        guard output.termination.status == 0 else { throw PahoFailure("paho_peer.py \(action) failed: \(errors)") }
+        return String(decoding: output.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+}
+
+/// paho_peer.py did not run to its end.
+struct PahoFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
