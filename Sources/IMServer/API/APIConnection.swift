@@ -115,7 +115,7 @@ final class APIConnection: ConnectionHandler {
             connection.pauseReading()
             switch responder.route(request) {
             case .failure(let error):
-                answer(error.response, keepAlive: request.keepAlive)
+                answer(error.response, keepAlive: request.keepAlive, toHead: request.method == "HEAD")
             case .success(let endpoint):
                 respondLater(to: request, at: endpoint)
             }
@@ -136,11 +136,11 @@ final class APIConnection: ConnectionHandler {
     }
 
     /// Writes the answer to the request under way, closing after it when either side asks.
-    private func answer(_ response: HTTPResponse, keepAlive: Bool) {
+    private func answer(_ response: HTTPResponse, keepAlive: Bool, toHead: Bool = false) {
         busy = false
         guard connection.isOpen else { return }
         let closing = !keepAlive || stopping
-        guard let writability = try? connection.send(response.serialized(closing: closing)) else { return }
+        guard let writability = try? connection.send(response.serialized(closing: closing, toHead: toHead)) else { return }
         if closing {
             connection.close(.graceful)
         } else if writability == .full {
