@@ -48,6 +48,17 @@ struct LocalFileTests {
         }
     }
 
+    // Giving a directory to another user takes root (CI runs as root).
+    @Test(.enabled(if: geteuid() == 0)) func aDataDirectoryOwnedByAnotherUserIsRefused() async throws {
+        let sandbox = Sandbox()
+        mkdir(sandbox.data, 0o700)
+        let other: uid_t = 65534
+        try #require(chown(sandbox.data, other, getegid()) == 0)
+        let run = try await sandbox.json("connect alice-phone")
+        #expect(run.status != 0)
+        #expect(run.stdout.contains("the data directory \(sandbox.data) is owned by another user (uid \(other))"), "\(run.stdout)")
+    }
+
     @Test func aDataDirectoryOthersMayWriteIsRefusedWithTheFix() async throws {
         let sandbox = Sandbox()
         mkdir(sandbox.data, 0o700)
