@@ -1,5 +1,6 @@
 import Glibc
 import IMHTTP
+import IMProcess
 @testable import IMServer
 import Testing
 
@@ -26,18 +27,43 @@ struct APIPeerLimitTests {
         return descriptor
     }
 
+    /// Opens `count` idle connections from 127.0.0.2 in a python3 process of its own (their
+    /// descriptors count against its limit, not this test process's, which other tests share)
+    /// and holds them until its standard input closes.
+    private static let idleHolder = """
+        import socket, sys
+        port, count = int(sys.argv[1]), int(sys.argv[2])
+        held = []
+        for _ in range(count):
+            s = socket.socket()
+            s.bind(("127.0.0.2", 0))
+            s.connect(("127.0.0.1", port))
+            held.append(s)
+        print(len(held), flush=True)
+        sys.stdin.read()
+        """
+
     @Test func fiveThousandIdleConnectionsFromOneAddressLeaveTheAPIToOthers() async throws {
         var options = APIServerOptions()
         // Fewer slots than the idle connections: without a bound per address they take them all.
         options.maxConnections = 4_000
         try await APITestServer.run(options: options) { server in
-            var idle: [Int32] = []
-            defer { idle.forEach { _ = close($0) } }
-            for _ in 0..<5_000 {
-                guard let descriptor = Self.connect(from: "127.0.0.2", to: server.port) else { break }
-                idle.append(descriptor)
+            let holder = try ChildProcess.spawn(
+                "/usr/bin/python3", ["-c", Self.idleHolder, String(server.port), "5000"], stdin: .pipe, stdout: .pipe, stderr: .inherit)
+            defer {
+                holder.closeStandardInput()
+                _ = holder.wait()
             }
-            #expect(idle.count == 5_000)
+            let stdout = try #require(holder.stdout)
+            _ = fcntl(stdout, F_SETFL, O_NONBLOCK)
+            var line: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let end = ContinuousClock.now + .seconds(40)
+            while !line.contains(UInt8(ascii: "\n")) && ContinuousClock.now < end {
+                let count = read(stdout, &buffer, buffer.count)
+                if count > 0 { line += buffer[..<count] } else if count == 0 { break } else { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(String(decoding: line, as: UTF8.self) == "5000\n", "the holder did not open them all")
             let response = try await server.exchange(APIRequests.post("/user/kick.json", [("userId", "a")]))
             #expect(response.status == .ok, "\(String(decoding: response.body, as: UTF8.self))")
         }

@@ -114,13 +114,14 @@ extension Session {
 
     /// Prepares (token, database), then hands the call to the policy.
     private func start(_ call: ConnectCall, runtime: EngineRuntime) async {
-        let started = ContinuousClock.now
+        // The engine's clock, virtual in tests: preparing takes none of a virtual timeout.
+        let started = clock.now
         let token = await prepare(call, runtime: runtime)
         isPreparing = false
         guard let token, self.call === call else { return }
         self.token = token
         // The call's timeout bounds the whole connect: what preparing took is spent.
-        let timeout = parameters.timeout.map { max($0 - (ContinuousClock.now - started), .milliseconds(1)) }
+        let timeout = parameters.timeout.map { max($0 - (clock.now - started), .milliseconds(1)) }
         do {
             let actions = try machine.connect(timeout: timeout)
             statusDetail = "connect called"
