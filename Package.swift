@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["MQTT"]),
         .testTarget(name: "IMTransportTests", dependencies: ["TestSupport", "IMTransport", "MQTT"]),
         .testTarget(name: "IMCommandLineTests", dependencies: ["IMCommandLine", "IMProcess"]),
-        .testTarget(name: "IMProcessTests", dependencies: ["IMProcess"]),
+        .testTarget(name: "IMProcessTests", dependencies: ["IMProcess", "TestSupport"]),
         .testTarget(name: "IMStoreTests", dependencies: ["IMStore", "TestSupport"]),
         .testTarget(name: "IMJSONTests", dependencies: ["IMJSON"]),
         .testTarget(name: "IMProtocolTests", dependencies: ["IMProtocol"]),

@@ -23,6 +23,12 @@ public struct HTTPRequestParser {
     /// Bytes received and not yet returned as part of a request.
     public var bufferedByteCount: Int { buffer.count }
 
+    /// A request's head has arrived whole and its body is awaited.
+    public var isReadingBody: Bool {
+        if case .body = state { return true }
+        return false
+    }
+
     public mutating func append(_ bytes: some Sequence<UInt8>) {
         buffer.append(bytes)
     }

@@ -27,8 +27,9 @@ public struct HTTPResponse: Hashable, Sendable {
 
     /// The response on the wire. `Content-Length` is computed from the body (a caller's copy
     /// is replaced); statuses that forbid a body (1xx, 204, 304) get neither length nor body.
-    /// With `closing`, adds `Connection: close`.
-    public func serialized(closing: Bool = false) -> [UInt8] {
+    /// With `closing`, adds `Connection: close`. `toHead` answers a HEAD request: the headers a
+    /// GET would get, Content-Length included, and no body (RFC 9110 section 9.3.2).
+    public func serialized(closing: Bool = false, toHead: Bool = false) -> [UInt8] {
         var headers = headers
         headers.remove("Content-Length")
         if !status.forbidsBody {
@@ -39,7 +40,7 @@ public struct HTTPResponse: Hashable, Sendable {
         }
         var output = Array("\(version) \(status.rawValue) \(status.reasonPhrase)\r\n".utf8)
         HTTPWire.write(headers, into: &output)
-        if !status.forbidsBody {
+        if !status.forbidsBody && !toHead {
             output += body
         }
         return output

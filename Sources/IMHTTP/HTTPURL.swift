@@ -39,7 +39,26 @@ public struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
         query.map { "\(path)?\($0)" } ?? path
     }
 
-    public var description: String { "\(isSecure ? "https" : "http")://\(hostHeader)\(requestTarget)" }
+    /// The URL for people: query values (often credentials, `?key=…`) are redacted, names kept.
+    /// `requestTarget` has them for the wire.
+    public var description: String {
+        let redactedQuery = query.map { query in
+            "?" + query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
+                guard let equals = pair.firstIndex(of: "=") else { return pair.isEmpty ? "" : "…" }
+                return pair[pair.index(after: equals)...].isEmpty ? String(pair) : "\(pair[...equals])…"
+            }.joined(separator: "&")
+        }
+        return "\(isSecure ? "https" : "http")://\(hostHeader)\(path)\(redactedQuery ?? "")"
+    }
+
+    /// The query's values as written (percent-encoding kept), and bare words: what
+    /// `description` hides, for a redactor to find wherever else they appear.
+    public var queryValues: [String] {
+        (query ?? "").split(separator: "&").compactMap { pair in
+            let value: Substring = if let equals = pair.firstIndex(of: "=") { pair[pair.index(after: equals)...] } else { pair }
+            return value.isEmpty ? nil : String(value)
+        }
+    }
 
     /// Parses `text`; the error says what to fix.
     public init(parsing text: String) throws(URLParseError) {

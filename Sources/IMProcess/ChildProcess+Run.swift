@@ -13,13 +13,16 @@ extension ChildProcess {
     }
 
     /// Runs `executable` to its end, feeding `input` on standard input and collecting at most
-    /// `limit` bytes of each output; kills it (SIGKILL) at `timeout`. Blocks the calling thread.
+    /// `limit` bytes of each output. It runs in a process group of its own: at `timeout` the
+    /// group gets SIGTERM, then SIGKILL after `grace`; and once the child has ended, whatever it
+    /// left running in its group is killed, so nothing it started outlives the run. Blocks the
+    /// calling thread.
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: String? = nil,
-        input: [UInt8]? = nil, timeout: Duration, limit: Int = 1 << 24
+        input: [UInt8]? = nil, timeout: Duration, grace: Duration = .milliseconds(500), limit: Int = 1 << 24
     ) throws(ChildProcessError) -> Output {
         let child = try spawn(executable, arguments, environment: environment, directory: directory,
-                              stdin: input == nil ? .null : .pipe)
+                              stdin: input == nil ? .null : .pipe, ownGroup: true)
         if let input, let stdin = child.stdin {
             // Small inputs fit the pipe; a child that never reads gets SIGPIPE-free EPIPE here.
             var rest = input[...]
@@ -33,15 +36,18 @@ extension ChildProcess {
         }
         var outputs: [Int32: [UInt8]] = [:]
         var open = [child.stdout, child.stderr].compactMap { $0 }
-        let deadline = ContinuousClock.now + timeout
+        var deadline = ContinuousClock.now + timeout
         var timedOut = false
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while !open.isEmpty {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else {
+                // Past the deadline: ask the whole group to end, then, after the grace, stop asking.
+                if timedOut { break }
                 timedOut = true
-                child.signal(SIGKILL)
-                break
+                child.signalGroup(SIGTERM)
+                deadline = ContinuousClock.now + grace
+                continue
             }
             var descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             let milliseconds = Int32(min(left / .milliseconds(1), 60_000)) + 1
@@ -57,6 +63,9 @@ extension ChildProcess {
             }
         }
         [child.stdout, child.stderr].compactMap { $0 }.forEach { _ = close($0) }
+        if timedOut { child.signalGroup(SIGKILL) }
+        child.waitUnreaped()
+        child.signalGroup(SIGKILL)
         let termination = child.wait()
         return Output(termination: termination, stdout: child.stdout.flatMap { outputs[$0] } ?? [],
                       stderr: child.stderr.flatMap { outputs[$0] } ?? [], timedOut: timedOut)

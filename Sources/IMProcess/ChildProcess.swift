@@ -39,10 +39,28 @@ public final class ChildProcess: Sendable {
 
     /// Starts `executable` (a path) with `arguments`; `environment` nil inherits ours;
     /// `directory` nil keeps ours. Descriptors other than the three streams are not inherited.
+    /// The child starts with no signal blocked and every signal at its default action, whatever
+    /// the spawning thread blocks or ignores, so `kill` reaches it. With `ownGroup` it leads a
+    /// new process group, so `signalGroup` reaches everything it starts.
     public static func spawn(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: String? = nil,
-        stdin: Stream = .null, stdout: Stream = .pipe, stderr: Stream = .pipe
+        stdin: Stream = .null, stdout: Stream = .pipe, stderr: Stream = .pipe, ownGroup: Bool = false
     ) throws(ChildProcessError) -> ChildProcess {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        var flags = Int32(POSIX_SPAWN_SETSIGMASK) | Int32(POSIX_SPAWN_SETSIGDEF)
+        if ownGroup {
+            flags |= Int32(POSIX_SPAWN_SETPGROUP)
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -80,10 +98,10 @@ public final class ChildProcess: Sendable {
         let code = (argv + [nil]).withUnsafeBufferPointer { argvPointer in
             if let variables {
                 return (variables + [nil]).withUnsafeBufferPointer { envPointer in
-                    posix_spawn(&pid, executable, &actions, nil, argvPointer.baseAddress!, envPointer.baseAddress!)
+                    posix_spawn(&pid, executable, &actions, &attributes, argvPointer.baseAddress!, envPointer.baseAddress!)
                 }
             }
-            return posix_spawn(&pid, executable, &actions, nil, argvPointer.baseAddress!, environ)
+            return posix_spawn(&pid, executable, &actions, &attributes, argvPointer.baseAddress!, environ)
         }
         guard code == 0 else {
             ours.compactMap { $0 }.forEach { _ = close($0) }
@@ -117,6 +135,19 @@ public final class ChildProcess: Sendable {
     /// Sends `signal` to the child.
     public func signal(_ number: Int32) {
         _ = kill(pid, number)
+    }
+
+    /// Sends `signal` to the child's process group (spawned with `ownGroup`). Safe until the
+    /// child is reaped: while it is a zombie its pid, and so the group id, is not reused.
+    public func signalGroup(_ number: Int32) {
+        _ = kill(-pid, number)
+    }
+
+    /// Waits, without reaping, for the child to end: after this `signalGroup` still reaches
+    /// what the child left behind, and `wait` returns at once.
+    public func waitUnreaped() {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
     }
 
     /// Closes our end of the child's standard input, so it sees end of file.

@@ -31,6 +31,7 @@ public final class Database {
         self.path = path
         self.releasesMemoryAfterTransactions = configuration.releaseMemoryAfterTransactions
         Self.configureProcess()
+        if configuration.create && !configuration.readOnly { Self.createPrivately(path) }
         var connection: OpaquePointer?
         let code = sqlite3_open_v2(path, &connection, configuration.openFlags, nil)
         guard code == SQLITE_OK, let connection else {

@@ -59,7 +59,7 @@ final class HistoryFile {
     /// Replaces the file with `entries`, then appends to the new file.
     private func rewrite() throws(LineEditorError) {
         let temporary = "\(path).\(getpid()).tmp"
-        let output = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let output = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard output >= 0 else { throw .historyFile(temporary, "open") }
         let text = entries.map { Self.encode($0) + "\n" }.joined()
         let written = Array(text.utf8).withUnsafeBytes { Self.writeAll(output, $0) }
@@ -76,7 +76,7 @@ final class HistoryFile {
     }
 
     private static func openForAppending(_ path: String) throws(LineEditorError) -> Int32 {
-        let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .historyFile(path, "open") }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {

@@ -10,7 +10,15 @@ struct HTTPURLTests {
         #expect(url.query == "app=k&x=%20")
         #expect(url.requestTarget == "/token?app=k&x=%20")
         #expect(url.hostHeader == "example.com:8080")
-        #expect(url.description == "http://example.com:8080/token?app=k&x=%20")
+        #expect(url.description == "http://example.com:8080/token?app=…&x=…")
+        #expect(url.queryValues == ["k", "%20"])
+    }
+
+    @Test func queryValuesAreRedactedInTheDescriptionOnly() throws {
+        let url = try HTTPURL(parsing: "https://h/t?key=s3cr3t-value&empty=&bare-credential&&x")
+        #expect(url.description == "https://h/t?key=…&empty=&…&&…")
+        #expect(url.requestTarget == "/t?key=s3cr3t-value&empty=&bare-credential&&x")
+        #expect(url.queryValues == ["s3cr3t-value", "bare-credential", "x"])
     }
 
     @Test func defaultsPortAndPath() throws {

@@ -1,3 +1,4 @@
+import Glibc
 import IMProcess
 import Testing
 
@@ -21,7 +22,7 @@ struct ChildProcessTests {
         let started = ContinuousClock.now
         let output = try ChildProcess.run("/bin/sleep", ["30"], timeout: .milliseconds(300))
         #expect(output.timedOut)
-        #expect(output.termination == .signaled(9))
+        #expect(output.termination == .signaled(SIGTERM))
         #expect(ContinuousClock.now - started < .seconds(10))
     }
 

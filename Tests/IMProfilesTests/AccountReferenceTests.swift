@@ -11,10 +11,10 @@ struct AccountReferenceTests {
 
     @Test(arguments: [
         ("a/b/c", "a/b/c: expected PROFILE/ACCOUNT with one '/'"),
-        ("/a", "/a: invalid profile name ''; names are 1-64 characters of A-Z a-z 0-9 . _ - and do not start with '.'"),
-        ("dev/", "dev/: invalid account name ''; names are 1-64 characters of A-Z a-z 0-9 . _ - and do not start with '.'"),
-        ("dev/a b", "dev/a b: invalid account name 'a b'; names are 1-64 characters of A-Z a-z 0-9 . _ - and do not start with '.'"),
-        (".x/a", ".x/a: invalid profile name '.x'; names are 1-64 characters of A-Z a-z 0-9 . _ - and do not start with '.'"),
+        ("/a", "/a: invalid profile name ''; names are 1-64 characters of A-Z a-z 0-9 . _ - and do not start with '.' or '-'"),
+        ("dev/", "dev/: invalid account name ''; names are 1-64 characters of A-Z a-z 0-9 . _ - and do not start with '.' or '-'"),
+        ("dev/a b", "dev/a b: invalid account name 'a b'; names are 1-64 characters of A-Z a-z 0-9 . _ - and do not start with '.' or '-'"),
+        (".x/a", ".x/a: invalid profile name '.x'; names are 1-64 characters of A-Z a-z 0-9 . _ - and do not start with '.' or '-'"),
     ])
     func refusesMalformedReferences(text: String, message: String) {
         #expect(throws: AccountReferenceError.self) { try AccountReference(parsing: text) }

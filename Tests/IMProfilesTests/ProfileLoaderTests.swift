@@ -57,7 +57,18 @@ struct ProfileLoaderTests {
         let set = ProfileLoader.load(directory: fixture.path)
         #expect(set.profiles.isEmpty && set.failed == ["bad name"])
         #expect(fixture.relative(set.diagnostics.map(\.description)) == [
-            "bad name.json: error: 'bad name' cannot be a profile name (the file name without .json); names are 1-64 characters of A-Z a-z 0-9 . _ - and do not start with '.'",
+            "bad name.json: error: 'bad name' cannot be a profile name (the file name without .json); names are 1-64 characters of A-Z a-z 0-9 . _ - and do not start with '.' or '-'",
+        ])
+    }
+
+    @Test func aFileNamedLikeAnOptionIsReportedAndSkippedWhileTheOthersLoad() {
+        let fixture = ProfileFixture()
+        fixture.write(Self.good, to: "-rf.json")
+        fixture.write(Self.good, to: "ok.json")
+        let set = ProfileLoader.load(directory: fixture.path)
+        #expect(set.profiles.map(\.name) == ["ok"] && set.failed == ["-rf"])
+        #expect(fixture.relative(set.diagnostics.map(\.description)) == [
+            "-rf.json: error: '-rf' cannot be a profile name (the file name without .json); names are 1-64 characters of A-Z a-z 0-9 . _ - and do not start with '.' or '-'",
         ])
     }
 

@@ -38,7 +38,7 @@ struct ProfileValidationTests {
             "dev.json:10:21: error: accounts.c.userId: \"no spaces\" is not valid; user ids are 1-64 characters of A-Z a-z 0-9 + = _ -",
             "dev.json:10:46: error: accounts.c.deviceId: \"x+y\" is not valid; device ids are 1-64 characters of A-Z a-z 0-9 _ -",
             "dev.json:10:62: error: accounts.c.proxy: port must be a number from 1 to 65535",
-            "dev.json:11:5: error: accounts.bad/name: invalid account name; names are 1-64 characters of A-Z a-z 0-9 . _ - and do not start with '.'",
+            "dev.json:11:5: error: accounts.bad/name: invalid account name; names are 1-64 characters of A-Z a-z 0-9 . _ - and do not start with '.' or '-'",
             "dev.json:12:38: error: accounts.d.tokenURL: unsupported scheme ftp; use http:// or https://",
             "dev.json:13:58: error: accounts.e.timeout: expected a whole number, found 1.5",
             "dev.json:13:86: error: accounts.e.reconnectKickEnable: expected true or false, found a string",

@@ -104,14 +104,16 @@ struct ParserTests {
         #expect(error("net down") == "net: missing arguments; usage: net ACCOUNT...|all down|up|change")
         #expect(error("wait a dancing")?.hasPrefix("wait: 'dancing' is not a status; give one of unknown, connected,") == true)
         #expect(error("history a -n 0") == "history -n: '0' is not a whole number from 1 to 10000")
-        #expect(error("use bad/name") == "use: 'bad/name' is not a profile name; names are 1-64 characters of A-Z a-z 0-9 . _ - and do not start with '.'")
+        #expect(error("use bad/name") == "use: 'bad/name' is not a profile name; names are 1-64 characters of A-Z a-z 0-9 . _ - and do not start with '.' or '-'")
         #expect(error("quit now") == "quit: too many arguments; usage: quit")
         #expect(error("sleep -1") == "sleep: '-1' is not a number of seconds from 0 to 86400")
         #expect(error("sleep forever") == "sleep: 'forever' is not a number of seconds from 0 to 86400")
     }
 
     @Test func optionsEndAtDoubleDash() async throws {
-        #expect(try parse("connect -- --timeout") == .connect(.accounts([ref("--timeout")]), timeout: nil, kickEnable: false))
+        // After `--` the word is an account name, not an option; no name starts with '-'.
+        #expect(error("connect -- --timeout") == "connect: --timeout: invalid account name '--timeout'; names are 1-64 characters of A-Z a-z 0-9 . _ - and do not start with '.' or '-'")
+        #expect(try parse("connect -- a-b") == .connect(.accounts([ref("a-b")]), timeout: nil, kickEnable: false))
     }
 
     @Test func suggestionsFavourCloseNames() {

@@ -104,4 +104,17 @@ struct HistoryFileTests {
         file.append("6")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "4\n5\n6\n")
     }
+
+    @Test func aSymlinkedHistoryIsNeitherAppendedToNorChmodded() throws {
+        let target = FileManager.default.temporaryDirectory.appendingPathComponent("imsh-target-\(UUID().uuidString)").path
+        let path = target + ".history"
+        defer { unlink(path); unlink(target) }
+        #expect(FileManager.default.createFile(atPath: target, contents: Data("x\n".utf8), attributes: [.posixPermissions: 0o644]))
+        symlink(target, path)
+        #expect(throws: LineEditorError.self) { _ = try HistoryFile(path: path, limit: 10) { _ in true } }
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "x\n")
+        var status = stat()
+        stat(target, &status)
+        #expect(status.st_mode & 0o777 == 0o644)
+    }
 }

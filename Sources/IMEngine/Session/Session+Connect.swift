@@ -114,12 +114,16 @@ extension Session {
 
     /// Prepares (token, database), then hands the call to the policy.
     private func start(_ call: ConnectCall, runtime: EngineRuntime) async {
+        // The engine's clock, virtual in tests: preparing takes none of a virtual timeout.
+        let started = clock.now
         let token = await prepare(call, runtime: runtime)
         isPreparing = false
         guard let token, self.call === call else { return }
         self.token = token
+        // The call's timeout bounds the whole connect: what preparing took is spent.
+        let timeout = parameters.timeout.map { max($0 - (clock.now - started), .milliseconds(1)) }
         do {
-            let actions = try machine.connect(timeout: parameters.timeout)
+            let actions = try machine.connect(timeout: timeout)
             statusDetail = "connect called"
             perform(actions)
         } catch {
@@ -135,7 +139,8 @@ extension Session {
             token = known
         } else if let source = parameters.tokenSource {
             do {
-                token = try await TokenFetcher.fetch(source, timeout: runtime.configuration.tokenFetchTimeout)
+                let limit = runtime.configuration.tokenFetchTimeout
+                token = try await TokenFetcher.fetch(source, timeout: parameters.timeout.map { min($0, limit) } ?? limit)
             } catch {
                 return endCall(call, .terminated(SessionTermination(.tokenIncorrect, .tokenIncorrect, detail: "\(error)")))
             }

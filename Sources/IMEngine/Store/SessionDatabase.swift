@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import IMProtocol
 import IMStore
 
@@ -38,8 +41,14 @@ public final class SessionDatabase: Sendable {
         guard IMIdentifier.isValidUserID(userID) else { throw .invalidUserID(userID) }
         let path = path(directory: directory, appKey: appKey, userID: userID)
         do {
-            if let failure = Database.createDirectories(String(path[..<path.lastIndex(of: "/")!])) {
+            if let failure = Database.createDirectories(String(path[..<path.lastIndex(of: "/")!]), below: directory) {
                 throw SessionDatabaseError.cannotOpen(path: path, reason: failure)
+            }
+            // SQLite follows symlinks (its NOFOLLOW flag refuses one anywhere in the path, even
+            // above the data directory): the file itself must not be one.
+            var status = stat()
+            if lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+                throw SessionDatabaseError.cannotOpen(path: path, reason: "not a regular file (a symlink?); remove it")
             }
             // Thousands of sessions keep their files open at once: see `Configuration.compact`
             // for what the compact settings cost and keep.

@@ -7,11 +7,12 @@ import IMTransport
 /// connection stops reading, so pipelined requests wait in the parser or the kernel and a
 /// client cannot pile up work; after the answer the next buffered request is taken, and
 /// only then does reading resume. A response the peer does not read (queue full) also
-/// stops reading until it drains. Two timers: `idle` while no request has begun on a
-/// keep-alive connection (then it closes quietly), `request` from a request's first byte
-/// (or from accepting) until it has arrived whole (then 408 and close).
+/// stops reading until it drains. Three timers: `idle` while no request has begun on a
+/// keep-alive connection (then it closes quietly), `head` from accepting until the first
+/// request's head has arrived (short: an idle stranger is let go quickly), `request` from a
+/// request's first byte until it has arrived whole (both then 408 and close).
 final class APIConnection: ConnectionHandler {
-    private enum TimerKind { case idle, request }
+    private enum TimerKind { case idle, head, request }
 
     private let connection: Connection
     private let responder: APIResponder
@@ -48,17 +49,20 @@ final class APIConnection: ConnectionHandler {
         let handle = LoopBound(
             APIConnection(connection: connection, responder: responder, options: options, limits: limits, registry: registry),
             loop: connection.loop)
-        switch registry.add(connection, handle) {
+        let admission = registry.add(connection, handle)
+        switch admission {
         case .closing:
             connection.close(.abortive)
-        case .full:
-            let error = APIError(.serviceUnavailable, "too many API connections (\(options.maxConnections)); retry later")
+        case .full, .fullForAddress:
+            let error = admission == .full
+                ? APIError(.serviceUnavailable, "too many API connections (\(options.maxConnections)); retry later")
+                : APIError(.serviceUnavailable, "too many API connections from \(connection.remoteAddress.host) (\(options.maxConnectionsPerAddress)); retry later")
             _ = try? connection.send(error.response.serialized(closing: true))
             connection.close(.graceful)
         case .admitted:
             let handler = handle.value
             handler.handle = handle
-            handler.arm(.request)
+            handler.arm(.head)
             connection.start(handler)
         }
     }
@@ -107,6 +111,8 @@ final class APIConnection: ConnectionHandler {
                     _ = try? connection.send(HTTPResponse(status: .continue).serialized())
                 }
                 if timer == nil { arm(begun ? .request : .idle) }
+                // The first head came whole: its body has the request's time.
+                if timer?.kind == .head && parser.isReadingBody { arm(.request) }
                 connection.resumeReading()
                 return
             }
@@ -115,7 +121,7 @@ final class APIConnection: ConnectionHandler {
             connection.pauseReading()
             switch responder.route(request) {
             case .failure(let error):
-                answer(error.response, keepAlive: request.keepAlive)
+                answer(error.response, keepAlive: request.keepAlive, toHead: request.method == "HEAD")
             case .success(let endpoint):
                 respondLater(to: request, at: endpoint)
             }
@@ -136,11 +142,11 @@ final class APIConnection: ConnectionHandler {
     }
 
     /// Writes the answer to the request under way, closing after it when either side asks.
-    private func answer(_ response: HTTPResponse, keepAlive: Bool) {
+    private func answer(_ response: HTTPResponse, keepAlive: Bool, toHead: Bool = false) {
         busy = false
         guard connection.isOpen else { return }
         let closing = !keepAlive || stopping
-        guard let writability = try? connection.send(response.serialized(closing: closing)) else { return }
+        guard let writability = try? connection.send(response.serialized(closing: closing, toHead: toHead)) else { return }
         if closing {
             connection.close(.graceful)
         } else if writability == .full {
@@ -159,9 +165,17 @@ final class APIConnection: ConnectionHandler {
 
     private func arm(_ kind: TimerKind) {
         cancelTimer()
-        let delay = kind == .idle ? options.idleTimeout : options.requestTimeout
+        let delay = delay(kind)
         let id = connection.loop.scheduleTimer(after: delay) { [weak self] in self?.timerFired(kind) }
         timer = (kind, id)
+    }
+
+    private func delay(_ kind: TimerKind) -> Duration {
+        switch kind {
+        case .idle: options.idleTimeout
+        case .head: min(options.headTimeout, options.requestTimeout)
+        case .request: options.requestTimeout
+        }
     }
 
     private func cancelTimer() {
@@ -176,8 +190,8 @@ final class APIConnection: ConnectionHandler {
         switch kind {
         case .idle:
             connection.close(.graceful)
-        case .request:
-            refuse(APIError(.requestTimeout, "the request did not arrive whole within \(options.requestTimeout)"))
+        case .head, .request:
+            refuse(APIError(.requestTimeout, "the request did not arrive whole within \(delay(kind))"))
         }
     }
 }

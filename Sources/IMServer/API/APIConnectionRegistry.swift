@@ -8,6 +8,8 @@ final class APIConnectionRegistry: Sendable {
         case admitted
         /// `capacity` connections are open.
         case full
+        /// `perAddress` connections from the same peer address are open.
+        case fullForAddress
         /// The server is closing.
         case closing
     }
@@ -15,19 +17,23 @@ final class APIConnectionRegistry: Sendable {
     private struct Entry {
         let connection: Connection
         let handle: LoopBound<APIConnection>
+        let address: String
     }
 
     private struct State {
         var entries: [ObjectIdentifier: Entry] = [:]
+        var countByAddress: [String: Int] = [:]
         var closing = false
         var drained: [CheckedContinuation<Void, Never>] = []
     }
 
     let capacity: Int
+    let perAddress: Int
     private let state = Mutex(State())
 
-    init(capacity: Int) {
+    init(capacity: Int, perAddress: Int) {
         self.capacity = capacity
+        self.perAddress = perAddress
     }
 
     var count: Int { state.withLock { $0.entries.count } }
@@ -36,14 +42,20 @@ final class APIConnectionRegistry: Sendable {
         state.withLock { state in
             if state.closing { return .closing }
             guard state.entries.count < capacity else { return .full }
-            state.entries[ObjectIdentifier(connection)] = Entry(connection: connection, handle: handle)
+            let address = connection.remoteAddress.host
+            guard state.countByAddress[address, default: 0] < perAddress else { return .fullForAddress }
+            state.countByAddress[address, default: 0] += 1
+            state.entries[ObjectIdentifier(connection)] = Entry(connection: connection, handle: handle, address: address)
             return .admitted
         }
     }
 
     func remove(_ connection: Connection) {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.entries[ObjectIdentifier(connection)] = nil
+            if let entry = state.entries.removeValue(forKey: ObjectIdentifier(connection)) {
+                let left = state.countByAddress[entry.address, default: 1] - 1
+                state.countByAddress[entry.address] = left > 0 ? left : nil
+            }
             guard state.closing, state.entries.isEmpty else { return [] }
             return state.drained.take()
         }

@@ -28,7 +28,7 @@ public final class APIServer: Sendable {
         limits: ServerLimits = ServerLimits(), options: APIServerOptions = APIServerOptions(),
         tls: TLSServerIdentity? = nil
     ) throws(TransportError) {
-        let registry = APIConnectionRegistry(capacity: options.maxConnections)
+        let registry = APIConnectionRegistry(capacity: options.maxConnections, perAddress: options.maxConnectionsPerAddress)
         let responder = APIResponder(
             backend: backend,
             replayGuard: NonceReplayGuard(capacity: options.maxNoncesPerApp, window: APICredentials.freshnessWindow),

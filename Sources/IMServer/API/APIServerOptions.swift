@@ -8,6 +8,12 @@ public struct APIServerOptions: Sendable {
     /// the first request within this time of connecting; otherwise 408 and the connection
     /// closes. Slow senders (slowloris) cannot hold a connection open by trickling bytes.
     public var requestTimeout: Duration
+    /// A new connection must send its first request head whole within this time, or it is
+    /// closed (408): idle or trickling connections are let go long before `requestTimeout`.
+    public var headTimeout: Duration
+    /// Open API connections from one peer address at most; beyond it a new connection from
+    /// that address gets 503 and is closed, so one host cannot use up `maxConnections`.
+    public var maxConnectionsPerAddress: Int
     /// The longest request head (request line plus headers), in bytes; 431 beyond it.
     public var maxHeadBytes: Int
     /// The most header fields in one request; 431 beyond it.
@@ -25,6 +31,8 @@ public struct APIServerOptions: Sendable {
     public init(
         idleTimeout: Duration = .seconds(60),
         requestTimeout: Duration = .seconds(10),
+        headTimeout: Duration = .seconds(3),
+        maxConnectionsPerAddress: Int = 256,
         maxHeadBytes: Int = 16 * 1024,
         maxHeaderCount: Int = 64,
         maxConnections: Int = 10_000,
@@ -34,6 +42,8 @@ public struct APIServerOptions: Sendable {
     ) {
         self.idleTimeout = idleTimeout
         self.requestTimeout = requestTimeout
+        self.headTimeout = headTimeout
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.maxHeadBytes = maxHeadBytes
         self.maxHeaderCount = maxHeaderCount
         self.maxConnections = maxConnections

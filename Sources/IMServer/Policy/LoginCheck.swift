@@ -7,6 +7,10 @@ import MQTT
 /// Pure: the caller passes the app, the user's state and the time, so the rules are tested
 /// without a server.
 public enum LoginCheck {
+    /// How far ahead of the server's clock a token's issued-at may be (ms): the issuer's clock
+    /// may run a little ahead of this server's.
+    public static let allowedClockSkewMilliseconds: Int64 = 5 * 60 * 1000
+
     /// What the check found.
     public enum Verdict: Sendable, Equatable {
         /// The token is good: it belongs to `userID`.
@@ -50,6 +54,11 @@ public enum LoginCheck {
 
     /// The second half of `evaluate`: a verified token's age, and the user's standing.
     public static func admit(_ claims: TokenClaims, app: AppSettings, user: UserState, now: Int64) -> Verdict {
+        // A token dated ahead would outlive its lifetime and every expire call made before
+        // its date: beyond the clocks' allowed disagreement, it is not a token we issued.
+        if claims.issuedAt > now + allowedClockSkewMilliseconds {
+            return .refuse(.badUserNameOrPassword, .tokenIncorrect)
+        }
         if let lifetime = app.tokenLifetime, now - claims.issuedAt >= Int64(lifetime / .milliseconds(1)) {
             return .refuse(.badUserNameOrPassword, .tokenExpired)
         }

@@ -66,6 +66,10 @@ extension CommandExecutor {
             }
             source = .provider(registry.tokenProvider(for: profile, userID: userID))
         }
+        let directory = registry.directory(of: account.reference)
+        if let wrong = DataFiles.firstNonDirectory(in: directory, below: registry.dataDirectory) {
+            throw ShellError("\(wrong) is not a directory (a symlink?); imsh writes only inside its data directory: remove it")
+        }
         let seconds = timeout ?? Double(account.timeout)
         return ConnectParameters(
             token: token, tokenSource: source, userID: account.userID,
@@ -73,7 +77,7 @@ extension CommandExecutor {
             reconnectKickEnable: kickEnable || account.reconnectKickEnable, deviceID: account.deviceID,
             platform: account.platform, heartbeat: account.heartbeat, proxy: account.proxy.map(Self.socksProxy),
             jitter: account.jitter, backgroundGrace: .seconds(account.backgroundGrace),
-            dataDirectory: registry.directory(of: account.reference),
+            dataDirectory: directory,
             tls: registry.server.tls(for: account, in: try context.profile(named: account.profile)),
             label: account.reference.description)
     }

@@ -23,8 +23,9 @@ final class DataLock: Sendable {
         guard DataFiles.makeDirectory(directory) else {
             throw ShellError("cannot create the data directory \(directory): \(String(cString: strerror(errno))); give --data DIR")
         }
+        if let unsafe = DataFiles.unsafety(of: directory) { throw ShellError(unsafe) }
         let path = "\(directory)/lock"
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw ShellError("cannot open \(path): \(String(cString: strerror(errno))); give --data DIR")
         }

@@ -97,6 +97,10 @@ public struct InteractiveShell: Sendable {
             StandardOutput().write("imsh: cannot create \(directory): \(String(cString: strerror(errno))); history is not kept", isError: true)
             return nil
         }
+        if let unsafe = DataFiles.unsafety(of: directory) {
+            StandardOutput().write("imsh: \(unsafe); history is not kept", isError: true)
+            return nil
+        }
         return "\(directory)/history"
     }
 

@@ -1,11 +1,13 @@
 import IMProfiles
+import IMHTTP
 import IMProtocol
 import Synchronization
 
 /// Replaces every known secret in text bound for the screen, a file or a pipe with its
 /// redacted hint, so a secret never leaves the process in output.
 ///
-/// The secrets are the profiles' literal tokens, app secrets and proxy passwords; tokens the
+/// The secrets are the profiles' literal tokens, app secrets, proxy passwords and the query
+/// values of token URLs; tokens the
 /// engine fetches stay inside it, and any word of the contract's token form is redacted
 /// wherever it comes from (a token command's text, an error message). A line costs time in
 /// proportion to its length whatever the number of secrets: one automaton over all of them
@@ -40,7 +42,12 @@ public final class SecretRedactor: Sendable {
         for profile in set.profiles {
             if let secret = profile.appSecret { add(secret) }
             for account in profile.accounts {
-                if case .literal(let token) = account.tokenSource { add(token) }
+                switch account.tokenSource {
+                case .literal(let token): add(token)
+                // A token URL's query often carries a key: its values are secrets too.
+                case .url(let url): url.queryValues.forEach { add(Secret($0)) }
+                default: break
+                }
                 if let password = account.proxy?.password { add(password) }
             }
         }

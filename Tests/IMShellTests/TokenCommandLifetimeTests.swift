@@ -1,0 +1,30 @@
+import Glibc
+import Testing
+import TestSupport
+
+/// A token command that hangs: `connect --timeout` bounds the whole connect, the fetch included,
+/// and nothing the command started outlives imsh.
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct TokenCommandLifetimeTests {
+    @Test(arguments: [
+        ("sleep 9861", "sleep 9861"),
+        ("sleep 9862 | cat", "sleep 9862"),
+        ("trap '' TERM; sleep 9863", "sleep 9863"),
+    ])
+    func aHangingTokenCommandEndsAtTheConnectTimeoutAndLeavesNothing(command: String, survivor: String) async throws {
+        let sandbox = Sandbox(shipped: false)
+        sandbox.write("""
+            { "appKey": "k", "appSecret": "s", "server": "embedded",
+              "accounts": { "t": { "userId": "t", "tokenCommand": "\(command)" } } }
+            """, to: "profiles/p.json")
+        let started = ContinuousClock.now
+        let run = try await sandbox.json("connect t --timeout 3")
+        let took = ContinuousClock.now - started
+        #expect(run.status == 1, "\(run.stderr)")
+        // The fetch's own limit is 10 s; the connect's 3 s, plus the kill's grace, must win.
+        #expect(took < .seconds(7), "connect took \(took)")
+        let left = LiveProcesses.awaitGone(survivor)
+        left.forEach { _ = kill($0, SIGKILL) }
+        #expect(left.isEmpty, "\(survivor) outlived imsh: \(left)")
+    }
+}
