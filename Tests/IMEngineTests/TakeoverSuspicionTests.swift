@@ -26,4 +26,9 @@ struct TakeoverSuspicionTests {
         #expect(rule.serverClosed(livedMilliseconds: 50) == nil)
         #expect(rule.count == 1)
     }
+
+    @Test func aLimitOfZeroNeverSuspects() {
+        var rule = TakeoverSuspicion(limit: 0)
+        for _ in 0..<10 { #expect(rule.serverClosed(livedMilliseconds: 10) == nil) }
+    }
 }

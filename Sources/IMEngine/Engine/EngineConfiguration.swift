@@ -26,6 +26,9 @@ public struct EngineConfiguration: Sendable {
     public var tokenFetchTimeout: Duration
     /// How many CONNACK redirects (0x9C/0x9D) one attempt follows.
     public var maximumRedirects: Int
+    /// How many closes right after login in a row are read as a takeover (see
+    /// `TakeoverSuspicion`); 0 never reads them so (a network known to flap that fast).
+    public var takeoverLimit = TakeoverSuspicion.defaultLimit
 
     public init(
         appKey: String, servers: [ServerAddress], dataDirectory: String,

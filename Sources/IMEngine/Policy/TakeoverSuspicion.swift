@@ -9,13 +9,17 @@
 public struct TakeoverSuspicion: Sendable, Equatable {
     /// How soon after CONNACK a close counts as "right after login" (ms).
     public static let window: Int64 = 5_000
-    /// How many such closes in a row are taken for a takeover.
-    public static let limit = 3
+    /// How many such closes in a row are taken for a takeover, unless the engine says otherwise.
+    public static let defaultLimit = 3
 
+    /// How many such closes in a row are taken for a takeover; 0: never.
+    public let limit: Int
     /// Closes right after login so far, in a row.
     public private(set) var count = 0
 
-    public init() {}
+    public init(limit: Int = TakeoverSuspicion.defaultLimit) {
+        self.limit = limit
+    }
 
     /// The server closed a link without DISCONNECT `lived` ms after CONNACK: the termination
     /// to stop with when this makes `limit` in a row, else nil.
@@ -25,12 +29,12 @@ public struct TakeoverSuspicion: Sendable, Equatable {
             return nil
         }
         count += 1
-        guard count >= Self.limit else { return nil }
+        guard limit > 0, count >= limit else { return nil }
         count = 0
         return SessionTermination(
             .kickedOfflineByOtherClient, .kickedByOtherClient,
             detail: "takeover suspected: the server closed the connection without DISCONNECT within "
-                + "\(Self.window / 1000) s of a successful login \(Self.limit) times in a row, with the network unchanged "
+                + "\(Self.window / 1000) s of a successful login \(limit) times in a row, with the network unchanged "
                 + "(another device logging in with the same client id?)")
     }
 

@@ -99,6 +99,7 @@ extension Session {
             return nil
         }
         if self.runtime !== runtime {
+            takeover = TakeoverSuspicion(limit: runtime.configuration.takeoverLimit)
             self.runtime = runtime
             clock = runtime.clock
             loop = runtime.group.next()

@@ -18,13 +18,16 @@ final class IntegrationHarness: Sendable {
 
     /// A new engine for `appKey`, reaching the server directly or through `proxy`.
     func engine(
-        via proxy: FaultProxy? = nil, appKey: String = IntegrationServer.appKey, attemptTimeout: Duration = .seconds(3)
+        via proxy: FaultProxy? = nil, appKey: String = IntegrationServer.appKey, attemptTimeout: Duration = .seconds(3),
+        takeoverLimit: Int = TakeoverSuspicion.defaultLimit
     ) throws -> SessionEngine {
         let address = proxy.map { ServerAddress(host: "127.0.0.1", port: $0.port) } ?? server.address
         let directory = TemporaryDirectory()
-        let engine = try SessionEngine(EngineConfiguration(
+        var configuration = EngineConfiguration(
             appKey: appKey, servers: [address], dataDirectory: directory.path, callbacks: .immediate,
-            networkMonitor: .none, eventLoopThreads: 1, attemptTimeout: attemptTimeout, tokenFetchTimeout: .seconds(5)))
+            networkMonitor: .none, eventLoopThreads: 1, attemptTimeout: attemptTimeout, tokenFetchTimeout: .seconds(5))
+        configuration.takeoverLimit = takeoverLimit
+        let engine = try SessionEngine(configuration)
         engines.withLock { $0.append((engine, directory)) }
         return engine
     }
