@@ -22,8 +22,9 @@ struct SessionNetworkPathTests {
             let started = ContinuousClock.now
             let user = try await session.connect()
             #expect(user == "alice")
-            // A refused connection starts the next server at once, not after the 5 s stagger.
-            #expect(ContinuousClock.now - started < .seconds(3))
+            // A refused connection starts the next server at once, not after the 5 s stagger
+            // (the bound leaves room for a busy machine and still tells the two apart).
+            #expect(ContinuousClock.now - started < .seconds(4.5))
             #expect(await session.connectedServer == broker.address)
             #expect(await session.statuses == [.connecting, .connected])
             await session.close()
