@@ -27,8 +27,10 @@ public struct EngineConfiguration: Sendable {
     /// How many CONNACK redirects (0x9C/0x9D) one attempt follows.
     public var maximumRedirects: Int
     /// How many closes right after login in a row are read as a takeover (see
-    /// `TakeoverSuspicion`); 0 never reads them so (a network known to flap that fast).
-    public var takeoverLimit = TakeoverSuspicion.defaultLimit
+    /// `TakeoverSuspicion`); 0, the default, never reads them so. A network that flaps that
+    /// fast looks the same (the soak's faults stopped sessions with the rule on), so the rule
+    /// is for servers known to close a taken-over connection silently (stock brokers).
+    public var takeoverLimit = 0
 
     public init(
         appKey: String, servers: [ServerAddress], dataDirectory: String,

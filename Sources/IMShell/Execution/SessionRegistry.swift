@@ -111,9 +111,13 @@ actor SessionRegistry {
                 case .addresses(let addresses):
                     servers = addresses
                 }
-                return try SessionEngine(EngineConfiguration(
+                var configuration = EngineConfiguration(
                     appKey: profile.appKey, servers: servers, dataDirectory: directory, callbacks: .queue(callbacks),
-                    eventLoopThreads: 1), hub: hub)
+                    eventLoopThreads: 1)
+                // imserver (embedded) always says DISCONNECT 0x8E on a takeover; a profile's own
+                // servers may be stock brokers that close a taken-over connection silently.
+                if case .addresses = profile.server { configuration.takeoverLimit = TakeoverSuspicion.defaultLimit }
+                return try SessionEngine(configuration, hub: hub)
             }
             engines[profile.name] = task
         }

@@ -19,7 +19,7 @@ final class IntegrationHarness: Sendable {
     /// A new engine for `appKey`, reaching the server directly or through `proxy`.
     func engine(
         via proxy: FaultProxy? = nil, appKey: String = IntegrationServer.appKey, attemptTimeout: Duration = .seconds(3),
-        takeoverLimit: Int = TakeoverSuspicion.defaultLimit
+        takeoverLimit: Int = 0
     ) throws -> SessionEngine {
         let address = proxy.map { ServerAddress(host: "127.0.0.1", port: $0.port) } ?? server.address
         let directory = TemporaryDirectory()

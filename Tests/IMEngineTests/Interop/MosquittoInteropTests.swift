@@ -22,10 +22,13 @@ struct MosquittoInteropTests {
 
         /// A session of alice on `phone-alice`, its data in `data` (another for a second device).
         func connect(data: String = "data") async throws -> (Session, SessionEngine, EngineError?) {
-            let engine = try SessionEngine(EngineConfiguration(
+            var configuration = EngineConfiguration(
                 appKey: TestTokens.appKey, servers: [ServerAddress(host: "127.0.0.1", port: broker.port)],
                 dataDirectory: directory.path + "/" + data, callbacks: .immediate, networkMonitor: .none,
-                eventLoopThreads: 1, attemptTimeout: .seconds(3)))
+                eventLoopThreads: 1, attemptTimeout: .seconds(3))
+            // A stock broker closes a taken-over connection silently: read that as a takeover.
+            configuration.takeoverLimit = TakeoverSuspicion.defaultLimit
+            let engine = try SessionEngine(configuration)
             let session = engine.makeSession(ConnectParameters(token: TestTokens.token(for: "alice"), deviceID: "phone-alice"))
             return (session, engine, await session.connectionError())
         }
