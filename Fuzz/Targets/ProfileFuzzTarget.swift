@@ -10,6 +10,7 @@
 // - `JSONValue(parsing:)` (payloads) either throws or gives a value whose `encoded()` text
 //   parses to the same value.
 import IMConfig
+import IMJSON
 import IMHTTP
 import IMProtocol
 @testable import IMProfiles
