@@ -129,6 +129,6 @@ enum HTTPFuzzTarget {
 
     static func checkURL(_ bytes: [UInt8]) {
         guard let text = String(validating: bytes, as: UTF8.self), let url = try? HTTPURL(parsing: text) else { return }
-        checkReadsBack(url, written: url.description) { text throws(URLParseError) in try HTTPURL(parsing: text) }
+        checkReadsBack(url, written: url.text) { text throws(URLParseError) in try HTTPURL(parsing: text) }
     }
 }

@@ -51,6 +51,12 @@ public struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
         return "\(isSecure ? "https" : "http")://\(hostHeader)\(path)\(redactedQuery ?? "")"
     }
 
+    /// The whole URL, query values included, as it parses back: for configuration written out,
+    /// never for output (`description` is the form for people).
+    public var text: String {
+        "\(isSecure ? "https" : "http")://\(hostHeader)\(requestTarget)"
+    }
+
     /// The query's values as written (percent-encoding kept), and bare words: what
     /// `description` hides, for a redactor to find wherever else they appear.
     public var queryValues: [String] {

@@ -51,3 +51,13 @@ struct HTTPURLTests {
         }
     }
 }
+
+/// `text` keeps what `description` hides, and reads back as the same URL.
+struct HTTPURLTextTests {
+    @Test func theWholeURLReadsBack() throws {
+        let url = try HTTPURL(parsing: "https://[::1]:8443/token?user=a&key=s3cret")
+        #expect(url.text == "https://[::1]:8443/token?user=a&key=s3cret")
+        #expect(try HTTPURL(parsing: url.text) == url)
+        #expect(!url.description.contains("s3cret"))
+    }
+}
