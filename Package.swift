@@ -44,6 +44,9 @@ let package = Package(
         .target(name: "IMProtocol", dependencies: ["CCrypto", "IMJSON"]),
         // HTTP/1.1 message codec: pure values, no I/O.
         .target(name: "IMHTTP"),
+
+        // The one HTTP/1.1 client (plain or TLS, in the event loop) and the signed server-API client on it.
+        .target(name: "IMHTTPClient", dependencies: ["IMHTTP", "IMTransport", "IMProtocol", "IMJSON"]),
         // JSON configuration files read with line/column diagnostics (server config, profiles).
         .target(name: "IMConfig", dependencies: ["IMJSON"]),
         // imsh's profiles: app-key environments and their accounts, read from JSON files.
@@ -51,7 +54,9 @@ let package = Package(
         // The IM server: device policy, connect limits, MQTT side and HTTP API.
         .target(name: "IMServer", dependencies: ["IMConfig", "IMJSON", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
         // The client session engine: reconnection policy, sessions, local database.
-        .target(name: "IMEngine", dependencies: ["CNetlink", "IMJSON", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP", "IMProcess"]),
+        .target(name: "IMEngine", dependencies: [
+            "CNetlink", "IMJSON", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP", "IMHTTPClient", "IMProcess",
+        ]),
         // A TCP proxy that injects network faults (delay, throttle, black hole, reset, cut packets).
         .target(name: "IMChaos", dependencies: ["IMTransport", "MQTT"]),
         // The REPL's line editor on libedit: prompt, completion, history, messages above the prompt.
@@ -59,8 +64,8 @@ let package = Package(
 
         // The shell: profiles, sessions, the REPL and the script runner behind imsh.
         .target(name: "IMShell", dependencies: [
-            "IMEngine", "IMServer", "IMProfiles", "LineEditor", "IMProtocol", "IMHTTP", "IMTransport", "IMConfig", "IMJSON", "IMCommandLine",
-            "IMTimeline",
+            "IMEngine", "IMServer", "IMProfiles", "LineEditor", "IMProtocol", "IMHTTP", "IMHTTPClient", "IMTransport", "IMConfig", "IMJSON",
+            "IMCommandLine", "IMTimeline",
         ]),
 
         // Connection logs as pictures: lanes of status spans (terminal, SVG, HTML) and the bench report's charts.
@@ -68,7 +73,7 @@ let package = Package(
 
         // imsh bench: many accounts at once, measured (connect, messages, reconnect).
         .target(name: "IMBench", dependencies: [
-            "IMEngine", "IMServer", "IMShell", "IMProfiles", "IMTransport", "IMProcess", "IMCommandLine", "IMProtocol", "IMHTTP",
+            "IMEngine", "IMServer", "IMProfiles", "IMTransport", "IMProcess", "IMCommandLine", "IMProtocol", "IMHTTP", "IMHTTPClient",
             "IMTimeline",
         ]),
 
@@ -96,7 +101,7 @@ let package = Package(
         .testTarget(name: "SoakTests", dependencies: ["TestSupport", "IMChaos", "IMEngine", "IMProcess", "IMProtocol", "IMTransport", "MQTT"]),
         .testTarget(name: "IMTimelineTests", dependencies: ["IMTimeline", "IMEngine", "IMJSON", "TestSupport"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TestSupport"]),
-        .testTarget(name: "IMShellTests", dependencies: ["IMProcess", "TestSupport", "IMShell", "imsh", "IMProfiles", "IMEngine", "IMServer", "IMProtocol", "IMTransport", "IMConfig"]),
+        .testTarget(name: "IMShellTests", dependencies: ["IMProcess", "TestSupport", "IMShell", "imsh", "IMProfiles", "IMEngine", "IMServer", "IMProtocol", "IMTransport", "IMConfig", "IMHTTPClient"]),
         // What several test targets share: a deadline for async tests, a pseudo-terminal and a model of its screen,
         // and a look into the SQLite files a killed process left.
         .target(name: "TestSupport", dependencies: ["IMStore", "IMProcess", "IMJSON"], path: "Tests/TestSupport"),

@@ -1,5 +1,5 @@
 import IMCommandLine
-import IMShell
+import IMHTTPClient
 
 /// `imsh bench connect`: N accounts connected as N full sessions of one engine, measured.
 struct ConnectBench: BenchCommand {
@@ -9,7 +9,7 @@ struct ConnectBench: BenchCommand {
         usage: "--accounts N [--profile P] [--rate R] [--hold S] [--server embedded|spawn] [--data DIR] [--threads T] [--timeout S] [--json] [--report FILE.html]",
         options: [
             OptionSpec("--accounts", value: "N", help: "how many sessions (new users bench0...; with --profile, the first N of its accounts)"),
-            OptionSpec("--profile", value: "P", completion: ShellOptions.profileNames, help: "use profile P's server and app, and its accounts when it has some"),
+            OptionSpec("--profile", value: "P", completion: .profileNames, help: "use profile P's server and app, and its accounts when it has some"),
             OptionSpec("--profiles", value: "DIR", help: "where profiles are (else $IMSH_PROFILES, ./profiles, ~/.config/imsh/profiles)"),
             OptionSpec("--rate", value: "R", help: "start at most R connects per second (default: all at once)"),
             OptionSpec("--hold", value: "S", help: "keep the sessions connected S seconds before disconnecting (default 0)"),

@@ -1,7 +1,7 @@
 import IMHTTP
 import IMProfiles
 import IMProtocol
-import IMShell
+import IMHTTPClient
 import IMTransport
 
 /// A profile's server, which the bench did not start: it can be measured, not restarted.

@@ -2,7 +2,7 @@ import IMHTTP
 import IMProfiles
 import IMProtocol
 import IMServer
-import IMShell
+import IMHTTPClient
 import IMTransport
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import IMServer
-import IMShell
+import IMHTTPClient
 
 /// Gets login tokens for bench users: from the embedded server directly, or over the server API.
 enum TokenIssuer: Sendable {

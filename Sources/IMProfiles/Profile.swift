@@ -1,3 +1,4 @@
+import IMProtocol
 import IMHTTP
 import IMTransport
 

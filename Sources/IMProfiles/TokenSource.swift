@@ -1,3 +1,4 @@
+import IMProtocol
 import IMHTTP
 
 /// Where an account's login token comes from.

@@ -1,3 +1,4 @@
+import IMHTTPClient
 import IMJSON
 import IMProtocol
 import IMHTTP
@@ -41,13 +42,17 @@ struct RemoteServerTests {
         let sandbox = Sandbox(shipped: false)
         sandbox.write(server.profile(accounts: #"{ "a": { "userId": "a" } }"#, secret: "not-the-secret"), to: "profiles/wrong.json")
         sandbox.write(server.profile(accounts: #"{ "b": { "userId": "b" } }"#, api: "http://127.0.0.1:1"), to: "profiles/gone.json")
-        let run = try await sandbox.json("connect gone/b; connect wrong/a; block wrong/a 1")
+        let run = try await sandbox.json("connect gone/b --timeout 2; connect wrong/a; block wrong/a 1")
         await server.stop()
         #expect(run.status == 1)
         let gone = try #require(run.result("connect")).accounts.first?.string("message")
-        // The engine fetches server-API tokens like any token source: the same status and code.
-        #expect(gone?.hasPrefix("tokenIncorrect (15), error 31004 RC_CONN_TOKEN_INCORRECT: could not get a token from the server API of profile gone: server API http://127.0.0.1:1/user/getToken.json did not answer: ") == true)
+        // The engine fetches server-API tokens like any token source: an API that does not
+        // answer is retried like an unreachable server, until the connect's timeout.
+        #expect(gone?.hasPrefix("timeout (14), error 34006 RC_CONNECT_TIMEOUT: ") == true, "\(gone ?? "")")
+        #expect(gone?.contains("last attempt: could not get a token from the server API of profile gone: server API http://127.0.0.1:1/user/getToken.json did not answer: ") == true)
         let wrong = try #require(run.result("connect", 1)).accounts.first?.string("message")
+        // 401: the app key is unknown to the server or its secret wrong, as the contract's 31008.
+        #expect(wrong?.hasPrefix("unconnected (11), error 31008 ") == true, "\(wrong ?? "")")
         #expect(wrong?.contains("could not get a token from the server API of profile wrong: server API http://127.0.0.1:\(server.apiPort)/user/getToken.json refused (HTTP 401, code 1004): signature does not match") == true)
         #expect(wrong?.hasSuffix("; check the profile's appKey and appSecret") == true)
         #expect(try #require(run.result("block")).accounts.first?.string("message")?.contains("/user/block.json refused (HTTP 401, code 1004)") == true)

@@ -117,10 +117,17 @@ extension Session {
     private func start(_ call: ConnectCall, runtime: EngineRuntime) async {
         // The engine's clock, virtual in tests: preparing takes none of a virtual timeout.
         let started = clock.now
-        let token = await prepare(call, runtime: runtime)
+        let prepared = await prepare(call, runtime: runtime, started: started)
         isPreparing = false
-        guard let token, self.call === call else { return }
-        self.token = token
+        guard let prepared, self.call === call else { return }
+        if let token = prepared.token {
+            self.token = token
+        } else {
+            // The source did not answer: the first attempt asks it again, and a source that stays
+            // silent is retried on the schedule like an unreachable server.
+            needsFreshToken = true
+            statusDetail = prepared.unavailable
+        }
         // The call's timeout bounds the whole connect: what preparing took is spent.
         let timeout = parameters.timeout.map { max($0 - (clock.now - started), .milliseconds(1)) }
         do {
@@ -133,17 +140,36 @@ extension Session {
         }
     }
 
-    /// Gets the token, names and opens the database; the token, or nil after ending the call.
-    private func prepare(_ call: ConnectCall, runtime: EngineRuntime) async -> String? {
-        let token: String
+    /// What preparing found: the token, or why its source did not answer (retried on the schedule).
+    private struct Prepared {
+        var token: String?
+        var unavailable = ""
+    }
+
+    /// Gets the token, names and opens the database; nil after ending the call.
+    private func prepare(_ call: ConnectCall, runtime: EngineRuntime, started: Duration) async -> Prepared? {
+        var prepared = Prepared()
         if let known = self.token ?? parameters.token {
-            token = known
-        } else if let source = parameters.tokenSource {
+            prepared.token = known
+        } else if let source = parameters.tokenSource, let loop {
             do {
                 let limit = runtime.configuration.tokenFetchTimeout
-                token = try await TokenFetcher.fetch(source, timeout: parameters.timeout.map { min($0, limit) } ?? limit)
+                let timeout = parameters.timeout.map { min($0, limit) } ?? limit
+                prepared.token = try await TokenFetcher.fetch(source, timeout: timeout, loop: loop)
             } catch {
-                return endCall(call, .terminated(SessionTermination(.tokenIncorrect, .tokenIncorrect, detail: "\(error)")))
+                if let termination = error.condition.termination(detail: "\(error)") {
+                    return endCall(call, .terminated(termination))
+                }
+                // Without a user id there is no database to open before a token names the user.
+                guard parameters.userID != nil else {
+                    return endCall(call, .terminated(SessionTermination(.tokenIncorrect, .tokenIncorrect, detail: "\(error)")))
+                }
+                if let timeout = parameters.timeout, clock.now - started >= timeout {
+                    var timedOut = SessionTermination.timedOut
+                    timedOut.detail += "; last attempt: \(error)"
+                    return endCall(call, .terminated(timedOut))
+                }
+                prepared.unavailable = "\(error)"
             }
         } else {
             return endCall(call, .invalidParameter("no token and no token source given"))
@@ -153,7 +179,7 @@ extension Session {
         let userID: String
         if let given = parameters.userID {
             userID = given
-        } else {
+        } else if let token = prepared.token {
             do {
                 userID = try TokenClaims.read(token).userID
             } catch {
@@ -162,12 +188,14 @@ extension Session {
                 call.reportDatabase(isRecreated: false, error: failure)
                 return endCall(call, failure)
             }
+        } else {
+            return endCall(call, .invalidParameter("no user id and no token to read it from"))
         }
         do {
             let isRecreated = try await openDatabase(userID: userID, runtime: runtime)
             publish(.databaseOpened(isRecreated: isRecreated, movedAside: database?.movedAside ?? [], error: nil))
             call.reportDatabase(isRecreated: isRecreated, error: nil)
-            return token
+            return prepared
         } catch {
             publish(.databaseOpened(isRecreated: false, movedAside: [], error: error))
             call.reportDatabase(isRecreated: false, error: error)
@@ -176,7 +204,7 @@ extension Session {
     }
 
     /// Ends a connect call that failed before the policy started, unless it was ended already.
-    private func endCall(_ call: ConnectCall, _ error: EngineError) -> String? {
+    private func endCall(_ call: ConnectCall, _ error: EngineError) -> Prepared? {
         guard self.call === call else { return nil }
         self.call = nil
         if case .terminated(let termination) = error { report(termination.status, termination.code, detail: termination.detail) }

@@ -23,7 +23,9 @@ extension Session {
                 timers.removeValue(forKey: kind)?.cancel()
             case let .complete(failure):
                 guard let call = call.take() else { continue }
-                if let failure {
+                if var failure {
+                    // The status event's words (a timeout's last attempt, say) belong to the call's answer too.
+                    if !statusDetail.isEmpty { failure.detail = statusDetail }
                     call.finish(.failure(.terminated(failure)))
                 } else {
                     call.finish(.success(userID ?? ""))
@@ -79,10 +81,15 @@ extension Session {
         attempt = (generation, Task {
             var fresh: String?
             if let source {
-                do {
-                    fresh = try await TokenFetcher.fetch(source, timeout: fetchTimeout)
+                do throws(TokenFetchError) {
+                    fresh = try await TokenFetcher.fetch(source, timeout: fetchTimeout, loop: loop)
                 } catch {
-                    let termination = SessionTermination(.tokenIncorrect, .tokenIncorrect, detail: "token refused, and \(error)")
+                    guard let termination = error.condition.termination(detail: "\(error)") else {
+                        self.attemptFinished(generation, .failed(.retryable("\(error)"), unreachable: false), freshToken: nil)
+                        return
+                    }
+                    // The source answered: no second fetch for this refusal.
+                    self.tokenRefreshed = true
                     self.attemptFinished(generation, .failed(.terminal(termination), unreachable: false), freshToken: nil)
                     return
                 }

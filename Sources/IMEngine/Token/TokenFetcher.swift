@@ -1,26 +1,48 @@
 import Foundation
 import IMJSON
+import IMHTTPClient
 import IMProtocol
 import IMTransport
 
-/// Gets a token from a `TokenSource`, on a thread of its own and within a time bound.
+/// Gets a token from a `TokenSource` within a time bound.
 ///
-/// Both sources block (a child process, a socket), so they never run on Swift's cooperative pool.
+/// A command blocks (a child process), so it runs on a thread of its own, never on Swift's
+/// cooperative pool; a URL is fetched by the one HTTP client in `loop`; a provider runs as a task.
+/// Every failure carries a `TokenCondition`, the same for the same condition whatever the source.
 public enum TokenFetcher {
     /// The most bytes of output or body read; a token is far smaller.
     static let outputLimit = 64 * 1024
 
     /// Runs `source` and returns the token it gives, or why it gave none within `timeout`.
-    public static func fetch(_ source: TokenSource, timeout: Duration) async throws(TokenFetchError) -> String {
-        if case .provider(let provider) = source { return try await fetch(provider, timeout: timeout) }
-        let result: Result<String, TokenFetchError> = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(returning: Result { () throws(TokenFetchError) in
-                    try fetchBlocking(source, deadline: ContinuousClock.now + timeout)
-                })
+    public static func fetch(_ source: TokenSource, timeout: Duration, loop: EventLoop) async throws(TokenFetchError) -> String {
+        switch source {
+        case .command(let command):
+            let result: Result<[UInt8], TokenFetchError> = await withCheckedContinuation { continuation in
+                Thread.detachNewThread {
+                    continuation.resume(returning: CommandRunner.run(
+                        command, deadline: ContinuousClock.now + timeout, limit: outputLimit))
+                }
             }
+            return try token(in: try result.get(), from: source)
+        case .url(let url), .secureURL(let url, _):
+            let tls: TLSClientConfiguration? = if case .secureURL(_, let tls) = source { tls } else { nil }
+            let body: [UInt8]
+            do throws(HTTPClientError) {
+                body = try await HTTPClient.get(url, tls: tls, on: loop, timeout: timeout, bodyLimit: outputLimit)
+            } catch {
+                throw TokenFetchError(source, error.description, condition: condition(of: error))
+            }
+            return try token(in: body, from: source)
+        case .provider(let provider):
+            return try await fetch(provider, timeout: timeout)
         }
-        return try result.get()
+    }
+
+    /// What an HTTP failure means: a JSON `code` in a refusal's body names it; otherwise a
+    /// server error or no answer is `unavailable`, any other refusal `refused`.
+    static func condition(of error: HTTPClientError) -> TokenCondition {
+        if case .refused(_, let body) = error, let named = TokenCondition.named(in: body) { return named }
+        return error.isTransient ? .unavailable : .refused
     }
 
     /// Runs the provider, giving up (and cancelling it) after `timeout`.
@@ -30,46 +52,23 @@ public enum TokenFetcher {
             group.addTask {
                 do {
                     return .success(try await provider.fetch())
+                } catch let error as TokenProviderFailure {
+                    return .failure(TokenFetchError(source, error.reason, condition: error.condition))
                 } catch {
                     return .failure(TokenFetchError(source, "\(error)"))
                 }
             }
             group.addTask {
                 try? await Task.sleep(for: timeout)
-                return Task.isCancelled ? nil : .failure(TokenFetchError(source, "no answer within \(timeout)"))
+                return Task.isCancelled ? nil : .failure(TokenFetchError(source, "no answer within \(timeout)", condition: .unavailable))
             }
             defer { group.cancelAll() }
             while let next = await group.next() {
                 if let next { return next }
             }
-            return .failure(TokenFetchError(source, "cancelled"))
+            return .failure(TokenFetchError(source, "cancelled", condition: .unavailable))
         }
         return try result.get()
-    }
-
-    static func fetchBlocking(_ source: TokenSource, deadline: ContinuousClock.Instant) throws(TokenFetchError) -> String {
-        switch source {
-        case .command(let command):
-            let output = try CommandRunner.run(command, deadline: deadline, limit: outputLimit)
-                .mapError { TokenFetchError(source, $0.reason) }.get()
-            return try token(in: output, from: source)
-        case .url(let url):
-            let body = try BlockingHTTPClient.get(url, deadline: deadline, limit: outputLimit)
-                .mapError { TokenFetchError(source, $0.reason) }.get()
-            return try token(in: body, from: source)
-        case .secureURL(let url, let tls):
-            let settings: TLSConnectSettings
-            do throws(TLSFailure) {
-                settings = TLSConnectSettings(context: try TLSContext.client(tls), serverName: tls.serverName ?? url.host)
-            } catch {
-                throw TokenFetchError(source, "\(error)")
-            }
-            let body = try BlockingHTTPClient.get(url, tls: settings, deadline: deadline, limit: outputLimit)
-                .mapError { TokenFetchError(source, $0.reason) }.get()
-            return try token(in: body, from: source)
-        case .provider(let provider):
-            throw TokenFetchError(source, "\(provider) runs in a task, not on a thread")
-        }
     }
 
     /// The token in a command's output or a response body: the trimmed text, or the `token`
@@ -86,6 +85,9 @@ public enum TokenFetcher {
         guard let value = try? JSONValue(parsing: text), let token = value.objectValue?["token"]?.stringValue,
               !token.isEmpty
         else {
+            if let named = TokenCondition.named(in: bytes) {
+                throw TokenFetchError(source, "the answer says \(named)", condition: named)
+            }
             throw TokenFetchError(source, "the JSON answer has no non-empty string member \"token\"")
         }
         return token

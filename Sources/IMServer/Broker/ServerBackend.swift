@@ -31,6 +31,7 @@ final class ServerBackend: ServerAPIBackend {
 
     func issueToken(appKey: String, userID: String) async throws -> String {
         guard let app = await app(forKey: appKey) else { throw ServerError.unknownApp(appKey) }
+        guard !app.blocked else { throw ServerError.appBlocked(appKey) }
         return try Token.issue(appKey: appKey, secret: app.appSecret, userID: userID, issuedAt: clock.wallMilliseconds())
     }
 

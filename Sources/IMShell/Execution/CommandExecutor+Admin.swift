@@ -1,3 +1,4 @@
+import IMHTTPClient
 import IMProfiles
 
 extension CommandExecutor {

@@ -1,5 +1,6 @@
 import IMEngine
 import IMProfiles
+import IMProtocol
 import IMTimeline
 
 extension CommandExecutor {

@@ -1,6 +1,8 @@
 import IMCommandLine
 import IMEngine
+import IMHTTPClient
 import IMProfiles
+import IMProtocol
 
 /// Runs parsed commands against the profiles and sessions, and returns plain result values.
 ///

@@ -1,9 +1,11 @@
 import Foundation
 import IMEngine
 import IMHTTP
+import IMHTTPClient
 import IMProfiles
 import IMTransport
 import IMProtocol
+import IMServer
 
 /// The shell's engines (one per profile), sessions (one per account) and API clients.
 ///
@@ -168,9 +170,18 @@ actor SessionRegistry {
             // would, without a TCP connection and an HTTP exchange per account.
             if profile.server == .embedded {
                 try await self.lockData()
-                return try await self.server.running().backend.issueToken(appKey: profile.appKey, userID: userID)
+                do {
+                    return try await self.server.running().backend.issueToken(appKey: profile.appKey, userID: userID)
+                } catch let error as ServerError {
+                    throw TokenProviderFailure(error.description, condition: error.tokenCondition)
+                }
             }
-            return try await self.apiClient(for: profile).issueToken(userID: userID)
+            let client = try await self.apiClient(for: profile)
+            do throws(ServerAPIError) {
+                return try await client.issueToken(userID: userID)
+            } catch {
+                throw TokenProviderFailure(error.description, condition: error.tokenCondition)
+            }
         }
     }
 

@@ -14,9 +14,6 @@ public struct ShellOptions: Sendable, Equatable {
 
     public init() {}
 
-    /// How shells complete a profile name: imsh lists them, searching where it reads them from.
-    public static let profileNames = ValueCompletion.program(arguments: ["--list-profiles"], forwarding: ["--profiles"])
-
     public static let spec = CommandSpec(
         name: "imsh",
         version: imshVersion,
@@ -28,7 +25,7 @@ public struct ShellOptions: Sendable, Equatable {
         options: [
             OptionSpec("--profiles", value: "DIR", help: "read profiles from DIR (else $IMSH_PROFILES, ./profiles, ~/.config/imsh/profiles)"),
             OptionSpec("--data", value: "DIR", help: "keep session data in DIR (else $XDG_STATE_HOME/imsh)"),
-            OptionSpec("--profile", short: "-p", value: "NAME", completion: profileNames, help: "start with profile NAME active (else the first by name)"),
+            OptionSpec("--profile", short: "-p", value: "NAME", completion: .profileNames, help: "start with profile NAME active (else the first by name)"),
             OptionSpec("--command", short: "-c", value: "COMMANDS", help: "run COMMANDS (separated by ';' or newlines) and exit"),
             OptionSpec("--json", help: "print each result and event as one JSON object per line"),
             OptionSpec("--list-profiles", help: "print the names of the profiles that load (what --profile accepts), one a line, and exit"),

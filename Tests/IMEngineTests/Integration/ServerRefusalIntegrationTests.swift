@@ -73,7 +73,11 @@ struct ServerRefusalIntegrationTests {
             case .userDeactivated:
                 try await backend.deactivate(appKey: appKey, userIDs: ["alice"])
             case .appBlocked:
-                break
+                // The server issues no token for a blocked app: one signed before the block.
+                let token = try Token.sign(
+                    TokenClaims(appKey: appKey, userID: "alice", issuedAt: server.now(), nonce: "0badc0de"),
+                    secret: IntegrationServer.secret)
+                return try harness.engine().makeSession(ConnectParameters(token: token, deviceID: "phone-alice", heartbeat: 30))
             case .appUnknown:
                 let token = try Token.sign(
                     TokenClaims(appKey: "ghost-app", userID: "alice", issuedAt: server.now(), nonce: "0badc0de"), secret: "x")

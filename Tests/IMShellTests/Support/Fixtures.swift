@@ -1,3 +1,4 @@
+import IMProtocol
 import IMConfig
 import IMEngine
 import IMProfiles

@@ -1,6 +1,5 @@
 import IMHTTP
 import IMJSON
-import IMProfiles
 import IMProtocol
 import IMTransport
 
@@ -81,10 +80,11 @@ public struct ServerAPIClient: Sendable {
         let request = try signedRequest(path: path, body: FormFields(fields).encoded())
         let response: HTTPResponse
         do {
-            response = try await HTTPExchange.perform(
-                request, host: baseURL.host, port: baseURL.port, tls: try tlsSettings(), on: loop, timeout: timeout)
+            response = try await HTTPClient.perform(request, to: baseURL, tls: tls, on: loop, timeout: timeout)
+        } catch .untrusted(let reason) {
+            throw .untrusted(url: target, reason: reason)
         } catch {
-            throw .unreachable(url: target, reason: error.reason)
+            throw .unreachable(url: target, reason: error.description)
         }
         let answer = (try? JSONValue(parsing: response.body))?.objectValue
         let code = answer?["code"]?.integerValue.map(Int.init)
@@ -101,7 +101,7 @@ public struct ServerAPIClient: Sendable {
 
     /// The full URL of `path` under the base URL, for messages.
     func url(_ path: String) -> String {
-        "http://\(baseURL.hostHeader)\(joined(path))"
+        "\(baseURL.isSecure ? "https" : "http")://\(baseURL.hostHeader)\(joined(path))"
     }
 
     private func joined(_ path: String) -> String {

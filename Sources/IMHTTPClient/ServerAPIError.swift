@@ -6,6 +6,8 @@ public enum ServerAPIError: Error, Sendable, Equatable, CustomStringConvertible 
     case refused(url: String, status: Int, code: Int?, message: String)
     /// The answer could not be read as the API's JSON.
     case badAnswer(url: String, reason: String)
+    /// TLS cannot work with the server as configured (verification, pin, certificate files).
+    case untrusted(url: String, reason: String)
 
     public var description: String {
         switch self {
@@ -17,6 +19,8 @@ public enum ServerAPIError: Error, Sendable, Equatable, CustomStringConvertible 
             return "server API \(url) refused (HTTP \(status)\(codeText)): \(message)\(hint)"
         case let .badAnswer(url, reason):
             return "server API \(url) gave an answer imsh cannot read: \(reason)"
+        case let .untrusted(url, reason):
+            return "server API \(url) cannot be used over TLS as configured: \(reason); check the profile's tls"
         }
     }
 }
