@@ -35,13 +35,13 @@ let package = Package(
         // Child processes through posix_spawn (Foundation's Process can crash with many descriptors open).
         .target(name: "IMProcess", dependencies: ["CProcess"]),
         // Command-line option parsing shared by the executables.
-        .target(name: "IMCommandLine", dependencies: ["CBuildInfo"]),
+        .target(name: "IMCommandLine", dependencies: ["CBuildInfo", "IMHTTP"]),
         // SQLite layer: one confined connection, migrations, corruption recovery.
         .target(name: "IMStore", dependencies: ["CSQLite"]),
         // JSON: one parser with line/column positions, and deterministic values for payloads.
         .target(name: "IMJSON"),
         // The wire contract as code: names, topics, tokens, payloads, API signatures.
-        .target(name: "IMProtocol", dependencies: ["CCrypto", "IMJSON"]),
+        .target(name: "IMProtocol", dependencies: ["CCrypto", "IMJSON", "IMHTTP"]),
         // HTTP/1.1 message codec: pure values, no I/O.
         .target(name: "IMHTTP"),
 
@@ -78,8 +78,10 @@ let package = Package(
         ]),
 
         .executableTarget(name: "imsh", dependencies: ["IMShell", "IMBench", "IMCommandLine"]),
-        .executableTarget(name: "imserver", dependencies: ["IMCommandLine", "IMServer", "IMConfig", "IMJSON", "IMStore", "IMProtocol", "IMTransport"]),
-        .executableTarget(name: "imchaos", dependencies: ["IMChaos", "IMCommandLine", "IMJSON", "IMTransport"]),
+        .executableTarget(name: "imserver", dependencies: [
+            "IMCommandLine", "IMServer", "IMConfig", "IMJSON", "IMStore", "IMProtocol", "IMTransport", "IMHTTP",
+        ]),
+        .executableTarget(name: "imchaos", dependencies: ["IMChaos", "IMCommandLine", "IMJSON", "IMTransport", "IMHTTP"]),
         // Encode/decode throughput of the MQTT codec.
         .executableTarget(name: "mqtt-bench", dependencies: ["MQTT"]),
 

@@ -1,3 +1,5 @@
+import IMHTTP
+
 /// Reads typed option values from a parsed command line, with usage errors that name the
 /// option and what it wants.
 public struct OptionReader: Sendable {
@@ -31,6 +33,17 @@ public struct OptionReader: Sendable {
     /// Seconds as a duration; nil when the option is absent.
     public func seconds(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Duration? {
         try number(name, in: range).map(OptionValue.duration(seconds:))
+    }
+
+    /// The `HOST:PORT` value of `name` (an IPv6 host in brackets), else `fallback`'s; nil when
+    /// both are absent. A listening address may give port 0 (any free port).
+    public func endpoint(_ name: String, default fallback: String? = nil, listening: Bool = false) throws(UsageError) -> HostPort? {
+        guard let text = parsed.value(name) ?? fallback else { return nil }
+        do throws(URLParseError) {
+            return try HostPort(parsing: text, defaultPort: nil, allowsPortZero: listening)
+        } catch {
+            throw UsageError("\(name) wants HOST:PORT, such as 127.0.0.1:1883, not '\(text)': \(error.reason)")
+        }
     }
 
     /// A required option's value.

@@ -73,7 +73,7 @@ public struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
             throw URLParseError("URL is empty or has spaces, control or non-ASCII characters (percent-encode them)")
         }
         let isSchemeCharacter = { (byte: UInt8) in
-            Self.isHostCharacter(byte) && byte != UInt8(ascii: "_") || byte == UInt8(ascii: "+")
+            HostPort.isNameByte(byte) && byte != UInt8(ascii: "_") || byte == UInt8(ascii: "+")
         }
         guard let schemeEnd = Self.find(Array("://".utf8), in: utf8), schemeEnd > 0,
             utf8[..<schemeEnd].allSatisfy(isSchemeCharacter)
@@ -100,48 +100,8 @@ public struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
         guard !bytes.contains(UInt8(ascii: "@")) else {
             throw URLParseError("user names and passwords in the URL are not supported")
         }
-        var hostPart = bytes
-        var portPart: ArraySlice<UInt8>?
-        let host: String
-        if bytes.first == UInt8(ascii: "[") {
-            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { throw URLParseError("unclosed '[' in the host") }
-            hostPart = bytes[(bytes.startIndex + 1)..<close]
-            let after = bytes[(close + 1)...]
-            if !after.isEmpty {
-                guard after.first == UInt8(ascii: ":") else { throw URLParseError("unexpected text after the IPv6 address") }
-                portPart = after.dropFirst()
-            }
-            host = String(decoding: hostPart, as: UTF8.self).lowercased()
-            var address = in6_addr()
-            guard inet_pton(AF_INET6, host, &address) == 1 else { throw URLParseError("invalid IPv6 address \(host)") }
-        } else {
-            if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
-                hostPart = bytes[..<colon]
-                portPart = bytes[(colon + 1)...]
-            }
-            guard !hostPart.isEmpty else { throw URLParseError("URL has no host") }
-            guard hostPart.allSatisfy({ isHostCharacter($0) }) else {
-                throw URLParseError("invalid character in host \(String(decoding: hostPart, as: UTF8.self))")
-            }
-            host = String(decoding: hostPart, as: UTF8.self).lowercased()
-        }
-        guard let portPart, !portPart.isEmpty else { return (host, defaultPort) }
-        guard portPart.count <= 5, portPart.allSatisfy(ASCII.isDigit),
-            let port = UInt16(String(decoding: portPart, as: UTF8.self)), port > 0
-        else {
-            throw URLParseError("port must be a number from 1 to 65535")
-        }
-        return (host, port)
-    }
-
-    private static func isHostCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
-            return true
-        default:
-            return false
-        }
+        let endpoint = try HostPort(parsing: String(decoding: bytes, as: UTF8.self), defaultPort: defaultPort)
+        return (endpoint.host, endpoint.port)
     }
 
     private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {

@@ -1,3 +1,4 @@
+import IMHTTP
 import IMProtocol
 
 extension Account {
@@ -9,7 +10,7 @@ extension Account {
     /// satisfies `IMIdentifier.isValidDeviceID`.
     public static func derivedDeviceID(profile: String, account: String) -> String {
         let allowed = account.utf8.prefix(55).map { byte in
-            ProfileName.isNameByte(byte) && byte != UInt8(ascii: ".") ? byte : UInt8(ascii: "_")
+            HostPort.isNameByte(byte) && byte != UInt8(ascii: ".") ? byte : UInt8(ascii: "_")
         }
         let hash = Hex.encode(Array(Crypto.sha256(Array("\(profile)/\(account)".utf8)).prefix(4)))
         return String(decoding: allowed, as: UTF8.self) + "-" + hash

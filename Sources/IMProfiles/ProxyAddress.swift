@@ -22,7 +22,7 @@ public struct ProxyAddress: Sendable, Hashable, CustomStringConvertible {
 
     public init(parsing text: String) throws(URLParseError) {
         let form = "socks5://[USER:PASS@]HOST:PORT"
-        var rest = try HostAndPort.afterScheme(text, scheme: "socks5", form: form)
+        var rest = try URLScheme.rest(of: text, scheme: "socks5", form: form)
         if rest.hasSuffix("/") { rest = rest.dropLast() }
         guard !rest.contains("/"), !rest.contains("?") else {
             throw URLParseError("only credentials, a host and a port may follow socks5://; expected \(form)")
@@ -37,13 +37,14 @@ public struct ProxyAddress: Sendable, Hashable, CustomStringConvertible {
             (username, password) = (user, Secret(pass))
             rest = rest[rest.index(after: at)...]
         }
-        (host, port) = try HostAndPort.parse(rest, defaultPort: Self.defaultPort)
+        let endpoint = try HostPort(parsing: rest, defaultPort: Self.defaultPort)
+        (host, port) = (endpoint.host, endpoint.port)
     }
 
     /// `socks5://user:…@host:port`, the password never shown.
     public var description: String {
         let credentials = username.map { "\($0):\(password?.redacted ?? "")@" } ?? ""
-        return "socks5://\(credentials)\(HostAndPort.format(host: host, port: port))"
+        return "socks5://\(credentials)\(HostPort(host: host, port: port))"
     }
 
     private static func decoded(_ text: Substring, _ what: String) throws(URLParseError) -> String {

@@ -9,16 +9,15 @@ extension ServerAddress {
         let tls = text.lowercased().hasPrefix("mqtts://")
         let scheme = tls ? "mqtts" : "mqtt"
         let form = "mqtt://HOST:PORT or mqtts://HOST:PORT"
-        var rest = try HostAndPort.afterScheme(text, scheme: scheme, form: form)
+        var rest = try URLScheme.rest(of: text, scheme: scheme, form: form)
         if rest.hasSuffix("/") { rest = rest.dropLast() }
         guard !rest.contains("/"), !rest.contains("?"), !rest.contains("@") else {
             throw URLParseError("only a host and port may follow \(scheme)://; expected \(form)")
         }
-        let (host, port) = try HostAndPort.parse(
-            rest, defaultPort: tls ? ServerAddress.defaultTLSPort : ServerAddress.defaultPort)
-        self.init(host: host, port: port, tls: tls)
+        let endpoint = try HostPort(parsing: rest, defaultPort: tls ? ServerAddress.defaultTLSPort : ServerAddress.defaultPort)
+        self.init(host: endpoint.host, port: endpoint.port, tls: tls)
     }
 
     /// `mqtt://host:port` or `mqtts://host:port`, the port always written, as a profile writes it.
-    public var url: String { "\(tls ? "mqtts" : "mqtt")://\(HostAndPort.format(host: host, port: port))" }
+    public var url: String { "\(tls ? "mqtts" : "mqtt")://\(HostPort(host: host, port: port))" }
 }

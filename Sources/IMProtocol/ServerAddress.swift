@@ -1,3 +1,5 @@
+import IMHTTP
+
 /// One MQTT server: a host name or address, a port, and whether it speaks TLS.
 ///
 /// The engine dials these, profiles list them (`mqtt://HOST:PORT`, `mqtts://HOST:PORT`), and a
@@ -34,43 +36,18 @@ public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
         }
         self.tls = tls
         guard !text.isEmpty else { throw ServerAddressError("empty server address; give host:port") }
-        var host = Substring(text)
-        var port: Substring?
-        if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else {
-                throw ServerAddressError("server address '\(text)' has an unclosed '['")
-            }
-            host = text[text.index(after: text.startIndex)..<close]
-            let rest = text[text.index(after: close)...]
-            if !rest.isEmpty {
-                guard rest.first == ":" else { throw ServerAddressError("server address '\(text)': expected ':' after ']'") }
-                port = rest.dropFirst()
-            }
-        } else if let colon = text.lastIndex(of: ":") {
-            guard text.firstIndex(of: ":") == colon else {
-                throw ServerAddressError("server address '\(text)': put an IPv6 address in brackets, [::1]:1883")
-            }
-            host = text[..<colon]
-            port = text[text.index(after: colon)...]
-        }
-        guard !host.isEmpty, !host.contains(where: { $0 == " " || $0 == "/" }) else {
-            throw ServerAddressError("server address '\(text)' has no valid host")
-        }
-        self.host = String(host)
-        if let port {
-            guard let number = UInt16(port), number > 0 else {
-                throw ServerAddressError("server address '\(text)': the port must be 1-65535")
-            }
-            self.port = number
-        } else {
-            self.port = tls ? Self.defaultTLSPort : Self.defaultPort
+        do throws(URLParseError) {
+            let endpoint = try HostPort(parsing: text, defaultPort: tls ? Self.defaultTLSPort : Self.defaultPort)
+            (host, port) = (endpoint.host, endpoint.port)
+        } catch {
+            throw ServerAddressError("server address '\(text)': \(error.reason)")
         }
     }
 
     /// `host:port`, an IPv6 host in brackets; `mqtts://host:port` for TLS.
     public var description: String {
-        let endpoint = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-        return tls ? "mqtts://\(endpoint)" : endpoint
+        let endpoint = HostPort(host: host, port: port)
+        return tls ? "mqtts://\(endpoint)" : "\(endpoint)"
     }
 }
 

@@ -1,5 +1,6 @@
 import IMChaos
 import IMCommandLine
+import IMHTTP
 import IMTransport
 
 #if canImport(Glibc)
@@ -44,8 +45,8 @@ enum ChaosCommand {
 
     /// What the command line asks for.
     struct Options {
-        var listen: ChaosEndpoint
-        var target: ChaosEndpoint
+        var listen: HostPort
+        var target: HostPort
         var random: RandomFaults
         var startsRandom: Bool
         var json: Bool
@@ -80,11 +81,11 @@ enum ChaosCommand {
         if let extra = parsed.positionals.first {
             throw UsageError("unexpected argument '\(extra)' (see 'imchaos --help')")
         }
-        guard let targetText = parsed.value("--target") else {
+        let reader = OptionReader(parsed: parsed, command: "imchaos")
+        guard let target = try reader.endpoint("--target") else {
             throw UsageError("missing --target HOST:PORT: the server to forward to")
         }
-        let target = try ChaosEndpoint.parse(targetText, option: "--target")
-        let listen = try ChaosEndpoint.parse(parsed.value("--listen") ?? "127.0.0.1:0", option: "--listen")
+        let listen = try reader.endpoint("--listen", default: "127.0.0.1:0", listening: true)!
         var seed = UInt64.random(in: 0...UInt64(UInt32.max))
         if let text = parsed.value("--seed") {
             guard let value = UInt64(text) else { throw UsageError("--seed wants a whole number, not '\(text)'") }

@@ -1,5 +1,6 @@
 import IMChaos
 import IMCommandLine
+import IMHTTP
 import IMJSON
 import IMTransport
 
@@ -7,7 +8,7 @@ import IMTransport
 struct ChaosOutput: Sendable {
     var json: Bool
 
-    func listening(_ address: SocketAddress, target: ChaosEndpoint, plan: RandomFaults, randomOn: Bool) {
+    func listening(_ address: SocketAddress, target: HostPort, plan: RandomFaults, randomOn: Bool) {
         if json {
             write(["event": "listening", "address": .string(address.description), "target": .string(target.description),
                    "seed": .integer(Int64(bitPattern: plan.seed)), "random": .bool(randomOn)])

@@ -19,12 +19,10 @@ extension ServeCommand {
         guard let certificate, let key else {
             CommandLineTool.fail(spec, UsageError("a TLS listener needs --cert FILE and --key FILE"))
         }
-        if let text = parsed.value("--tls-listen") {
-            let endpoint = endpoint(text, option: "--tls-listen")
+        if let endpoint = endpoint(parsed, "--tls-listen") {
             (options.mqttTLSHost, options.mqttTLSPort) = (endpoint.host, endpoint.port)
         }
-        if let text = parsed.value("--api-tls-listen") {
-            let endpoint = endpoint(text, option: "--api-tls-listen")
+        if let endpoint = endpoint(parsed, "--api-tls-listen") {
             (options.apiTLSHost, options.apiTLSPort) = (endpoint.host, endpoint.port)
         }
         do {

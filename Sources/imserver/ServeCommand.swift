@@ -1,5 +1,6 @@
 import Dispatch
 import IMCommandLine
+import IMHTTP
 import IMServer
 import IMTransport
 
@@ -42,8 +43,8 @@ enum ServeCommand {
             CommandLineTool.fail(spec, UsageError("unexpected argument '\(extra)' (see 'imserver --help')"))
         }
         let json = parsed.has("--json")
-        let mqtt = endpoint(parsed.value("--listen") ?? "127.0.0.1:1883", option: "--listen")
-        let api = endpoint(parsed.value("--api") ?? "127.0.0.1:8080", option: "--api")
+        let mqtt = endpoint(parsed, "--listen", default: "127.0.0.1:1883")!
+        let api = endpoint(parsed, "--api", default: "127.0.0.1:8080")!
         let configuration = ConfigurationFile.loadOrExit(parsed.value("--config"))
         let dataDirectory = parsed.value("--data") ?? ServerStore.defaultDirectory()
 
@@ -85,17 +86,13 @@ enum ServeCommand {
         exit(0)
     }
 
-    /// Splits `HOST:PORT` (an IPv6 host in brackets); a usage error otherwise.
-    static func endpoint(_ text: String, option: String) -> (host: String, port: UInt16) {
-        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
-            CommandLineTool.fail(spec, UsageError("\(option) wants HOST:PORT, such as 127.0.0.1:1883, not '\(text)'"))
+    /// The `HOST:PORT` of listening option `option`, or `fallback`; exits with a usage error.
+    static func endpoint(_ parsed: ParsedArguments, _ option: String, default fallback: String? = nil) -> HostPort? {
+        do throws(UsageError) {
+            return try OptionReader(parsed: parsed, command: "imserver").endpoint(option, default: fallback, listening: true)
+        } catch {
+            CommandLineTool.fail(spec, error)
         }
-        var host = String(text[..<colon])
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty else {
-            CommandLineTool.fail(spec, UsageError("\(option) wants HOST:PORT with a numeric host, not '\(text)'"))
-        }
-        return (host, port)
     }
 
     /// Waits for SIGINT or SIGTERM and returns its name; runs `onHangUp` at each SIGHUP.

@@ -13,6 +13,8 @@ struct AddressParsingTests {
         #expect(try ServerAddress(mqttURL: "mqtt://h").url == "mqtt://h:1883")
         #expect(try ServerAddress(mqttURL: "mqtts://h") == ServerAddress(host: "h", port: 8883, tls: true))
         #expect(try ServerAddress(mqttURL: "MQTTS://h:9/").url == "mqtts://h:9")
+        // One host:port parser for every address: an empty port is the default, as in http://h:/.
+        #expect(try ServerAddress(mqttURL: "mqtt://h:").url == "mqtt://h:1883")
     }
 
     @Test(arguments: [
@@ -21,7 +23,6 @@ struct AddressParsingTests {
         ("tcp://h", "unsupported scheme tcp; expected mqtt://HOST:PORT or mqtts://HOST:PORT"),
         ("mqtt://", "no host"),
         ("mqtt://:1883", "no host"),
-        ("mqtt://h:", "port must be a number from 1 to 65535"),
         ("mqtt://h:0", "port must be a number from 1 to 65535"),
         ("mqtt://h:+1", "port must be a number from 1 to 65535"),
         ("mqtt://h/x", "only a host and port may follow mqtt://; expected mqtt://HOST:PORT or mqtts://HOST:PORT"),
