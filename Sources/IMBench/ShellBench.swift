@@ -7,36 +7,44 @@ struct ShellBench: BenchCommand {
     static let spec = CommandSpec.bench(
         "shell",
         summary: "time the shell's commands over a profile of many accounts",
-        usage: "--accounts N [--shell PATH] [--data DIR] [--timeout S] [--json] [--report FILE.html]",
+        usage: "--accounts N [--no-wait] [--shell PATH] [--data DIR] [--timeout S] [--json] [--report FILE.html]",
         options: [
             OptionSpec("--accounts", value: "N", help: "how many accounts the profile has (users shell00001...)"),
+            OptionSpec("--no-wait", help: "connect with 'connect all --no-wait': its result comes once every call is started"),
             OptionSpec("--shell", value: "PATH", help: "time the imsh executable at PATH (an older build, say) instead of this one"),
         ],
         epilogue: """
             Writes a profile of N accounts on the embedded server, starts this imsh in script mode
             (--json) on it, and times: 'connect all' (to its result), 'wait all connected', 'status',
             'disconnect all', 'connect all' again (existing databases) and 'status' again; also the
-            shell's VmRSS with every account connected and the events it printed. --server and
+            shell's VmRSS with every account connected and the events it printed. With --no-wait
+            each 'connect all' is 'connect all --no-wait', so its time is the prompt's and the
+            'wait' after it holds the rest. --server and
             --threads do not apply: the shell runs its own embedded server and engine.
 
             exit status: 0 every command succeeded, 1 one did not, 2 usage error
             """)
 
     /// The commands timed, in order.
-    static let script = [
-        "connect all", "wait all connected --timeout TIMEOUT", "status", "disconnect all", "connect all",
-        "wait all connected --timeout TIMEOUT", "status",
-    ]
+    static func script(noWait: Bool) -> [String] {
+        let connect = noWait ? "connect all --no-wait" : "connect all"
+        return [
+            connect, "wait all connected --timeout TIMEOUT", "status", "disconnect all", connect,
+            "wait all connected --timeout TIMEOUT", "status",
+        ]
+    }
 
     var common: CommonOptions
     var accounts: Int
     var shell: String?
+    var noWait: Bool
 
     init(_ reader: OptionReader) throws(UsageError) {
         try reader.noPositionals()
         common = try CommonOptions(reader)
         accounts = try reader.required("--accounts", try reader.integer("--accounts", in: 1...100_000))
         shell = reader.parsed.value("--shell")
+        noWait = reader.parsed.has("--no-wait")
         if let shell, !FileManager.default.isExecutableFile(atPath: shell) {
             throw UsageError("--shell \(shell) is not an executable file")
         }
@@ -53,7 +61,7 @@ struct ShellBench: BenchCommand {
         let shell = try ShellChild(executable: self.shell, profiles: profiles, data: "\(directory.path)/shell")
         var report = ShellReport(accounts: accounts)
         let seconds = Int(BenchClock.seconds(common.timeout).rounded(.up))
-        for line in Self.script {
+        for line in Self.script(noWait: noWait) {
             let command = line.replacingOccurrences(of: "TIMEOUT", with: String(seconds))
             do throws(BenchError) {
                 let answer = try await progress.during(command, status: { "\(accounts) accounts" }) { () async throws(BenchError) in

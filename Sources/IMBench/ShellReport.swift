@@ -17,7 +17,7 @@ struct ShellReport: BenchReport {
     /// None of the pictures apply: the command times are in the summary and the JSON.
     var figures: BenchFigures { BenchFigures() }
 
-    var succeeded: Bool { error == nil && steps.count == ShellBench.script.count && steps.allSatisfy(\.answer.ok) }
+    var succeeded: Bool { error == nil && steps.count == ShellBench.script(noWait: false).count && steps.allSatisfy(\.answer.ok) }
 
     var json: JSONValue {
         var object: [(String, JSONValue)] = [

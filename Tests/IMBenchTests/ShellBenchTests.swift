@@ -26,6 +26,22 @@ struct ShellBenchTests {
         #expect((result.int("shellResidentKiB") ?? 0) > 0)
     }
 
+    @Test func noWaitTimesThePromptAndTheWaitHoldsTheRest() async throws {
+        let run = try await BenchProcess.run(["shell", "--accounts", "40", "--no-wait", "--json"])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let result = try run.result()
+        guard case .array(let values)? = result["commands"] else {
+            Issue.record("no commands in \(result)")
+            return
+        }
+        let commands = values.compactMap { $0.objectValue }
+        #expect(commands.map { $0["command"]?.stringValue }.first == "connect all --no-wait")
+        #expect(commands.allSatisfy { $0["ok"] == true })
+        // The connections' events arrive with the result or during the wait: 80 between them.
+        let events = commands.map { $0.int("events") ?? 0 }
+        #expect(events.count == 7 && events[0] + events[1] == 80 && events[4] + events[5] == 80, "\(events)")
+    }
+
     @Test func anotherExecutableCanBeTimedAndOptionsAreChecked() async throws {
         let missing = try await BenchProcess.run(["shell", "--accounts", "2", "--shell", "/nonexistent/imsh"])
         #expect(missing.status == 2 && missing.stderr.contains("--shell /nonexistent/imsh is not an executable file"))

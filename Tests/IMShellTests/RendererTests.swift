@@ -96,7 +96,7 @@ struct RendererTests {
         }
         #expect(overview.split(separator: "\n").allSatisfy { $0.count <= 80 }, "fits a terminal")
         let one = text.render(CommandResult(command: "help", output: .help(CommandCatalog.named("connect"))))
-        #expect(one.hasPrefix("usage: connect ACCOUNT...|all [--timeout S] [--kick-enable]\n  log accounts in, in parallel\n"))
+        #expect(one.hasPrefix("usage: connect ACCOUNT...|all [--timeout S] [--kick-enable] [--no-wait]\n  log accounts in, in parallel\n"))
         #expect(one.split(separator: "\n").allSatisfy { $0.count <= 80 })
         let object = try object(json.render(CommandResult(command: "help", output: .help(nil))))
         guard case .array(let commands)? = object["commands"] else { Issue.record("no commands"); return }

@@ -12,7 +12,7 @@ struct ScriptCommandTests {
         #expect(results.map { $0.string("command") } == ["help", "help", "profiles", "use", "accounts", "accounts", "status"])
         #expect(results.allSatisfy { $0["ok"] == true })
         #expect(results[0].objects("commands").count == 23)
-        #expect(results[1].string("usage") == "connect ACCOUNT...|all [--timeout S] [--kick-enable]")
+        #expect(results[1].string("usage") == "connect ACCOUNT...|all [--timeout S] [--kick-enable] [--no-wait]")
         let profiles = results[2]
         #expect(profiles["profileDirectory"] == ["path": .string(sandbox.profiles), "source": "--profiles"])
         #expect(profiles["dataDirectory"] == ["path": .string(sandbox.data), "source": "--data"])

@@ -1,6 +1,9 @@
 /// One thing a session reported, in the hub's order, with the session's state after it.
 public struct SessionEvent: Sendable {
     public enum Kind: Sendable {
+        /// A connect call began: the session prepares its token and database (state
+        /// `preparing`), so front ends know it before its first status.
+        case started
         /// The status changed (the SDK's status listener).
         case status(StatusChange)
         /// A message was received and stored.

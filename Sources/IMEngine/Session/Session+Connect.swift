@@ -110,6 +110,7 @@ extension Session {
         // Until preparation ends, even after a disconnect cancelled the call, other connect
         // calls are refused: two preparations would race for the database.
         isPreparing = true
+        publish(.started)
         return runtime
     }
 
@@ -127,6 +128,7 @@ extension Session {
             // silent is retried on the schedule like an unreachable server.
             needsFreshToken = true
             statusDetail = prepared.unavailable
+            lastRetryableFailure = prepared.unavailable
         }
         // The call's timeout bounds the whole connect: what preparing took is spent.
         let timeout = parameters.timeout.map { max($0 - (clock.now - started), .milliseconds(1)) }

@@ -3,16 +3,16 @@ import IMProfiles
 import IMTransport
 
 extension CommandExecutor {
-    func connect(_ selection: AccountSelection, timeout: Double?, kickEnable: Bool) async throws(ShellError) -> CommandResult {
+    func connect(_ selection: AccountSelection, timeout: Double?, kickEnable: Bool, wait: Bool) async throws(ShellError) -> CommandResult {
         let accounts = try await accounts(selection, sessionsOnly: false)
         guard !accounts.isEmpty else { throw ShellError("\(selection) names no accounts; add some to the profile") }
         let outcomes = await forEach(accounts) { [self] account in
-            await connect(account, timeout: timeout, kickEnable: kickEnable)
+            await connect(account, timeout: timeout, kickEnable: kickEnable, wait: wait)
         }
         return .outcomes("connect", outcomes)
     }
 
-    private func connect(_ account: Account, timeout: Double?, kickEnable: Bool) async -> AccountOutcome {
+    private func connect(_ account: Account, timeout: Double?, kickEnable: Bool, wait: Bool) async -> AccountOutcome {
         let reference = account.reference
         if let existing = await registry.session(reference) {
             switch await existing.phase {
@@ -34,6 +34,11 @@ extension CommandExecutor {
         } catch {
             let status = router.book.status(of: reference)
             return AccountOutcome(account: reference, ok: false, status: status == .unknown ? nil : status, message: error.message)
+        }
+        guard wait else {
+            // The call's end arrives as events (and in the book) like any later change.
+            await session.connect(completion: nil)
+            return AccountOutcome(account: reference, ok: true, userID: account.userID, message: "started")
         }
         do {
             let userID = try await session.connect()

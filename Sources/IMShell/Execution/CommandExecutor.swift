@@ -64,8 +64,8 @@ public final class CommandExecutor: Sendable {
             return CommandResult(command: name, output: .activeProfile(profile))
         case .accounts(let profile):
             return try await listAccounts(profile)
-        case let .connect(selection, timeout, kickEnable):
-            return try await connect(selection, timeout: timeout, kickEnable: kickEnable)
+        case let .connect(selection, timeout, kickEnable, wait):
+            return try await connect(selection, timeout: timeout, kickEnable: kickEnable, wait: wait)
         case let .disconnect(selection, disablePush):
             return try await disconnect(selection, disablePush: disablePush)
         case .kick(let account):

@@ -89,6 +89,9 @@ public final class EventRouter: Sendable {
         if let account, let shown = ShellEvent(account: account, event) {
             book.record(shown, snapshot: event.snapshot)
             show(shown)
+        } else if let account {
+            // Not shown (a call starting, a send report, ...), but the state it carries is the latest.
+            book.update(account, snapshot: event.snapshot)
         }
         finished(event.sequence)
     }

@@ -5,20 +5,22 @@ extension CommandCatalog {
     /// The commands that drive sessions: connecting, the network, background, waiting.
     static let sessions: [CommandDefinition] = [
         CommandDefinition(
-            "connect", "ACCOUNT...|all [--timeout S] [--kick-enable]", "log accounts in, in parallel",
+            "connect", "ACCOUNT...|all [--timeout S] [--kick-enable] [--no-wait]", "log accounts in, in parallel",
             details: [
                 "Connects each account and reports how each call ended: connected with its user id, or the status and error code that stopped it. 'all' is every account of the active profile; PROFILE/all every account of PROFILE.",
                 "--timeout S bounds the first connection (default: the account's timeout; 0 or less retries until connected, as the SDK's timeout does). --kick-enable asks that automatic reconnections give way to another online device of the same class (31023) instead of kicking it.",
                 "Accounts without a token get one from the server API. An account already connected is reported as such.",
+                "--no-wait answers as soon as every call is started (status connecting), without waiting for the server: status and events tell how each ends, and 'wait ACCOUNT...|all connected' waits for them. Thousands of accounts get the prompt back at once.",
             ],
-            examples: ["connect all", "connect alice-phone bob-phone --timeout 5", "connect prod/carol-web"],
-            valueOptions: ["--timeout"], flagOptions: ["--kick-enable"], arguments: [.selection],
+            examples: ["connect all", "connect alice-phone bob-phone --timeout 5", "connect prod/carol-web", "connect all --no-wait"],
+            valueOptions: ["--timeout"], flagOptions: ["--kick-enable", "--no-wait"], arguments: [.selection],
             parse: { input throws(CommandSyntaxError) in
                 let arguments = try input.arguments()
                 return .connect(
                     try AccountSelection(parsing: arguments.positionals, command: input.command),
                     timeout: try arguments.seconds("--timeout", in: -86_400...86_400),
-                    kickEnable: arguments.flags.contains("--kick-enable"))
+                    kickEnable: arguments.flags.contains("--kick-enable"),
+                    wait: !arguments.flags.contains("--no-wait"))
             }),
         CommandDefinition(
             "disconnect", "ACCOUNT...|all [--disable-push]", "log accounts out on purpose (status signOut)",

@@ -8,7 +8,8 @@ public enum ShellCommand: Equatable, Sendable {
     case profiles
     case use(profile: String)
     case accounts(profile: String?)
-    case connect(AccountSelection, timeout: Double?, kickEnable: Bool)
+    /// `wait` false (`--no-wait`): answer once every call is started; events tell the rest.
+    case connect(AccountSelection, timeout: Double?, kickEnable: Bool, wait: Bool = true)
     case disconnect(AccountSelection, disablePush: Bool)
     case kick(AccountReference)
     case block(AccountReference, minutes: Int)

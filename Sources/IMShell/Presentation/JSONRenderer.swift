@@ -128,6 +128,8 @@ public struct JSONRenderer: Sendable {
         if let proxy = account.proxy { members.append(("proxy", .string(proxy.description))) }
         members.append(("session", .bool(row.hasSession)))
         members += Self.status(row.status)
+        // The engine's state beside the SDK's status: preparing, waiting (between attempts), ...
+        if let state = row.state { members.append(("state", .string(state.name))) }
         if let code = row.code { members += Self.code(code) }
         if let last = row.lastChange {
             members.append(("since", .integer(last.at)))
