@@ -47,9 +47,12 @@ struct SessionIsolationTests {
                                          qos: .atLeastOnce, packetIdentifier: 1,
                                          properties: [.userProperty(IMUserProperty.messageUID, "u1")])), on: 0)
             #expect(await eventually { broker.pubAcks.count == 1 })
+            // Handlers are called from the hub's stream, as every front end hears events.
+            #expect(await eventually { seen.withLock { $0 } == ["connecting", "connected", "message yo"] })
             await session.removeStatusHandler(identifier: "log")
             await session.disconnect()
-            #expect(seen.withLock { $0 } == ["connecting", "connected", "message yo"])
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(seen.withLock { $0 } == ["connecting", "connected", "message yo"], "a removed handler hears nothing more")
             let log = try await session.connectionLog()
             #expect(log.map(\.status) == [.connecting, .connected, .signOut])
             #expect(log.allSatisfy { $0.at > 1_000_000_000_000 })

@@ -32,15 +32,17 @@ public final class SessionEventHub: Sendable {
                 state.latest[snapshot.id] = snapshot
             }
             let event = SessionEvent(sequence: state.sequence, kind: kind, snapshot: snapshot)
-            for subscriber in state.subscribers.values { subscriber.enqueue(event) }
+            for subscriber in state.subscribers.values where subscriber.session == nil || subscriber.session == snapshot.id {
+                subscriber.enqueue(event)
+            }
         }
     }
 
-    /// A new subscription to every event published from now on.
+    /// A new subscription to every event published from now on, or to one session's.
     ///
     /// - Parameter limit: how many undelivered events it holds before dropping the oldest.
-    public func subscribe(limit: Int = 100_000) -> SessionEventSubscription {
-        let subscription = SessionEventSubscription(limit: limit) { [weak self] subscription in
+    public func subscribe(limit: Int = 100_000, session: SessionID? = nil) -> SessionEventSubscription {
+        let subscription = SessionEventSubscription(limit: limit, session: session) { [weak self] subscription in
             self?.unsubscribe(subscription)
         }
         state.withLock { $0.subscribers[ObjectIdentifier(subscription)] = subscription }

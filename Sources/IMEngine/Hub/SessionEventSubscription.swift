@@ -18,13 +18,16 @@ public final class SessionEventSubscription: Sendable {
     }
 
     public let limit: Int
+    /// The one session whose events it gets; nil: every session's.
+    public let session: SessionID?
     private let state = Mutex(State())
     /// Wakes `nextBlocking` readers; tasks wait on a continuation instead.
     private let condition = NSCondition()
     private let onCancel: @Sendable (SessionEventSubscription) -> Void
 
-    init(limit: Int, onCancel: @escaping @Sendable (SessionEventSubscription) -> Void) {
+    init(limit: Int, session: SessionID?, onCancel: @escaping @Sendable (SessionEventSubscription) -> Void) {
         self.limit = max(1, limit)
+        self.session = session
         self.onCancel = onCancel
     }
 

@@ -70,9 +70,6 @@ extension Session {
         timers = [:]
         attempt.take()?.task.cancel()
         if let link = link.take() { link.close() }
-        statusStreams.finishAll()
-        messageStreams.finishAll()
-        reportStreams.finishAll()
         await closeDatabase()
         publish(.closed)
         engine.forget(self)

@@ -1,49 +1,69 @@
 extension Session {
-    /// Calls `handler` (on the callback executor) for every status change; replaces a handler
-    /// with the same identifier.
+    /// Calls `handler` (on the callback executor) for every status change, in the hub's order;
+    /// replaces a handler with the same identifier.
     public func addStatusHandler(identifier: String, _ handler: @escaping @Sendable (StatusChange) -> Void) {
-        statusHandlers[identifier] = handler
+        addHandler("status " + identifier) { if case .status(let change) = $0 { handler(change) } }
     }
 
     public func removeStatusHandler(identifier: String) {
-        statusHandlers[identifier] = nil
+        handlers.removeValue(forKey: "status " + identifier)?.cancel()
     }
 
     /// Calls `handler` (on the callback executor) for every new message received and stored.
     public func addMessageHandler(identifier: String, _ handler: @escaping @Sendable (StoredMessage) -> Void) {
-        messageHandlers[identifier] = handler
+        addHandler("message " + identifier) { if case .message(let message) = $0 { handler(message) } }
     }
 
     public func removeMessageHandler(identifier: String) {
-        messageHandlers[identifier] = nil
+        handlers.removeValue(forKey: "message " + identifier)?.cancel()
     }
 
     /// Status changes from now on; the stream ends when the session closes.
     public func statusChanges() -> AsyncStream<StatusChange> {
-        statusStreams.add(buffering: .unbounded) { key in Task { await self.endStream(.status, key) } }
+        events { if case .status(let change) = $0 { change } else { nil } }
     }
 
     /// New messages received from now on, each after it was stored.
     public func receivedMessages() -> AsyncStream<StoredMessage> {
-        messageStreams.add(buffering: .unbounded) { key in Task { await self.endStream(.messages, key) } }
+        events { if case .message(let message) = $0 { message } else { nil } }
     }
 
     /// The server's answers (PUBACK) to sent messages, from now on.
     public func sendReports() -> AsyncStream<SendReport> {
-        reportStreams.add(buffering: .unbounded) { key in Task { await self.endStream(.reports, key) } }
+        events { if case .sendReport(let report) = $0 { report } else { nil } }
     }
 
-    private enum StreamKind { case status, messages, reports }
+    /// A view of this session's events in the hub: the one delivery path, so a handler or a
+    /// stream sees what every front end sees, in the same order. It ends when the session closes.
+    private func events<Element: Sendable>(_ pick: @escaping @Sendable (SessionEvent.Kind) -> Element?) -> AsyncStream<Element> {
+        guard !isClosed else { return AsyncStream { $0.finish() } }
+        let subscription = engine.hub.subscribe(session: id)
+        return AsyncStream(unfolding: {
+            while let event = await subscription.next() {
+                if case .closed = event.kind { break }
+                if let element = pick(event.kind) { return element }
+            }
+            subscription.cancel()
+            return nil
+        }, onCancel: { subscription.cancel() })
+    }
 
-    private func endStream(_ kind: StreamKind, _ key: UInt64) {
-        switch kind {
-        case .status: statusStreams.remove(key)
-        case .messages: messageStreams.remove(key)
-        case .reports: reportStreams.remove(key)
+    private func addHandler(_ key: String, _ deliver: @escaping @Sendable (SessionEvent.Kind) -> Void) {
+        handlers.removeValue(forKey: key)?.cancel()
+        guard !isClosed else { return }
+        let subscription = engine.hub.subscribe(session: id)
+        let callbacks = runtime?.callbacks ?? SessionEngine.fallbackCallbacks
+        handlers[key] = subscription
+        Task.detached {
+            while let event = await subscription.next() {
+                if case .closed = event.kind { break }
+                callbacks.run { deliver(event.kind) }
+            }
+            subscription.cancel()
         }
     }
 
-    /// Records a status change: history, connection log, handlers, streams.
+    /// Records a status change: history, connection log, and the hub.
     func report(_ status: ConnectionStatus, _ code: ConnectErrorCode?, detail: String) {
         let change = StatusChange(at: clock.epochMilliseconds, status: status, code: code, detail: detail)
         history.append(change)
@@ -51,10 +71,5 @@ extension Session {
         if history.count > Self.historyLimit { history.removeFirst(history.count - Self.historyLimit) }
         database?.appendLogLater(change)
         publish(.status(change))
-        statusStreams.yield(change)
-        let callbacks = runtime?.callbacks ?? SessionEngine.fallbackCallbacks
-        for handler in statusHandlers.values {
-            callbacks.run { handler(change) }
-        }
     }
 }

@@ -158,10 +158,6 @@ extension Session {
         }
         for case let message? in stored {
             publish(.message(message))
-            messageStreams.yield(message)
-            for handler in messageHandlers.values {
-                runtime?.callbacks.run { handler(message) }
-            }
         }
     }
 
@@ -179,7 +175,6 @@ extension Session {
         try? await database?.markAcknowledged(sent: sent, failed: failed)
         for report in reports {
             publish(.sendReport(report))
-            reportStreams.yield(report)
         }
     }
 

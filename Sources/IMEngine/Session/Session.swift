@@ -67,11 +67,8 @@ public actor Session {
     /// When the retry timer fires (ms since the epoch), while the policy waits for it.
     var retryAt: Int64?
     static let historyLimit = 1000
-    var statusHandlers: [String: @Sendable (StatusChange) -> Void] = [:]
-    var messageHandlers: [String: @Sendable (StoredMessage) -> Void] = [:]
-    var statusStreams = Subscribers<StatusChange>()
-    var messageStreams = Subscribers<StoredMessage>()
-    var reportStreams = Subscribers<SendReport>()
+    /// The SDK-style handlers, each a hub subscription read by a task of its own.
+    var handlers: [String: SessionEventSubscription] = [:]
 
     init(engine: SessionEngine, parameters: ConnectParameters) {
         self.engine = engine
