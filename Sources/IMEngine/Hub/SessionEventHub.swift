@@ -12,7 +12,10 @@ public final class SessionEventHub: Sendable {
     private struct State {
         var sequence: UInt64 = 0
         var latest: [SessionID: SessionSnapshot] = [:]
+        /// Subscribers to every session's events.
         var subscribers: [ObjectIdentifier: SessionEventSubscription] = [:]
+        /// Subscribers to one session's events (its handlers and streams), found without a scan.
+        var sessionSubscribers: [SessionID: [ObjectIdentifier: SessionEventSubscription]] = [:]
     }
 
     private let state = Mutex(State())
@@ -32,8 +35,9 @@ public final class SessionEventHub: Sendable {
                 state.latest[snapshot.id] = snapshot
             }
             let event = SessionEvent(sequence: state.sequence, kind: kind, snapshot: snapshot)
-            for subscriber in state.subscribers.values where subscriber.session == nil || subscriber.session == snapshot.id {
-                subscriber.enqueue(event)
+            for subscriber in state.subscribers.values { subscriber.enqueue(event) }
+            if let own = state.sessionSubscribers[snapshot.id] {
+                for subscriber in own.values { subscriber.enqueue(event) }
             }
         }
     }
@@ -45,12 +49,26 @@ public final class SessionEventHub: Sendable {
         let subscription = SessionEventSubscription(limit: limit, session: session) { [weak self] subscription in
             self?.unsubscribe(subscription)
         }
-        state.withLock { $0.subscribers[ObjectIdentifier(subscription)] = subscription }
+        state.withLock { state in
+            if let session {
+                state.sessionSubscribers[session, default: [:]][ObjectIdentifier(subscription)] = subscription
+            } else {
+                state.subscribers[ObjectIdentifier(subscription)] = subscription
+            }
+        }
         return subscription
     }
 
     private func unsubscribe(_ subscription: SessionEventSubscription) {
-        _ = state.withLock { $0.subscribers.removeValue(forKey: ObjectIdentifier(subscription)) }
+        let key = ObjectIdentifier(subscription)
+        state.withLock { state in
+            guard let session = subscription.session else {
+                state.subscribers[key] = nil
+                return
+            }
+            state.sessionSubscribers[session]?[key] = nil
+            if state.sessionSubscribers[session]?.isEmpty == true { state.sessionSubscribers[session] = nil }
+        }
     }
 
     /// The latest snapshot of a session that has published and not closed.
