@@ -27,7 +27,7 @@ struct SessionStateMachineTests {
         try session.connect()
         #expect(session.completions.count == 1 && session.completions[0] == nil)
         session.advance(by: .seconds(31))  // past the stable period
-        session.send { $0.failed(generation: 1, .retryable("connection lost")) }
+        session.send { $0.failed(generation: 1, .retryable("connection lost"), at: 0) }
         session.advance(by: .seconds(2))
         #expect(gaps(session.openTimes) == [.seconds(31) + .milliseconds(50), .milliseconds(250), .milliseconds(500), .seconds(1)])
         #expect(session.statusNames == ["connecting", "connected", "connecting"])
@@ -41,7 +41,7 @@ struct SessionStateMachineTests {
         // Each connection is taken over (a plain close) a moment after it opens.
         for _ in 0..<6 {
             session.advance(by: .milliseconds(10))
-            session.send { $0.failed(generation: $0.generation, .retryable("closed by broker")) }
+            session.send { $0.failed(generation: $0.generation, .retryable("closed by broker"), at: 0) }
             let retryAt = try #require(session.timers[.retry]).at
             session.advance(by: retryAt - session.now)
         }
@@ -72,12 +72,12 @@ struct SessionStateMachineTests {
     @Test func aNetworkChangeDropsALiveLinkAndReconnectsAtOnce() {
         var machine = SessionStateMachine()
         _ = try? machine.connect(timeout: nil)
-        _ = machine.connected(generation: machine.generation)
+        _ = machine.connected(generation: machine.generation, server: VirtualSession.server, since: 0)
         let live = machine.generation
         let actions = machine.network(.changed)
         #expect(actions.contains(.close(generation: live)), "the link of the old network is dropped")
         #expect(actions.contains(.open(generation: live + 1, isReconnection: true)), "and a new one opened at once")
-        #expect(actions.contains(.status(.connecting, nil)) && machine.phase == .connecting && machine.attempt == 0)
+        #expect(actions.contains(.status(.connecting, nil)) && machine.phase == .connecting(attempt: 0) && machine.attempt == 0)
         #expect(machine.network(.up).isEmpty, "up on an available network changes nothing")
     }
 
@@ -123,7 +123,7 @@ struct SessionStateMachineTests {
         var session = VirtualSession()
         session.outcome = { $0 == 1 ? .connect : .fail(.retryable("drop")) }
         try session.connect(timeout: .seconds(3))
-        session.send { $0.failed(generation: 1, .retryable("lost")) }
+        session.send { $0.failed(generation: 1, .retryable("lost"), at: 0) }
         session.advance(by: .seconds(60))
         #expect(session.completions == [nil])
         #expect(!session.statusNames.contains("timeout"))
@@ -152,7 +152,7 @@ struct SessionStateMachineTests {
         var session = VirtualSession()
         session.outcome = { _ in .connect }
         try session.connect()
-        session.send { $0.failed(generation: 1, .terminal(termination)) }
+        session.send { $0.failed(generation: 1, .terminal(termination), at: 0) }
         session.advance(by: .seconds(600))
         #expect(session.opens.count == 1)
         #expect(session.completions == [nil])
@@ -204,22 +204,22 @@ struct SessionStateMachineTests {
     @Test func secondConnectWhileActiveIsRefused() throws {
         var session = VirtualSession()
         try session.connect()
-        #expect(throws: SessionStateMachine.ConnectRefusal.alreadyActive(.connecting)) { try session.connect() }
+        #expect(throws: SessionStateMachine.ConnectRefusal.alreadyActive(.connecting(attempt: 0))) { try session.connect() }
         #expect(session.opens.count == 1)
     }
 
     @Test func staleGenerationsAndTimersChangeNothing() throws {
         var session = VirtualSession()
         try session.connect()
-        session.send { $0.failed(generation: 1, .retryable("x")) }
+        session.send { $0.failed(generation: 1, .retryable("x"), at: 0) }
         session.advance(by: .milliseconds(50))
         #expect(session.opens.map(\.generation) == [1, 2])
         let statusCount = session.statuses.count
-        session.send { $0.failed(generation: 1, .terminal(.timedOut)) }
-        session.send { $0.connected(generation: 1) }
+        session.send { $0.failed(generation: 1, .terminal(.timedOut), at: 0) }
+        session.send { $0.connected(generation: 1, server: VirtualSession.server, since: 0) }
         session.send { $0.timerFired(.retry, token: 1) }
         #expect(session.statuses.count == statusCount && session.opens.count == 2)
-        #expect(session.machine.phase == .connecting)
+        #expect(session.machine.phase == .connecting(attempt: 1))
     }
 
     @Test func jitterStaysWithinItsBounds() throws {

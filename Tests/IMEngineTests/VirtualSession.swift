@@ -1,4 +1,5 @@
 import IMEngine
+import IMProtocol
 
 /// Drives a `SessionStateMachine` in virtual time: performs its actions, keeps its timers, and
 /// answers each connection attempt the way the test says.
@@ -26,6 +27,12 @@ struct VirtualSession {
         machine = Machine(configuration: configuration, seed: seed)
     }
 
+    /// The server every virtual attempt reaches.
+    static let server = ServerAddress(host: "virtual.test")
+
+    /// The virtual clock in milliseconds, as the machine dates retries and connections.
+    var milliseconds: Int64 { Int64(now / .milliseconds(1)) }
+
     var statusNames: [String] { statuses.map(\.status.name) }
     var openTimes: [Duration] { opens.map(\.at) }
 
@@ -41,8 +48,8 @@ struct VirtualSession {
             case let .open(generation, isReconnection):
                 opens.append((now, generation, isReconnection))
                 switch outcome(generation) {
-                case .connect: perform(machine.connected(generation: generation))
-                case .fail(let failure): perform(machine.failed(generation: generation, failure))
+                case .connect: perform(machine.connected(generation: generation, server: Self.server, since: milliseconds))
+                case .fail(let failure): perform(machine.failed(generation: generation, failure, at: milliseconds))
                 case .hang: break
                 }
             case let .close(generation):

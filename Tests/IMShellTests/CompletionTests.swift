@@ -42,7 +42,7 @@ struct CompletionTests {
     }
 
     @Test func optionsAndUsers() {
-        #expect(complete("connect all --") == ["--timeout", "--kick-enable"])
+        #expect(complete("connect all --") == ["--timeout", "--kick-enable", "--no-wait"])
         #expect(complete("connect all --k") == ["--kick-enable"])
         #expect(complete("connect all --timeout ") == [])
         #expect(complete("disconnect all -") == ["--disable-push"])

@@ -1,9 +1,12 @@
+import IMProtocol
+import IMTransport
+
 extension SessionStateMachine {
     /// A connect call: starts attempts unless one is already under way or connected.
     /// - Parameter timeout: bounds the first connection; `nil` or <= 0 retries until connected or stopped.
     public mutating func connect(timeout: Duration?) throws(ConnectRefusal) -> [Action] {
         switch phase {
-        case .idle, .stopped: break
+        case .idle, .preparing, .signedOut, .stopped: break
         default: throw .alreadyActive(phase)
         }
         completionPending = true
@@ -17,10 +20,33 @@ extension SessionStateMachine {
         return actions
     }
 
-    /// The server accepted connection `generation` (CONNACK success).
-    public mutating func connected(generation: UInt64) -> [Action] {
-        guard generation == self.generation, phase == .connecting else { return [] }
-        phase = .connected
+    /// A connect call began preparing (token, local database) before its first attempt.
+    public mutating func prepare() throws(ConnectRefusal) {
+        switch phase {
+        case .idle, .signedOut, .stopped: phase = .preparing
+        default: throw .alreadyActive(phase)
+        }
+    }
+
+    /// Preparing failed: the call ends with `termination` (stopped, its status reported), or
+    /// without one (idle: a bad parameter or database, reported by the call alone).
+    public mutating func preparationFailed(_ termination: SessionTermination?) -> [Action] {
+        guard case .preparing = phase else { return [] }
+        guard let termination else {
+            phase = .idle
+            return []
+        }
+        phase = .stopped(termination)
+        return setStatus(termination.status, termination.code)
+    }
+
+    /// The server accepted connection `generation` (CONNACK success), from `server` at `since`
+    /// (ms since the epoch), over TLS when `tls` says how.
+    public mutating func connected(
+        generation: UInt64, server: ServerAddress, since: Int64, tls: TLSSessionInfo? = nil
+    ) -> [Action] {
+        guard generation == self.generation, case .connecting = phase else { return [] }
+        phase = .connected(server: server, since: since, tls: tls)
         var actions: [Action] = [cancelTimer(.deadline), startTimer(.stable, after: configuration.stableAfter)]
         actions += setStatus(.connected, nil)
         if completionPending {
@@ -33,15 +59,16 @@ extension SessionStateMachine {
         return actions
     }
 
-    /// Connection `generation` failed to open, was refused, or was lost after opening.
-    public mutating func failed(generation: UInt64, _ failure: Failure) -> [Action] {
-        guard generation == self.generation, phase == .connecting || phase == .connected else { return [] }
+    /// Connection `generation` failed to open, was refused, or was lost after opening; `now`
+    /// (ms since the epoch) dates a retry it schedules.
+    public mutating func failed(generation: UInt64, _ failure: Failure, at now: Int64) -> [Action] {
+        guard generation == self.generation, phase.isOpen else { return [] }
         var actions: [Action] = [cancelTimer(.stable)]
         switch failure {
         case .terminal(let termination):
             actions += stop(termination, closing: false)
         case .retryable:
-            actions += networkAvailable ? scheduleRetry() : pause()
+            actions += networkAvailable ? scheduleRetry(at: now) : pause()
         }
         return actions
     }
@@ -52,16 +79,20 @@ extension SessionStateMachine {
         timerTokens[kind] = nil
         switch kind {
         case .retry:
-            return phase == .waiting ? openNow() : []
+            guard case .waiting = phase else { return [] }
+            return openNow()
         case .stable:
-            if phase == .connected { attempt = 0 }
+            if case .connected = phase { attempt = 0 }
             return []
         case .deadline:
             guard completionPending else { return [] }
-            return stop(.timedOut, closing: phase == .connecting || phase == .connected)
+            return stop(.timedOut, closing: phase.isOpen)
         case .backgroundGrace:
-            guard inBackground, [.connecting, .connected, .waiting, .paused].contains(phase) else { return [] }
-            let wasOpen = phase == .connecting || phase == .connected
+            switch phase {
+            case .connecting, .connected, .waiting, .paused: guard inBackground else { return [] }
+            default: return []
+            }
+            let wasOpen = phase.isOpen
             phase = .suspended
             var actions: [Action] = [cancelTimer(.retry), cancelTimer(.stable)]
             if wasOpen { actions.append(.close(generation: generation)) }
@@ -85,7 +116,10 @@ extension SessionStateMachine {
         case .up:
             networkAvailable = true
             attempt = 0
-            return phase == .paused || phase == .waiting ? openNow() : []
+            switch phase {
+            case .paused, .waiting: return openNow()
+            default: return []
+            }
         case .changed:
             // Another network replaced the one the link ran on: that link is dead whatever it
             // says, so drop it and start over at once on a fresh schedule (as a real interface switch does).
@@ -121,26 +155,32 @@ extension SessionStateMachine {
         inBackground = false
         attempt = 0
         var actions: [Action] = [cancelTimer(.backgroundGrace)]
-        if (phase == .suspended || phase == .waiting) && networkAvailable {
-            actions += openNow()
-        } else if phase == .suspended {
-            actions += pause()
+        switch phase {
+        case .suspended where networkAvailable, .waiting where networkAvailable: actions += openNow()
+        case .suspended: actions += pause()
+        default: break
         }
         return actions
     }
 
     /// The app disconnected: no more attempts; a pending connect call ends as signed out.
     public mutating func disconnect() -> [Action] {
-        let wasOpen = phase == .connecting || phase == .connected
+        let wasOpen = phase.isOpen
         var actions = cancelAllTimers()
         if wasOpen { actions.append(.close(generation: generation)) }
-        phase = .idle
+        phase = .signedOut
         actions += setStatus(.signOut, nil)
         if completionPending {
             completionPending = false
             actions.append(.complete(failure: .signedOut))
         }
         return actions
+    }
+
+    /// The session closed: nothing more happens to it.
+    public mutating func close() -> [Action] {
+        phase = .closed
+        return cancelAllTimers()
     }
 }
 
@@ -149,14 +189,14 @@ extension SessionStateMachine {
         generation += 1
         let isReconnection = attemptsSinceConnectCall > 0
         attemptsSinceConnectCall += 1
-        phase = .connecting
+        phase = .connecting(attempt: attempt)
         return setStatus(.connecting, nil) + [cancelTimer(.retry), .open(generation: generation, isReconnection: isReconnection)]
     }
 
-    private mutating func scheduleRetry() -> [Action] {
+    private mutating func scheduleRetry(at now: Int64) -> [Action] {
         let delay = configuration.schedule.delay(forAttempt: attempt, using: &random)
         attempt += 1
-        phase = .waiting
+        phase = .waiting(attempt: attempt, retryAt: now + Int64(delay.nanoseconds / 1_000_000))
         return [startTimer(.retry, after: delay)] + setStatus(.connecting, nil)
     }
 

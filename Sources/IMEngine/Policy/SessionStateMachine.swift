@@ -3,7 +3,8 @@
 /// It owns no clock, socket or task. The session actor feeds it events (a connect call, a
 /// connection made or lost, a timer, the network, background and foreground) and performs the
 /// actions it returns. Each connection attempt carries a generation number and each timer a
-/// token, so an event about an older attempt or a cancelled timer changes nothing.
+/// token, so an event about an older attempt or a cancelled timer changes nothing. Its phase
+/// is the session's `SessionState`: the one place where the state and its data live.
 public struct SessionStateMachine: Sendable {
     public struct Configuration: Sendable, Equatable {
         public var schedule: BackoffSchedule
@@ -22,21 +23,8 @@ public struct SessionStateMachine: Sendable {
         }
     }
 
-    public enum Phase: Sendable, Equatable {
-        /// Never connected, or signed out.
-        case idle
-        /// An attempt is under way.
-        case connecting
-        /// Waiting for the retry timer.
-        case waiting
-        case connected
-        /// No network: attempts resume when it is back.
-        case paused
-        /// Disconnected after the background grace: foreground reconnects.
-        case suspended
-        /// Ended by a no-retry condition.
-        case stopped(SessionTermination)
-    }
+    /// The machine's phase is the session's state, with the data of each state.
+    public typealias Phase = SessionState
 
     public enum TimerKind: Sendable, Hashable {
         case retry, deadline, backgroundGrace, stable
@@ -74,7 +62,7 @@ public struct SessionStateMachine: Sendable {
     }
 
     public let configuration: Configuration
-    public internal(set) var phase: Phase = .idle
+    public internal(set) var phase: SessionState = .idle
     public internal(set) var status: ConnectionStatus = .unconnected
     /// The generation of the newest connection attempt.
     public internal(set) var generation: UInt64 = 0

@@ -65,7 +65,7 @@ extension Session {
     public func close() async {
         guard !isClosed else { return }
         if isActive || isPreparing { disconnect() }
-        isClosed = true
+        _ = machine.close()
         for task in timers.values { task.cancel() }
         timers = [:]
         attempt.take()?.task.cancel()
@@ -86,7 +86,7 @@ extension Session {
             return nil
         }
         guard !isPreparing, !isActive else {
-            call.finish(.failure(.alreadyActive(isPreparing ? "connecting" : "\(machine.phase)")))
+            call.finish(.failure(.alreadyActive(isPreparing ? "connecting" : machine.phase.name)))
             return nil
         }
         do {
@@ -101,11 +101,15 @@ extension Session {
             clock = runtime.clock
             loop = runtime.group.next()
         }
+        do {
+            try machine.prepare()
+        } catch {
+            call.finish(.failure(.alreadyActive("\(machine.phase.name)")))
+            return nil
+        }
         self.call = call
         tokenRefreshed = false
         needsFreshToken = false
-        // Until preparation ends, even after a disconnect cancelled the call, other connect
-        // calls are refused: two preparations would race for the database.
         isPreparing = true
         publish(.started)
         return runtime
@@ -135,7 +139,7 @@ extension Session {
             perform(actions)
         } catch {
             self.call = nil
-            call.finish(.failure(.alreadyActive("\(machine.phase)")))
+            call.finish(.failure(.alreadyActive(machine.phase.name)))
         }
     }
 
@@ -206,7 +210,9 @@ extension Session {
     private func endCall(_ call: ConnectCall, _ error: EngineError) -> Prepared? {
         guard self.call === call else { return nil }
         self.call = nil
-        if case .terminated(let termination) = error { report(termination.status, termination.code, detail: termination.detail) }
+        let termination: SessionTermination? = if case .terminated(let termination) = error { termination } else { nil }
+        statusDetail = termination?.detail ?? ""
+        perform(machine.preparationFailed(termination))
         call.finish(.failure(error))
         return nil
     }

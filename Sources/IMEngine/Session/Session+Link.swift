@@ -18,7 +18,8 @@ extension Session {
         if established.viaRedirect { preferredServer = established.server }
 
         statusDetail = "connected to \(established.server)" + (connack.sessionPresent ? ", session resumed" : "")
-        perform(machine.connected(generation: generation))
+        perform(machine.connected(
+            generation: generation, server: link.server, since: link.connectedAt, tls: link.connection.tlsSession))
         guard self.link === link else { return }
 
         if !connack.sessionPresent || inboxSubscriptionRefused, let id = outgoing.reserve() {

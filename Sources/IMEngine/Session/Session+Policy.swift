@@ -15,11 +15,9 @@ extension Session {
             case let .startTimer(kind, token, delay):
                 startTimer(kind, token: token, delay: delay)
                 if kind == .retry {
-                    retryAt = clock.epochMilliseconds + Int64(delay.nanoseconds / 1_000_000)
                     publish(.retryScheduled(attempt: machine.attempt + 1, delay: delay, reason: statusDetail))
                 }
             case let .cancelTimer(kind):
-                if kind == .retry { retryAt = nil }
                 timers.removeValue(forKey: kind)?.cancel()
             case let .complete(failure):
                 guard let call = call.take() else { continue }
@@ -110,7 +108,7 @@ extension Session {
         }
         switch outcome {
         case .connected(let established):
-            guard machine.phase == .connecting, machine.generation == generation else { return established.abandon() }
+            guard case .connecting = machine.phase, machine.generation == generation else { return established.abandon() }
             lastRetryableFailure = ""
             establish(established, generation: generation)
         case let .failed(failure, unreachable):
@@ -127,7 +125,7 @@ extension Session {
             if termination.status == .tokenIncorrect, parameters.tokenSource != nil, !tokenRefreshed {
                 needsFreshToken = true
                 statusDetail = "\(termination.detail); fetching a fresh token"
-                let actions = machine.failed(generation: generation, .retryable(statusDetail))
+                let actions = machine.failed(generation: generation, .retryable(statusDetail), at: clock.epochMilliseconds)
                 // The status may not change (connecting stays connecting): say it all the same,
                 // with the refusal's code, so the one refresh the rule allows is seen.
                 if !actions.contains(where: { if case .status = $0 { true } else { false } }) {
@@ -145,7 +143,7 @@ extension Session {
     }
 
     private func performFailure(_ generation: UInt64, _ failure: SessionStateMachine.Failure) {
-        let actions = machine.failed(generation: generation, failure)
+        let actions = machine.failed(generation: generation, failure, at: clock.epochMilliseconds)
         let reportsStatus = actions.contains { if case .status = $0 { true } else { false } }
         if case .retryable = failure, !actions.isEmpty, !reportsStatus, machine.status == .connecting {
             // A failed attempt while connecting changes no status, so nothing is reported; the

@@ -6,28 +6,8 @@ extension Session {
             lastChange: history.last, changeCount: changeCount, userID: userID, databaseFile: databasePath)
     }
 
-    /// The session's state, from the policy's phase and the live link.
-    var state: SessionState {
-        if isClosed { return .closed }
-        if isPreparing { return .preparing }
-        switch machine.phase {
-        case .idle:
-            return history.last?.status == .signOut ? .signedOut : .idle
-        case .connecting:
-            return .connecting(attempt: machine.attempt)
-        case .waiting:
-            return .waiting(attempt: machine.attempt, retryAt: retryAt ?? clock.epochMilliseconds)
-        case .connected:
-            guard let link else { return .connecting(attempt: machine.attempt) }
-            return .connected(server: link.server, since: link.connectedAt, tls: link.connection.tlsSession)
-        case .paused:
-            return .paused
-        case .suspended:
-            return .suspended
-        case .stopped(let termination):
-            return .stopped(termination)
-        }
-    }
+    /// The session's state: the policy's phase, which carries its data.
+    var state: SessionState { machine.phase }
 
     /// Hands `kind` to the engine's hub with the snapshot after it.
     func publish(_ kind: SessionEvent.Kind) {

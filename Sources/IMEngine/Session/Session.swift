@@ -24,9 +24,10 @@ public actor Session {
 
     var machine: SessionStateMachine
     var call: ConnectCall?
-    /// A connect call is reading its token or opening the database (the machine is not started yet).
+    /// A connect call's preparation (token, database) is still running. It may outlive the
+    /// `preparing` state (a disconnect ends the call at once): until it ends, a new connect is
+    /// refused, since two preparations would race for the database.
     var isPreparing = false
-    var isClosed = false
 
     var database: SessionDatabase?
     var databasePath: String?
@@ -65,7 +66,6 @@ public actor Session {
     /// How many status changes were reported (`history` keeps only the latest).
     var changeCount = 0
     /// When the retry timer fires (ms since the epoch), while the policy waits for it.
-    var retryAt: Int64?
     static let historyLimit = 1000
     /// The SDK-style handlers, each a hub subscription read by a task of its own.
     var handlers: [String: SessionEventSubscription] = [:]
@@ -82,8 +82,8 @@ public actor Session {
     /// The current status.
     public var status: ConnectionStatus { machine.status }
 
-    /// The policy's phase (idle, connecting, waiting, connected, paused, suspended, stopped).
-    public var phase: SessionStateMachine.Phase { machine.phase }
+    /// The session's state (idle, preparing, connecting, waiting, connected, ... closed).
+    public var phase: SessionState { machine.phase }
 
     /// Status changes since the session was made, oldest first (the latest 1,000).
     public var statusHistory: [StatusChange] { history }
@@ -100,11 +100,12 @@ public actor Session {
     /// The local database file, once a connect call opened it.
     public var databaseFile: String? { databasePath }
 
-    /// Whether a connection is wanted: connecting, connected, waiting, paused or suspended.
-    var isActive: Bool {
-        switch machine.phase {
-        case .idle, .stopped: return false
-        default: return true
-        }
+    /// Whether a connection is wanted: preparing, connecting, connected, waiting, paused or suspended.
+    var isActive: Bool { machine.phase.isActive }
+
+    /// Closed for good: the session holds nothing and takes no more calls.
+    var isClosed: Bool {
+        if case .closed = machine.phase { return true }
+        return false
     }
 }

@@ -16,7 +16,7 @@ extension CommandExecutor {
         let reference = account.reference
         if let existing = await registry.session(reference) {
             switch await existing.phase {
-            case .idle, .stopped:
+            case .idle, .signedOut, .stopped, .closed:
                 break
             case .connected:
                 return AccountOutcome(
@@ -94,7 +94,7 @@ extension CommandExecutor {
             let phase = await session.phase
             let before = await session.status
             await session.disconnect(disablePush: disablePush)
-            let wasActive = switch phase { case .idle, .stopped: false; default: true }
+            let wasActive = phase.isActive
             return AccountOutcome(
                 account: account.reference, ok: true, status: await session.status, userID: await session.userID,
                 message: wasActive ? nil : "was not connected (\(before.name))")
@@ -107,16 +107,19 @@ extension CommandExecutor {
         return SOCKS5Proxy(host: proxy.host, port: proxy.port, credentials: credentials)
     }
 
-    /// A session's phase in words, for messages.
-    static func describe(_ phase: SessionStateMachine.Phase) -> String {
+    /// A session's state in words, for messages.
+    static func describe(_ phase: SessionState) -> String {
         switch phase {
         case .idle: return "idle"
+        case .preparing: return "preparing (token, database)"
         case .connecting: return "connecting"
         case .waiting: return "waiting to reconnect"
         case .connected: return "connected"
         case .paused: return "paused without network"
         case .suspended: return "suspended in the background"
+        case .signedOut: return "signed out"
         case .stopped(let termination): return "stopped (\(termination.status.name))"
+        case .closed: return "closed"
         }
     }
 }

@@ -208,12 +208,7 @@ actor SessionRegistry {
     func shutdown() async -> Int {
         isShutDown = true
         var active = 0
-        for session in sessions.values {
-            switch await session.phase {
-            case .idle, .stopped: break
-            default: active += 1
-            }
-        }
+        for session in sessions.values where await session.phase.isActive { active += 1 }
         sessions = [:]
         for task in engines.values {
             if let engine = try? await task.value { await engine.shutdown() }

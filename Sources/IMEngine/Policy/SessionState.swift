@@ -3,11 +3,11 @@ import IMTransport
 
 /// Where a session stands, with the data that belongs to that state and no other.
 ///
-/// Built by the session from its policy (`SessionStateMachine`) and its live link each time
-/// it publishes, so a front end never combines a status from one moment with an attempt
-/// number or server from another.
+/// `SessionStateMachine` owns it (it is the machine's phase): every event the session feeds
+/// the machine moves it, so the state, the attempt number, the retry time and the server of
+/// the live connection cannot drift apart, and a snapshot carries it whole.
 public enum SessionState: Sendable, Equatable {
-    /// Made, never connected (or the connect call was refused before it started).
+    /// Made, never connected (or the connect call ended before the policy started).
     case idle
     /// The connect call is reading its token or opening the local database.
     case preparing
@@ -49,6 +49,14 @@ public enum SessionState: Sendable, Equatable {
         switch self {
         case .preparing, .connecting, .waiting, .connected, .paused, .suspended: return true
         case .idle, .signedOut, .stopped, .closed: return false
+        }
+    }
+
+    /// An attempt is under way or a connection is up: there is a connection to close.
+    public var isOpen: Bool {
+        switch self {
+        case .connecting, .connected: return true
+        default: return false
         }
     }
 }
