@@ -64,7 +64,7 @@ let package = Package(
         ]),
 
         // Connection logs as pictures: lanes of status spans (terminal, SVG, HTML) and the bench report's charts.
-        .target(name: "IMTimeline", dependencies: ["IMEngine", "IMStore", "IMJSON"]),
+        .target(name: "IMTimeline", dependencies: ["IMEngine", "IMStore", "IMJSON", "IMTransport"]),
 
         // imsh bench: many accounts at once, measured (connect, messages, reconnect).
         .target(name: "IMBench", dependencies: [

@@ -139,12 +139,7 @@ public final class EmbeddedServer: Sendable {
             try? await Task.sleep(for: .milliseconds(20))
         }
         let group = self.group
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                group.shutdown()
-                continuation.resume()
-            }
-        }
+        await BlockingCall.run { group.shutdown() }
         await store.close()
     }
 

@@ -2,22 +2,34 @@ import IMEngine
 import IMProfiles
 
 extension CommandExecutor {
-    /// How often `wait` looks at the book.
-    static let waitPollInterval: Duration = .milliseconds(10)
-
     /// Waits until every account is in `state` or passed through it, at most `timeout` seconds;
     /// fails at once when an account ended for good in another state (it cannot get there).
+    ///
+    /// It looks at the book once, then again after each change the book records for these
+    /// accounts (the hub's events), and once more when the time is up or Ctrl-C cancels it.
     func wait(_ selection: AccountSelection, for state: ConnectionStatus, timeout: Double) async throws(ShellError) -> CommandResult {
         let accounts = try await accounts(selection, sessionsOnly: true)
+        // Watching starts before the first look, so no change can fall between the two.
+        let (changes, stop) = book.watch(Set(accounts.map(\.reference)))
         let marks = accounts.map { book.mark($0.reference) }
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
-        var interrupted = false
+        let timer = Task {
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            stop()
+        }
+        defer {
+            timer.cancel()
+            stop()
+        }
+        var iterator = changes.makeAsyncIterator()
+        var ended = false
         while true {
             let reached = zip(accounts, marks).map { book.reached(state, $0.reference, since: $1) }
-            let ended = zip(accounts, reached).map { account, done in done ? nil : Self.termination(of: account, in: book) }
-            let finished = zip(reached, ended).allSatisfy { $0 || $1 != nil }
-            if reached.allSatisfy({ $0 }) || finished || ContinuousClock.now >= deadline || interrupted {
-                let outcomes = zip(accounts, zip(reached, ended)).map { account, result in
+            let terminations = zip(accounts, reached).map { account, done in done ? nil : Self.termination(of: account, in: book) }
+            let finished = zip(reached, terminations).allSatisfy { $0 || $1 != nil }
+            if reached.allSatisfy({ $0 }) || finished || ended {
+                let interrupted = Task.isCancelled
+                let outcomes = zip(accounts, zip(reached, terminations)).map { account, result in
                     let (done, termination) = result
                     let status = book.status(of: account.reference)
                     var why = interrupted ? "interrupted" : "still \(status.name) (\(status.rawValue)) after \(Self.seconds(timeout))"
@@ -28,11 +40,8 @@ extension CommandExecutor {
                 }
                 return .outcomes("wait", outcomes)
             }
-            do {
-                try await Task.sleep(for: Self.waitPollInterval)
-            } catch {
-                interrupted = true
-            }
+            // nil: the time is up or the command was cancelled; look once more, then answer.
+            if await iterator.next() == nil { ended = true }
         }
     }
 
