@@ -144,6 +144,13 @@ public final class EmbeddedServer: Sendable {
     }
 
     /// Runs `body` on the loop; nil once the loop has stopped.
+    /// The user's devices that disconnected with push turned off (`im-push` `off`) and have
+    /// not logged in since, sorted.
+    public func pushDisabledDevices(appKey: String, userID: String) async -> [String] {
+        let core = self.core
+        return await onLoop { core.value.pushDisabledDevices(appKey: appKey, userID: userID) } ?? []
+    }
+
     private func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T? {
         let loop = self.loop
         return await withCheckedContinuation { continuation in
