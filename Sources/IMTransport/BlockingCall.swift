@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs a blocking call (a file read, a join, a wait for a child) on a thread of its own,
 /// so that Swift's cooperative pool stays free: the one way imsh does this.
@@ -9,7 +11,8 @@ public enum BlockingCall {
     /// `body`'s result, computed on a thread of its own.
     public static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: body()) }
+            let thread = LoopThread.spawn(name: "imsh-blocking") { continuation.resume(returning: body()) }
+            pthread_detach(thread)
         }
     }
 
