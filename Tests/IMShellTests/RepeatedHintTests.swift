@@ -67,6 +67,12 @@ struct RepeatedHintTests {
         }
         #expect(lines > 2 * scripts.count, "every case printed something")
 
+        // A message and a separate line for one account: what getting a token from the server
+        // API lacks is one diagnostic (it was two, each saying "get a token from the server API").
+        let profiles = try await sandbox.imsh(["-c", "profiles"])
+        let tokenLines = profiles.stdout.split(separator: "\n").filter { $0.contains("broken.json") && $0.contains("server API") }
+        #expect(tokenLines.count == 1, "\(tokenLines)")
+
         // The case that said it twice: two servers that refuse, in one retry line.
         let run = try await sandbox.imsh(["-c", "connect down/a --timeout 1"], timeout: .seconds(30))
         let retry = try #require(run.stdout.split(separator: "\n").first { $0.contains("attempt 2") }.map(String.init))
