@@ -14,7 +14,7 @@ struct SessionBookWatchTests {
         var iterator = changes.makeAsyncIterator()
         Fixtures.recordStatus(.connecting, of: bob, in: book)
         Fixtures.recordStatus(.connected, of: alice, in: book)
-        #expect(await iterator.next() != nil, "woken by alice's change")
+        #expect(await iterator.next() == alice, "woken by alice's change, and only hers")
         // Nothing more for alice: bob's change alone must not wake it, so only stop ends it.
         Fixtures.recordStatus(.connected, of: bob, in: book)
         stop()

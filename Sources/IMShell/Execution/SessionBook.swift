@@ -28,11 +28,11 @@ public final class SessionBook: Sendable {
         var journal = RingBuffer<ShellEvent>(capacity: SessionBook.journalLimit)
         var onChange: (@Sendable () -> Void)?
         /// The streams of `watch(_:)`, by number: each wakes on changes to its accounts.
-        var watchers: [Int: (accounts: Set<AccountReference>, continuation: AsyncStream<Void>.Continuation)] = [:]
+        var watchers: [Int: (accounts: Set<AccountReference>, continuation: AsyncStream<AccountReference>.Continuation)] = [:]
         var nextWatcher = 0
 
         /// The streams to wake for a change to `account`.
-        func watching(_ account: AccountReference) -> [AsyncStream<Void>.Continuation] {
+        func watching(_ account: AccountReference) -> [AsyncStream<AccountReference>.Continuation] {
             watchers.values.compactMap { $0.accounts.contains(account) ? $0.continuation : nil }
         }
     }
@@ -61,7 +61,7 @@ public final class SessionBook: Sendable {
 
     /// Records an event with the snapshot it came with; a status change is kept in the account's changes.
     func record(_ event: ShellEvent, snapshot: SessionSnapshot) {
-        let (handler, watchers) = state.withLock { state -> ((@Sendable () -> Void)?, [AsyncStream<Void>.Continuation]) in
+        let (handler, watchers) = state.withLock { state -> ((@Sendable () -> Void)?, [AsyncStream<AccountReference>.Continuation]) in
             state.journal.append(event)
             let before = state.entries[event.account]?.status
             state.set(event.account, snapshot: snapshot)
@@ -71,7 +71,7 @@ public final class SessionBook: Sendable {
             state.entries[event.account]?.append(change)
             return (state.onChange, state.watching(event.account))
         }
-        for watcher in watchers { watcher.yield() }
+        for watcher in watchers { watcher.yield(event.account) }
         handler?()
     }
 
@@ -81,15 +81,16 @@ public final class SessionBook: Sendable {
             state.set(account, snapshot: snapshot)
             return (state.onChange, state.watching(account))
         }
-        for watcher in watchers { watcher.yield() }
+        for watcher in watchers { watcher.yield(account) }
         handler?()
     }
 
-    /// A stream that wakes after each change recorded for one of `accounts` (changes that
-    /// come together may wake it once), and `stop`, which ends it; it ends too when the
-    /// task reading it is cancelled. `wait` awaits it rather than polling.
-    func watch(_ accounts: Set<AccountReference>) -> (changes: AsyncStream<Void>, stop: @Sendable () -> Void) {
-        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    /// A stream of the accounts among `accounts` as the book records a change to each (one
+    /// element per change), and `stop`, which ends it; it ends too when the task reading it
+    /// is cancelled. `wait` awaits it rather than polling, and looks again only at the
+    /// account that changed.
+    func watch(_ accounts: Set<AccountReference>) -> (changes: AsyncStream<AccountReference>, stop: @Sendable () -> Void) {
+        let (stream, continuation) = AsyncStream.makeStream(of: AccountReference.self)
         let number = state.withLock { state in
             state.nextWatcher += 1
             state.watchers[state.nextWatcher] = (accounts, continuation)
