@@ -69,7 +69,7 @@ let package = Package(
         ]),
 
         // Connection logs as pictures: lanes of status spans (terminal, SVG, HTML) and the bench report's charts.
-        .target(name: "IMTimeline", dependencies: ["IMEngine", "IMStore", "IMJSON"]),
+        .target(name: "IMTimeline", dependencies: ["IMEngine", "IMStore", "IMJSON", "IMTransport"]),
 
         // imsh bench: many accounts at once, measured (connect, messages, reconnect).
         .target(name: "IMBench", dependencies: [
@@ -103,7 +103,10 @@ let package = Package(
         .testTarget(name: "SoakTests", dependencies: ["TestSupport", "IMChaos", "IMEngine", "IMProcess", "IMProtocol", "IMTransport", "MQTT"]),
         .testTarget(name: "IMTimelineTests", dependencies: ["IMTimeline", "IMEngine", "IMJSON", "TestSupport"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TestSupport"]),
-        .testTarget(name: "IMShellTests", dependencies: ["IMProcess", "TestSupport", "IMShell", "imsh", "IMProfiles", "IMEngine", "IMServer", "IMProtocol", "IMTransport", "IMConfig", "IMHTTPClient"]),
+        .testTarget(name: "IMShellTests", dependencies: [
+            "IMProcess", "TestSupport", "IMShell", "imsh", "IMProfiles", "IMEngine", "IMServer", "IMProtocol", "IMTransport", "IMConfig",
+            "IMHTTPClient", "imserver", "imchaos",
+        ]),
         // What several test targets share: a deadline for async tests, a pseudo-terminal and a model of its screen,
         // and a look into the SQLite files a killed process left.
         .target(name: "TestSupport", dependencies: ["IMStore", "IMProcess", "IMJSON"], path: "Tests/TestSupport"),

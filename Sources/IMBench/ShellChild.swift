@@ -1,6 +1,7 @@
 import Foundation
 import IMJSON
 import IMProcess
+import IMTransport
 import Synchronization
 
 /// The imsh executable run as a script (`--json`, commands on standard input), timed command

@@ -114,13 +114,8 @@ public final class FaultProxy: Sendable {
             for pair in Array(state.pairs.values) { pair.finish() }
         }
         let group = self.group
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            // shutdown() joins the loop's thread: a blocking wait, kept off the cooperative pool.
-            DispatchQueue.global().async {
-                group.shutdown()
-                done.resume()
-            }
-        }
+        // shutdown() joins the loop's thread: a blocking wait, kept off the cooperative pool.
+        await BlockingCall.run { group.shutdown() }
     }
 
     /// Runs `body` with the state on the loop; nil once the proxy has stopped.

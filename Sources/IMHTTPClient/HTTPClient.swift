@@ -22,7 +22,8 @@ public enum HTTPClient {
         } catch .tls(let failure) where failure.isPermanent {
             throw .untrusted("\(TransportError.tls(failure))")
         } catch {
-            throw .unreachable("\(error)")
+            // The reason alone: each caller says what to check in its own terms (a profile's api, a token URL).
+            throw .unreachable(error.text.reason)
         }
         let timedOut = Mutex(false)
         let watchdog = Task {

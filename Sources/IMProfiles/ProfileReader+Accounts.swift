@@ -121,15 +121,17 @@ extension ProfileReader {
     }
 
     /// An account without a token gets one from the server API: that needs the app secret, an
-    /// API to call, and the user id to ask for.
+    /// API to call, and the user id to ask for. What is missing is said in one diagnostic, so
+    /// that "to get one from the server API" is said once.
     private func requireServerAPI(_ object: ObjectReader, context: AccountContext, at keyLocation: SourceLocation) {
+        let noUserID = object.node("userId") == nil
+        let account = noUserID ? " and the account no userId" : ""
         let missing = "has no token, tokenCommand or tokenURL"
         if !context.hasAppSecret {
-            diagnostics.error(object.path, at: keyLocation, "\(missing), and the profile has no appSecret to get one from the server API")
+            diagnostics.error(object.path, at: keyLocation, "\(missing), and the profile has no appSecret\(account) to get one from the server API")
         } else if !context.hasAPI {
-            diagnostics.error(object.path, at: keyLocation, "\(missing), and the profile has no api (or embedded server) to get one from")
-        }
-        if object.node("userId") == nil {
+            diagnostics.error(object.path, at: keyLocation, "\(missing), and the profile has no api (or embedded server)\(account) to get one from")
+        } else if noUserID {
             diagnostics.error(object.fieldPath("userId"), at: object.location, "missing (required to get a token from the server API)")
         }
     }

@@ -14,6 +14,11 @@ public enum IMUserProperty {
     public static let messageUID = "im-msg-uid"
     /// Delivery PUBLISH: when the server stored the message, in ms since the epoch.
     public static let sentAt = "im-sent-at"
+    /// The client's final DISCONNECT: `off` when the device wants no push notifications until
+    /// it logs in again (`disconnect --disable-push`); its messages are kept all the same.
+    public static let push = "im-push"
+    /// The value of `im-push` that turns push off.
+    public static let pushOff = "off"
 
     /// The value of the flag properties (`im-reconnect`, `im-kick-enable`) when set.
     public static let flagSet = "1"

@@ -139,16 +139,18 @@ public final class EmbeddedServer: Sendable {
             try? await Task.sleep(for: .milliseconds(20))
         }
         let group = self.group
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                group.shutdown()
-                continuation.resume()
-            }
-        }
+        await BlockingCall.run { group.shutdown() }
         await store.close()
     }
 
     /// Runs `body` on the loop; nil once the loop has stopped.
+    /// The user's devices that disconnected with push turned off (`im-push` `off`) and have
+    /// not logged in since, sorted.
+    public func pushDisabledDevices(appKey: String, userID: String) async -> [String] {
+        let core = self.core
+        return await onLoop { core.value.pushDisabledDevices(appKey: appKey, userID: userID) } ?? []
+    }
+
     private func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T? {
         let loop = self.loop
         return await withCheckedContinuation { continuation in

@@ -1,6 +1,6 @@
-import Dispatch
 import Foundation
 import IMEngine
+import IMTransport
 
 /// Reads an account's connection log from the database files on disk, whether or not a
 /// session has them open, without creating, migrating or keeping anything open.
@@ -19,26 +19,22 @@ public enum AccountLogReader {
         public var problems: [String] = []
     }
 
-    /// The entries under `accountDirectory` for `appKey`; reads on a dispatch thread.
+    /// The entries under `accountDirectory` for `appKey`, read off the cooperative pool.
     public static func read(accountDirectory: String, appKey: String) async -> Result {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: readNow(accountDirectory: accountDirectory, appKey: appKey)) }
-        }
+        await BlockingCall.run { readNow(accountDirectory: accountDirectory, appKey: appKey) }
     }
 
     static func readNow(accountDirectory: String, appKey: String) -> Result {
-        // The app key's folder, escaped as the engine escapes it.
-        let folder = (SessionDatabase.path(directory: accountDirectory, appKey: appKey, userID: "x") as NSString).deletingLastPathComponent
         var result = Result()
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".sqlite") }.sorted()
-        for name in names {
+        let files = SessionDatabase.files(directory: accountDirectory, appKey: appKey)
+        for file in files {
             do {
-                result.entries += try SessionDatabase.readConnectionLog(path: "\(folder)/\(name)", limit: entryLimit)
+                result.entries += try SessionDatabase.readConnectionLog(path: file, limit: entryLimit)
             } catch {
-                result.problems.append("\(folder)/\(name): \(error)")
+                result.problems.append("\(file): \(error)")
             }
         }
-        if names.count == 1 { result.userID = String(names[0].dropLast(".sqlite".count)) }
+        if files.count == 1 { result.userID = String((files[0] as NSString).lastPathComponent.dropLast(".sqlite".count)) }
         result.entries = result.entries.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
         return result
     }

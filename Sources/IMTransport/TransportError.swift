@@ -63,60 +63,69 @@ public enum TransportError: Error, Equatable, Sendable, CustomStringConvertible 
         }
     }
 
-    public var description: String {
+    public var description: String { text.description }
+
+    /// What went wrong and, apart from it, what to check.
+    public var text: FailureText {
         switch self {
         case let .connectTimedOut(host, port, after):
-            return "could not connect to \(Self.endpoint(host, port)) within \(Self.text(after)): "
-                + "the server did not answer (is it overloaded, or is a firewall dropping packets?)"
+            return FailureText(
+                "could not connect to \(Self.endpoint(host, port)) within \(Self.text(after))",
+                hint: "the server did not answer: is it overloaded, or is a firewall dropping packets?")
         case let .connectionRefused(host, port):
-            return "\(Self.endpoint(host, port)) refused the connection: "
-                + "nothing listens on that port (is the server running, and is the port right?)"
+            return FailureText(
+                "\(Self.endpoint(host, port)) refused the connection",
+                hint: "nothing listens on that port: is the server running, and is the port right?")
         case let .hostNotFound(name, reason):
-            return "cannot resolve host name '\(name)': \(reason) (check the spelling and the DNS settings)"
+            return FailureText("cannot resolve host name '\(name)': \(reason)", hint: "check the spelling and the DNS settings")
         case let .networkUnreachable(host, port, error):
-            return "cannot reach \(Self.endpoint(host, port)): \(error.reason) (is the network up?)"
+            return FailureText("cannot reach \(Self.endpoint(host, port)): \(error.reason)", hint: "is the network up?")
         case let .connectFailed(host, port, error):
-            return "cannot connect to \(Self.endpoint(host, port)): \(error.reason) (errno \(error.code))"
+            return FailureText("cannot connect to \(Self.endpoint(host, port)): \(error.reason) (errno \(error.code))")
         case let .addressInUse(host, port):
-            return "cannot listen on \(Self.endpoint(host, port)): the address is already in use "
-                + "(stop the other server, or use port 0 for a free port)"
+            return FailureText(
+                "cannot listen on \(Self.endpoint(host, port)): the address is already in use",
+                hint: "stop the other server, or use port 0 for a free port")
         case let .invalidArgument(detail):
-            return detail
+            return FailureText(detail)
         case .closed:
-            return "the connection is closed"
+            return FailureText("the connection is closed")
         case .closedByPeer:
-            return "the peer closed the connection"
+            return FailureText("the peer closed the connection")
         case .connectionReset:
-            return "the peer reset the connection"
+            return FailureText("the peer reset the connection")
         case let .framing(error):
-            return "the peer sent bytes that are not MQTT packets (\(error)); the connection was closed"
+            return FailureText("the peer sent bytes that are not MQTT packets (\(error)); the connection was closed")
         case let .outboundBufferOverflow(limit):
-            return "the peer did not read: more than \(limit) bytes waited to be sent, so the connection was closed"
+            return FailureText("the peer did not read: more than \(limit) bytes waited to be sent, so the connection was closed")
         case let .proxyUnreachable(proxy, port, reason):
-            return "SOCKS5 proxy \(Self.endpoint(proxy, port)) is unreachable: \(reason)"
+            let inner = reason.text
+            return FailureText("SOCKS5 proxy \(Self.endpoint(proxy, port)) is unreachable: \(inner.reason)", hint: inner.hint)
         case let .proxyRefused(proxy, port, target, reply):
-            return "SOCKS5 proxy \(Self.endpoint(proxy, port)) refused to connect to \(target): \(reply)"
+            return FailureText("SOCKS5 proxy \(Self.endpoint(proxy, port)) refused to connect to \(target): \(reply)")
         case let .proxyNoAcceptableMethod(proxy, port, offeredCredentials):
             let offered = offeredCredentials ? "no authentication or user name and password" : "no authentication"
-            return "SOCKS5 proxy \(Self.endpoint(proxy, port)) accepts none of the authentication methods offered "
-                + "(\(offered))" + (offeredCredentials ? "" : "; it may need a user name and password")
+            return FailureText(
+                "SOCKS5 proxy \(Self.endpoint(proxy, port)) accepts none of the authentication methods offered: \(offered)",
+                hint: offeredCredentials ? nil : "it may need a user name and password")
         case let .proxyAuthenticationFailed(proxy, port):
-            return "SOCKS5 proxy \(Self.endpoint(proxy, port)) rejected the user name and password"
+            return FailureText("SOCKS5 proxy \(Self.endpoint(proxy, port)) rejected the user name and password")
         case let .proxyProtocolViolation(proxy, port, detail):
-            return "SOCKS5 proxy \(Self.endpoint(proxy, port)) broke the protocol: \(detail) (is it really a SOCKS5 proxy?)"
+            return FailureText(
+                "SOCKS5 proxy \(Self.endpoint(proxy, port)) broke the protocol: \(detail)", hint: "is it really a SOCKS5 proxy?")
         case .cancelled:
-            return "the operation was cancelled"
+            return FailureText("the operation was cancelled")
         case .eventLoopStopped:
-            return "the event loop has shut down, so no more I/O runs on it"
+            return FailureText("the event loop has shut down, so no more I/O runs on it")
         case let .system(error):
-            return error.description
+            return FailureText(error.description)
         case let .tls(failure):
-            return failure.description
+            return FailureText(failure.description)
         }
     }
 
     /// `host:port`, with brackets around an IPv6 address.
-    static func endpoint(_ host: String, _ port: UInt16) -> String {
+    public static func endpoint(_ host: String, _ port: UInt16) -> String {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import IMEngine
+@testable import IMEngine
 import IMHTTP
 import IMProtocol
 @testable import IMServer
@@ -202,10 +202,20 @@ struct ProtocolPageTests {
         }
     }
 
+    /// `disconnect --disable-push` on the wire is what the page's DISCONNECT section says.
+    @Test func aDisconnectWithPushOffIsThePages() {
+        let packet = SessionPackets.disconnect(disablePush: true)
+        #expect(packet.reasonCode == .normalDisconnection)
+        #expect(packet.properties.userProperty(IMUserProperty.push) == IMUserProperty.pushOff)
+        #expect(packet.properties.sessionExpiryInterval == nil, "the session, and so a broker's queue, is left alone")
+        #expect(Self.page.contains(".It User Property Li \(IMUserProperty.push) Ta Li \(IMUserProperty.pushOff) :"))
+        #expect(SessionPackets.disconnect(disablePush: false).properties.userProperty(IMUserProperty.push) == nil)
+    }
+
     @Test func everyUserPropertyAndTopicIsNamed() {
         let names = [
             IMUserProperty.platform, IMUserProperty.reconnect, IMUserProperty.kickEnable, IMUserProperty.userID,
-            IMUserProperty.error, IMUserProperty.messageUID, IMUserProperty.sentAt,
+            IMUserProperty.error, IMUserProperty.messageUID, IMUserProperty.sentAt, IMUserProperty.push, IMUserProperty.pushOff,
             IMTopic.inboxFilter, TextMessage.contentType,
         ] + Platform.allCases.map(\.rawValue)
         for name in names {

@@ -59,7 +59,9 @@ struct SessionLifecycleTests {
                 return
             }
             #expect(disconnect.reasonCode == .normalDisconnection)
-            #expect(disconnect.properties.sessionExpiryInterval == (disablePush ? 0 : nil))
+            // Push off travels as im-push; the session is kept, so a broker keeps the messages.
+            #expect(disconnect.properties.sessionExpiryInterval == nil)
+            #expect(disconnect.properties.userProperty(IMUserProperty.push) == (disablePush ? IMUserProperty.pushOff : nil))
             try await Task.sleep(for: .milliseconds(300))
             #expect(broker.connects.count == 1)
             #expect(try await session.connectionLog().last?.status == .signOut)

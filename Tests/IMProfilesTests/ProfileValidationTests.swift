@@ -33,8 +33,8 @@ struct ProfileValidationTests {
             "dev.json:6:57: error: defaults.jitter: 1.5 is out of range 0.0...1.0",
             "dev.json:6:74: error: defaults.platform: expected one of mobile, pc, web, found \"tv\"",
             "dev.json:8:25: error: accounts.a.tokenCommand: give only one of token, tokenCommand, tokenURL (token is given)",
-            "dev.json:9:5: error: accounts.b: has no token, tokenCommand or tokenURL, and the profile has no appSecret to get one from the server API",
-            "dev.json:9:10: error: accounts.b.userId: missing (required to get a token from the server API)",
+            // One diagnostic for what getting a token from the server API lacks: the hint once.
+            "dev.json:9:5: error: accounts.b: has no token, tokenCommand or tokenURL, and the profile has no appSecret and the account no userId to get one from the server API",
             "dev.json:10:21: error: accounts.c.userId: \"no spaces\" is not valid; user ids are 1-64 characters of A-Z a-z 0-9 + = _ -",
             "dev.json:10:46: error: accounts.c.deviceId: \"x+y\" is not valid; device ids are 1-64 characters of A-Z a-z 0-9 _ -",
             "dev.json:10:62: error: accounts.c.proxy: port must be a number from 1 to 65535",
@@ -72,6 +72,11 @@ struct ProfileValidationTests {
         let text = #"{"appKey": "k", "server": "mqtt://h", "appSecret": "s", "accounts": {"x": {"userId": "x"}}}"#
         #expect(ProfileFixture().diagnostics(text) == [
             "dev.json:1:70: error: accounts.x: has no token, tokenCommand or tokenURL, and the profile has no api (or embedded server) to get one from",
+        ])
+        // With the server API at hand, the user id alone is what is missing.
+        let noUser = #"{"appKey": "k", "server": "embedded", "appSecret": "s", "accounts": {"x": {}}}"#
+        #expect(ProfileFixture().diagnostics(noUser) == [
+            "dev.json:1:75: error: accounts.x.userId: missing (required to get a token from the server API)",
         ])
         // A server or api field in error is reported once, not again for every account.
         let misspelt = #"{"appKey": "k", "server": "embeded", "appSecret": 1, "accounts": {"x": {"userId": "x"}}}"#

@@ -3,24 +3,17 @@ import Foundation
 import Testing
 
 /// The command table is the one declaration: the man page, the parser and `help` agree with it.
+/// ManPageBinaryTests runs what the pages name through the binaries.
 struct CommandTableTests {
-    static let manPage: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return (try? String(contentsOf: url.appendingPathComponent("man/imsh.1"), encoding: .utf8)) ?? ""
-    }()
+    static let manPage = ManPage("imsh.1")
 
     /// The `.It Ic NAME ...` lines of imsh(1): the commands it documents, in its order.
     static var documented: [(name: String, line: String)] {
-        manPage.split(separator: "\n").compactMap { line in
-            guard line.hasPrefix(".It Ic ") else { return nil }
-            let name = line.dropFirst(".It Ic ".count).split(separator: " ").first.map(String.init) ?? ""
-            return (name, String(line))
-        }
+        Array(zip(manPage.itemNames("Ic"), manPage.items("Ic")))
     }
 
     @Test func theManPageDocumentsEveryCommandInTheTableInItsOrder() {
-        #expect(!Self.manPage.isEmpty, "man/imsh.1 is readable")
+        #expect(!Self.manPage.lines.isEmpty, "man/imsh.1 is readable")
         #expect(Self.documented.map(\.name) == CommandCatalog.all.map(\.name))
     }
 

@@ -67,8 +67,8 @@ struct ConnectFailureTests {
                 try await connect(port: port, on: loop)
             }
             #expect(error == .connectionRefused(host: "127.0.0.1", port: port))
-            #expect(error?.description == "127.0.0.1:\(port) refused the connection: "
-                + "nothing listens on that port (is the server running, and is the port right?)")
+            #expect(error?.description == "127.0.0.1:\(port) refused the connection "
+                + "(nothing listens on that port: is the server running, and is the port right?)")
         }
     }
 }

@@ -10,8 +10,8 @@ struct SystemErrorTests {
 
     @Test func transportErrorsSayWhatToCheck() {
         #expect(TransportError.connectTimedOut(host: "::1", port: 1883, after: .seconds(3)).description
-            == "could not connect to [::1]:1883 within 3 s: the server did not answer "
-            + "(is it overloaded, or is a firewall dropping packets?)")
+            == "could not connect to [::1]:1883 within 3 s "
+            + "(the server did not answer: is it overloaded, or is a firewall dropping packets?)")
         #expect(TransportError.hostNotFound(name: "mqtt.example", reason: "Name or service not known").description
             == "cannot resolve host name 'mqtt.example': Name or service not known (check the spelling and the DNS settings)")
         let unreachable = TransportError.proxyUnreachable(

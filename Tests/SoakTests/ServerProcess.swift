@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import IMProcess
+import IMTransport
 
 /// One life of the `imserver` executable on a data directory: started on free ports with
 /// `--json`, killed with SIGKILL, or stopped with SIGTERM at the end.
@@ -93,11 +94,9 @@ final class ServerProcess: Sendable {
         return String(text.suffix(2_000))
     }
 
-    /// `waitpid` blocks: on a dispatch thread, not the cooperative pool.
+    /// `waitpid` blocks: on a thread of its own, not the cooperative pool.
     private static func waitOffPool(_ process: ChildProcess) async -> ChildProcess.Termination {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: process.wait()) }
-        }
+        await BlockingCall.run { process.wait() }
     }
 }
 

@@ -126,12 +126,7 @@ public final class SessionEngine: Sendable {
         for session in sessions { await session.close() }
         guard let runtime else { return }
         // Joining loop threads blocks: do it on a thread of its own, off the cooperative pool.
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread.detachNewThread {
-                runtime.group.shutdown()
-                continuation.resume()
-            }
-        }
+        await BlockingCall.run { runtime.group.shutdown() }
     }
 
     private func broadcast(_ event: NetworkEvent) async {

@@ -48,8 +48,9 @@ extension Session {
 
     /// Disconnects on purpose: no more attempts, status signOut.
     ///
-    /// With `disablePush`, the final DISCONNECT asks the server to drop the session (Session
-    /// Expiry 0), so it keeps no messages for this device. A pending connect call ends with signOut.
+    /// With `disablePush`, the final DISCONNECT asks for no push notifications to this device
+    /// until it logs in again (`im-push` `off`, as the SDK's disconnect(disablePush:)); its
+    /// messages are still kept for the next connection. A pending connect call ends with signOut.
     public func disconnect(disablePush: Bool = false) {
         if isPreparing, let call = call.take() {
             call.finish(.failure(.terminated(.signedOut)))

@@ -25,7 +25,12 @@ public final class SessionDatabase: Sendable {
 
     /// The file that holds `userID`'s data for `appKey` under `directory`.
     public static func path(directory: String, appKey: String, userID: String) -> String {
-        "\(directory)/\(fileNameComponent(appKey))/\(userID).sqlite"
+        "\(folder(directory: directory, appKey: appKey))/\(userID).sqlite"
+    }
+
+    /// The folder of `appKey`'s files under an account's `directory` (one file per user id).
+    public static func folder(directory: String, appKey: String) -> String {
+        "\(directory)/\(fileNameComponent(appKey))"
     }
 
     /// Opens or creates the database, migrating it to the current schema.

@@ -125,7 +125,13 @@ struct ConnectionAttempt: Sendable {
 
     /// Every server failed: a proxy failure stops the session, anything else is retried.
     private static func summary(of failures: [(ServerAddress, DialResult)]) -> AttemptOutcome {
-        let details = failures.map { server, result in "\(server): \(result.detail)" }.joined(separator: "; ")
+        // Each server named once (most failures name their address already), each hint said once.
+        let details = FailureText.joined(failures.map { server, result in
+            var text = result.text
+            let endpoint = TransportError.endpoint(server.host, server.port)
+            if !text.reason.contains(endpoint) { text.reason = "\(server): \(text.reason)" }
+            return text
+        })
         let proxyFailed = failures.contains { if case .unusable(.transport(let error)) = $0.1 { error.isProxyFailure } else { false } }
         if proxyFailed {
             return .failed(.terminal(SessionTermination(.proxyUnavailable, .proxyUnavailable, detail: details)), unreachable: true)

@@ -21,6 +21,12 @@ enum DialResult: Sendable {
         case .unusable(let failure): return failure.description
         }
     }
+
+    /// The detail with its hint apart, so that a list of servers says each hint once.
+    var text: FailureText {
+        if case .unusable(let failure) = self { return failure.text }
+        return FailureText(detail)
+    }
 }
 
 /// Why a server gave no usable answer.
@@ -52,13 +58,18 @@ enum DialFailure: Sendable, CustomStringConvertible {
         }
     }
 
-    var description: String {
+    var description: String { text.description }
+
+    /// What went wrong, with the hint apart.
+    var text: FailureText {
         switch self {
-        case .transport(let error): return "\(error)"
-        case .noAnswer(let limit): return "no CONNACK within \(limit)"
-        case .protocolViolation(let detail): return detail
-        case .speaksTLS: return "this port speaks TLS: use mqtts://"
-        case .closedBeforeConnack(let error): return "\(error) before CONNACK (if that port speaks TLS, use mqtts://)"
+        case .transport(let error): return error.text
+        case .noAnswer(let limit): return FailureText("no CONNACK within \(limit)")
+        case .protocolViolation(let detail): return FailureText(detail)
+        case .speaksTLS: return FailureText("this port speaks TLS: use mqtts://")
+        case .closedBeforeConnack(let error):
+            let hints = [error.text.hint, "if that port speaks TLS, use mqtts://"].compactMap { $0 }
+            return FailureText("\(error.text.reason) before CONNACK", hint: hints.joined(separator: "; "))
         }
     }
 }

@@ -35,8 +35,12 @@ enum SessionPackets {
             properties: [.payloadFormatIndicator(.utf8), .contentType(TextMessage.contentType)])
     }
 
-    /// DISCONNECT 0x00; with `disablePush`, Session Expiry 0 so the server drops the session.
+    /// DISCONNECT 0x00; with `disablePush`, User Property `im-push` `off`: no push
+    /// notifications for the device until it logs in again. The session is left alone (no
+    /// Session Expiry 0), so a broker keeps the device's messages for the next connection.
     static func disconnect(disablePush: Bool) -> Disconnect {
-        Disconnect(reasonCode: .normalDisconnection, properties: disablePush ? [.sessionExpiryInterval(0)] : [])
+        var properties: Properties = []
+        if disablePush { properties.appendUserProperty(IMUserProperty.push, IMUserProperty.pushOff) }
+        return Disconnect(reasonCode: .normalDisconnection, properties: properties)
     }
 }

@@ -115,7 +115,8 @@ final class BrokerConnection: ConnectionHandler {
             core.handleUnsubscribe(self, unsubscribe)
         case (.online, .pingreq):
             send(.pingresp)
-        case (.online, .disconnect):
+        case (.online, .disconnect(let disconnect)):
+            core.notePush(self, disconnect)
             core.removeFromOnline(self)
             close(.graceful)
         case (.online, .connect):

@@ -70,6 +70,7 @@ extension BrokerCore {
             }
         }
         online[key, default: []].append(broker)
+        pushDisabled.remove(login.device)
         registerDevice(pending)
     }
 

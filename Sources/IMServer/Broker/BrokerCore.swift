@@ -30,6 +30,8 @@ final class BrokerCore {
     var lastExternalChange: Int64?
     /// Logins waiting for the store, gathered so that those arriving together share one call.
     var loginBatches = LoginBatches()
+    /// Devices that left with `im-push` `off`, until they log in again (see `notePush`).
+    var pushDisabled: Set<DeviceKey> = []
 
     init(loop: EventLoop, store: ServerStore, configuration: ServerConfiguration, apps: [AppSettings], clock: ServerClock) {
         self.loop = loop

@@ -1,6 +1,6 @@
-import Foundation
 import IMEngine
 import IMProfiles
+import IMTransport
 
 extension CommandExecutor {
     func send(from reference: AccountReference, to peer: String, text: String) async throws(ShellError) -> CommandResult {
@@ -79,26 +79,22 @@ extension CommandExecutor {
     func databaseFile(of account: Account) async throws(ShellError) -> String {
         let profile = try context.profile(named: account.profile)
         let directory = registry.directory(of: account.reference)
-        let folder = (SessionDatabase.path(directory: directory, appKey: profile.appKey, userID: "x") as NSString).deletingLastPathComponent
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".sqlite") }.sorted()
+        let files = SessionDatabase.files(directory: directory, appKey: profile.appKey)
         if let user = account.userID {
             let path = SessionDatabase.path(directory: directory, appKey: profile.appKey, userID: user)
-            if FileManager.default.fileExists(atPath: path) { return path }
+            if files.contains(path) { return path }
         } else if files.count == 1 {
-            return "\(folder)/\(files[0])"
+            return files[0]
         }
         throw ShellError("\(account.reference) has no database yet: connect it once (it keeps its messages and log across runs)")
     }
 
-    /// Runs a blocking read on a thread of Dispatch's, off the cooperative pool.
+    /// Runs a blocking read off the cooperative pool, naming the account when it fails.
     static func offPool<T: Sendable>(
         _ account: Account, _ body: @escaping @Sendable () throws -> T
     ) async throws(ShellError) -> T {
-        let result: Result<T, any Error> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: Result { try body() }) }
-        }
         do {
-            return try result.get()
+            return try await BlockingCall.run(body)
         } catch {
             throw ShellError("\(account.reference): cannot read its database: \(error)")
         }

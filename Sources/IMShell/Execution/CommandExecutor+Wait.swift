@@ -2,38 +2,54 @@ import IMEngine
 import IMProfiles
 
 extension CommandExecutor {
-    /// How often `wait` looks at the book.
-    static let waitPollInterval: Duration = .milliseconds(10)
-
     /// Waits until every account is in `state` or passed through it, at most `timeout` seconds;
     /// fails at once when an account ended for good in another state (it cannot get there).
+    ///
+    /// It looks at each account in the book once, then again after each change the book
+    /// records for that account (the hub's events), until none is left undecided, the time is
+    /// up or Ctrl-C cancels it: no polling, and with many accounts one change costs one look.
     func wait(_ selection: AccountSelection, for state: ConnectionStatus, timeout: Double) async throws(ShellError) -> CommandResult {
         let accounts = try await accounts(selection, sessionsOnly: true)
+        // Watching starts before the first look, so no change can fall between the two.
+        let (changes, stop) = book.watch(Set(accounts.map(\.reference)))
         let marks = accounts.map { book.mark($0.reference) }
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
-        var interrupted = false
-        while true {
-            let reached = zip(accounts, marks).map { book.reached(state, $0.reference, since: $1) }
-            let ended = zip(accounts, reached).map { account, done in done ? nil : Self.termination(of: account, in: book) }
-            let finished = zip(reached, ended).allSatisfy { $0 || $1 != nil }
-            if reached.allSatisfy({ $0 }) || finished || ContinuousClock.now >= deadline || interrupted {
-                let outcomes = zip(accounts, zip(reached, ended)).map { account, result in
-                    let (done, termination) = result
-                    let status = book.status(of: account.reference)
-                    var why = interrupted ? "interrupted" : "still \(status.name) (\(status.rawValue)) after \(Self.seconds(timeout))"
-                    if let termination { why = "ended for good: \(termination)" }
-                    return AccountOutcome(
-                        account: account.reference, ok: done, status: status, code: done ? nil : book.lastChange(of: account.reference)?.code,
-                        message: done ? nil : "\(why), not \(state.name) (\(state.rawValue))")
-                }
-                return .outcomes("wait", outcomes)
-            }
-            do {
-                try await Task.sleep(for: Self.waitPollInterval)
-            } catch {
-                interrupted = true
-            }
+        let timer = Task {
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            stop()
         }
+        defer {
+            timer.cancel()
+            stop()
+        }
+        var reached = Array(repeating: false, count: accounts.count)
+        var terminations: [SessionTermination?] = Array(repeating: nil, count: accounts.count)
+        var undecided: [AccountReference: [Int]] = [:]
+        for (index, account) in accounts.enumerated() { undecided[account.reference, default: []].append(index) }
+        /// Looks at the account of `reference` again; decided once it got there or ended for good.
+        func look(_ reference: AccountReference) {
+            guard let indices = undecided[reference] else { return }
+            for index in indices {
+                reached[index] = book.reached(state, reference, since: marks[index])
+                terminations[index] = reached[index] ? nil : Self.termination(of: accounts[index], in: book)
+            }
+            if indices.allSatisfy({ reached[$0] || terminations[$0] != nil }) { undecided[reference] = nil }
+        }
+        for reference in Array(undecided.keys) { look(reference) }
+        var iterator = changes.makeAsyncIterator()
+        // nil: the time is up or the command was cancelled.
+        while !undecided.isEmpty, let changed = await iterator.next() { look(changed) }
+        let interrupted = Task.isCancelled
+        let outcomes = accounts.enumerated().map { index, account in
+            let done = reached[index]
+            let status = book.status(of: account.reference)
+            var why = interrupted ? "interrupted" : "still \(status.name) (\(status.rawValue)) after \(Self.seconds(timeout))"
+            if let termination = terminations[index] { why = "ended for good: \(termination)" }
+            return AccountOutcome(
+                account: account.reference, ok: done, status: status, code: done ? nil : book.lastChange(of: account.reference)?.code,
+                message: done ? nil : "\(why), not \(state.name) (\(state.rawValue))")
+        }
+        return .outcomes("wait", outcomes)
     }
 
     /// How the account's session ended, when it stopped for good (no retry will come).

@@ -27,6 +27,14 @@ public final class SessionBook: Sendable {
         var counts: [String: Counts] = [:]
         var journal = RingBuffer<ShellEvent>(capacity: SessionBook.journalLimit)
         var onChange: (@Sendable () -> Void)?
+        /// The streams of `watch(_:)`, by number: each wakes on changes to its accounts.
+        var watchers: [Int: (accounts: Set<AccountReference>, continuation: AsyncStream<AccountReference>.Continuation)] = [:]
+        var nextWatcher = 0
+
+        /// The streams to wake for a change to `account`.
+        func watching(_ account: AccountReference) -> [AsyncStream<AccountReference>.Continuation] {
+            watchers.values.compactMap { $0.accounts.contains(account) ? $0.continuation : nil }
+        }
     }
 
     /// How many status changes per account, and events in all, are kept.
@@ -53,24 +61,43 @@ public final class SessionBook: Sendable {
 
     /// Records an event with the snapshot it came with; a status change is kept in the account's changes.
     func record(_ event: ShellEvent, snapshot: SessionSnapshot) {
-        let handler = state.withLock { state -> (@Sendable () -> Void)? in
+        let (handler, watchers) = state.withLock { state -> ((@Sendable () -> Void)?, [AsyncStream<AccountReference>.Continuation]) in
             state.journal.append(event)
             let before = state.entries[event.account]?.status
             state.set(event.account, snapshot: snapshot)
-            guard case .status(let change) = event.kind else { return before == snapshot.status ? nil : state.onChange }
+            guard case .status(let change) = event.kind else {
+                return (before == snapshot.status ? nil : state.onChange, state.watching(event.account))
+            }
             state.entries[event.account]?.append(change)
-            return state.onChange
+            return (state.onChange, state.watching(event.account))
         }
+        for watcher in watchers { watcher.yield(event.account) }
         handler?()
     }
 
     /// Takes `snapshot` as the account's latest, after events were missed.
     func update(_ account: AccountReference, snapshot: SessionSnapshot) {
-        let handler = state.withLock { state in
+        let (handler, watchers) = state.withLock { state in
             state.set(account, snapshot: snapshot)
-            return state.onChange
+            return (state.onChange, state.watching(account))
         }
+        for watcher in watchers { watcher.yield(account) }
         handler?()
+    }
+
+    /// A stream of the accounts among `accounts` as the book records a change to each (one
+    /// element per change), and `stop`, which ends it; it ends too when the task reading it
+    /// is cancelled. `wait` awaits it rather than polling, and looks again only at the
+    /// account that changed.
+    func watch(_ accounts: Set<AccountReference>) -> (changes: AsyncStream<AccountReference>, stop: @Sendable () -> Void) {
+        let (stream, continuation) = AsyncStream.makeStream(of: AccountReference.self)
+        let number = state.withLock { state in
+            state.nextWatcher += 1
+            state.watchers[state.nextWatcher] = (accounts, continuation)
+            return state.nextWatcher
+        }
+        continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.watchers.removeValue(forKey: number) } }
+        return (stream, { continuation.finish() })
     }
 
     /// The account's latest snapshot; nil before its session first reported.

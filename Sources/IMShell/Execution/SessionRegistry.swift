@@ -217,12 +217,7 @@ actor SessionRegistry {
         await server.stop()
         if let group = apiGroup.take() {
             // Joining the loop's thread blocks: not on the cooperative pool.
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                Thread.detachNewThread {
-                    group.shutdown()
-                    done.resume()
-                }
-            }
+            await BlockingCall.run { group.shutdown() }
         }
         return active
     }

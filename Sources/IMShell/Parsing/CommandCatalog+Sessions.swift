@@ -24,7 +24,11 @@ extension CommandCatalog {
             }),
         CommandDefinition(
             "disconnect", "ACCOUNT...|all [--disable-push]", "log accounts out on purpose (status signOut)",
-            details: ["--disable-push asks the server to drop the device's session, so it keeps no messages for it. 'all' is every session of the active profile."],
+            details: [
+                "--disable-push asks the server to send the device no push notifications until it connects again, as the SDK's "
+                    + "disconnect(disablePush:) does; the server still keeps its messages and delivers them at the next connect. "
+                    + "'all' is every session of the active profile.",
+            ],
             examples: ["disconnect all", "disconnect alice-phone --disable-push"],
             flagOptions: ["--disable-push"], arguments: [.selection],
             parse: { input throws(CommandSyntaxError) in

@@ -66,12 +66,7 @@ final class ChaosHarness: Sendable {
         target.close()
         let group = self.group
         // shutdown() joins the loop's thread: kept off the cooperative pool.
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                group.shutdown()
-                done.resume()
-            }
-        }
+        await BlockingCall.run { group.shutdown() }
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import IMProcess
+import IMTransport
 import Synchronization
 import IMJSON
 import Testing
@@ -56,12 +57,8 @@ struct ImshProcess {
         _ arguments: [String], home: String, directory: String? = nil, environment: [String: String] = [:],
         stdin: String = "", timeout: Duration = .seconds(60)
     ) async throws -> Run {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result {
-                    try runBlocking(arguments, home: home, directory: directory, environment: environment, stdin: stdin, timeout: timeout)
-                })
-            }
+        try await BlockingCall.run {
+            try runBlocking(arguments, home: home, directory: directory, environment: environment, stdin: stdin, timeout: timeout)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import IMProcess
+import IMTransport
 import Synchronization
 import Testing
 import TestSupport
@@ -65,9 +66,7 @@ final class InteractiveImsh {
         let exited = self.exited
         let (seconds, attoseconds) = timeout.components
         let deadline = DispatchTime.now() + .milliseconds(Int(seconds * 1000 + attoseconds / 1_000_000_000_000_000))
-        let finished = await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: exited.wait(timeout: deadline) == .success) }
-        }
+        let finished = await BlockingCall.run { exited.wait(timeout: deadline) == .success }
         guard finished else {
             process.signal(SIGKILL)
             exited.wait()
