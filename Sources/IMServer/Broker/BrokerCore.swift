@@ -30,6 +30,8 @@ final class BrokerCore {
     var lastExternalChange: Int64?
     /// Logins waiting for the store, gathered so that those arriving together share one call.
     var loginBatches = LoginBatches()
+    /// Wills waiting out their delay, by the device whose connection left them.
+    var pendingWills: [DeviceKey: TimerID] = [:]
 
     init(loop: EventLoop, store: ServerStore, configuration: ServerConfiguration, apps: [AppSettings], clock: ServerClock) {
         self.loop = loop
@@ -57,6 +59,7 @@ final class BrokerCore {
     func connectionClosed(_ broker: BrokerConnection) {
         connections[broker.id] = nil
         removeFromOnline(broker)
+        connectionEndedWithWill(broker)
     }
 
     func removeFromOnline(_ broker: BrokerConnection) {
@@ -85,6 +88,8 @@ final class BrokerCore {
     func disconnect(appKey: String, userIDs: [String], _ reason: ReasonCode, _ name: IMErrorName) {
         for userID in userIDs {
             for broker in online[UserKey(appKey: appKey, userID: userID)] ?? [] {
+                // A user shut out by an operator does not speak once more through a will.
+                broker.will = nil
                 disconnect(broker, reason, name)
             }
         }
