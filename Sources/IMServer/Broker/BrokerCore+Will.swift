@@ -56,12 +56,14 @@ extension BrokerCore {
         if let timer = pendingWills.removeValue(forKey: device) { loop.cancelTimer(timer) }
     }
 
-    /// Stores the will as the client's message to its recipient and delivers it as any other.
+    /// Stores the will as the client's message to its recipient and delivers it as any other
+    /// (within the sender's quota: past it, the will is dropped).
     private func sendWill(_ will: WillMessage, login: BrokerConnection.Login) {
         let message = NewMessage(appKey: login.appKey, from: login.userID, to: [will.recipient], cid: will.cid,
                                  text: will.text, sentAt: clock.wallMilliseconds())
         let store = self.store
-        perform({ try await store.storeMessages([message]) }) { core, result in
+        let quota = apps[login.appKey]?.queueQuota ?? QueueQuota()
+        perform({ try await store.storeMessages([message], quota: quota) }) { core, result in
             guard case .success(let stored) = result, let first = stored.first, !first.isDuplicate else { return }
             core.notify(appKey: login.appKey, first.deliveries)
         }
