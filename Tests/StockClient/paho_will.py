@@ -30,6 +30,7 @@ def main() -> int:
     parser.add_argument("--delay", type=int, default=0, help="Will Delay Interval, seconds")
     parser.add_argument("--session-expiry", type=int, default=7 * 24 * 3600)
     parser.add_argument("--retain", action="store_true")
+    parser.add_argument("--protocol", choices=["5", "3.1.1"], default="5")
     parser.add_argument("--end", choices=["close", "silent", "disconnect", "with-will"], default="close")
     parser.add_argument("--wait", type=float, default=2.5)
     args = parser.parse_args()
@@ -45,18 +46,23 @@ def main() -> int:
         outcome.setdefault("code", reason_code.value)
         connected.set()
 
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=args.device, protocol=mqtt.MQTTv5)
+    v5 = args.protocol == "5"
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=args.device,
+                         protocol=mqtt.MQTTv5 if v5 else mqtt.MQTTv311, clean_session=None if v5 else False)
     client.username_pw_set(args.app_key, args.token)
     client.on_connect, client.on_disconnect = on_connect, on_disconnect
     will_properties = Properties(PacketTypes.WILLMESSAGE)
     if args.delay:
         will_properties.WillDelayInterval = args.delay
     payload = json.dumps({"type": "text", "text": args.text, "cid": f"will-{time.time_ns()}"})
-    client.will_set(f"im/send/{args.to}", payload, qos=1, retain=args.retain, properties=will_properties)
-    properties = Properties(PacketTypes.CONNECT)
-    properties.SessionExpiryInterval = args.session_expiry
-    client.connect(args.host, args.port, keepalive=1 if args.end == "silent" else 30, clean_start=False,
-                   properties=properties)
+    client.will_set(f"im/send/{args.to}", payload, qos=1, retain=args.retain, properties=will_properties if v5 else None)
+    keepalive = 1 if args.end == "silent" else 30
+    if v5:
+        properties = Properties(PacketTypes.CONNECT)
+        properties.SessionExpiryInterval = args.session_expiry
+        client.connect(args.host, args.port, keepalive=keepalive, clean_start=False, properties=properties)
+    else:
+        client.connect(args.host, args.port, keepalive=keepalive)
     client.loop_start()
     if not connected.wait(10) or "code" not in outcome:
         print("no CONNACK within 10 s", file=sys.stderr)
@@ -75,6 +81,7 @@ def main() -> int:
         client.disconnect()
         client.loop_stop()
     else:
+        # MQTT 3.1.1 has no reason code: its DISCONNECT is always the clean one.
         client.disconnect(reasoncode=ReasonCode(PacketTypes.DISCONNECT, "Disconnect with will message"))
         client.loop_stop()
     return 0

@@ -47,6 +47,17 @@ struct WillMessageTests {
         await server.stop()
     }
 
+    @Test func anMQTT311ClientsWillIsSentAfterAClosedSocketOnly() async throws {
+        let directory = TemporaryDirectory()
+        let server = try await TestServer.start(directory: directory)
+        let bob = try await server.loggedIn("bob", device: "phone-b")
+        #expect(try await pahoWill(server, ["--protocol", "3.1.1", "--end", "disconnect", "--text", "clean"]) == "connack 00")
+        #expect(try await pahoWill(server, ["--protocol", "3.1.1", "--end", "close", "--text", "3.1.1 crashed"]) == "connack 00")
+        #expect(try await nextText(bob) == "im/inbox/alice 3.1.1 crashed")
+        #expect(try await nextText(bob, within: .milliseconds(300)) == nil)
+        await server.stop()
+    }
+
     @Test func aWillToAnOfflineRecipientIsStoredForIt() async throws {
         let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
@@ -79,6 +90,22 @@ struct WillMessageTests {
         #expect(try await pahoWill(server, ["--end", "close", "--delay", "2", "--text", "cancelled"]) == "connack 00")
         #expect(try await pahoWill(server, ["--end", "disconnect", "--text", "back"]) == "connack 00")
         #expect(try await nextText(bob, within: .seconds(3)) == nil, "a reconnection within the delay let the will go")
+        await server.stop()
+    }
+
+    @Test func aKickedUserLeavesNoWill() async throws {
+        let directory = TemporaryDirectory()
+        let server = try await TestServer.start(directory: directory)
+        let bob = try await server.loggedIn("bob", device: "phone-b")
+        let alice = try await MQTTTestClient.open(port: server.port)
+        try await alice.send(.connect(Connect(
+            clientIdentifier: "phone-a", userName: TestServer.appKey, password: Array(try await server.token("alice").utf8),
+            will: Will(topic: "im/send/bob", payload: TextMessage(text: "kicked", cid: "k1").encoded(), qos: .atLeastOnce))))
+        guard case .connack(let connack)? = await alice.next() else { Issue.record("no CONNACK"); return }
+        #expect(connack.reasonCode == .success)
+        try await server.backend.kick(appKey: TestServer.appKey, userIDs: ["alice"])
+        #expect(await alice.closed())
+        #expect(try await nextText(bob, within: .milliseconds(500)) == nil, "a kicked user's will was sent")
         await server.stop()
     }
 }
