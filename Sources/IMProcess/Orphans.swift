@@ -74,33 +74,19 @@ public enum Orphans {
         var children: [(pid_t, Bool)] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let pid = pid_t(name), let stat = read("/proc/\(name)/stat"),
-                  let close = stat.lastIndex(of: UInt8(ascii: ")")) else { continue }
+            guard let pid = pid_t(name), let stat = ProcFile.read("/proc/\(name)/stat"),
+                  let close = stat.lastIndex(of: ")") else { continue }
             // After "pid (comm) ": the state, then the parent's pid.
-            let fields = stat[(close + 2)...].split(separator: UInt8(ascii: " "))
-            guard fields.count > 1, pid_t(String(decoding: fields[1], as: UTF8.self)) == me else { continue }
-            children.append((pid, fields[0].first == UInt8(ascii: "Z")))
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, pid_t(fields[1]) == me else { continue }
+            children.append((pid, fields[0] == "Z"))
         }
         return children
     }
 
     /// The process's environment as it started, one `NAME=value` each.
     private static func environment(of pid: pid_t) -> [String] {
-        (read("/proc/\(pid)/environ") ?? []).split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    private static func read(_ path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = Glibc.read(descriptor, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return bytes }
-            bytes += buffer[..<count]
-        }
+        (ProcFile.read("/proc/\(pid)/environ") ?? "").split(separator: "\0").map(String.init)
     }
 
     /// This process's environment.
