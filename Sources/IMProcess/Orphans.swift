@@ -21,7 +21,8 @@ public enum Orphans {
     static let runs = Atomic<Int>(0)
     /// Children spawned here and not yet reaped by `wait`: an adopted zombie is reaped by the
     /// sweep, these never are (their owner waits for them). Held across `posix_spawn` so that a
-    /// new child is listed before a sweep can see it.
+    /// new child is listed before a sweep can see it. A child reaped other than by `wait` stays
+    /// listed; nothing in an adopting process (imsh) does that.
     static let spawned = Mutex<Set<pid_t>>([])
 
     /// Makes this process the reaper of its descendants' orphans; false where the system does
