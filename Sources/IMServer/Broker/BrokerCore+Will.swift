@@ -1,33 +1,22 @@
 import IMProtocol
 import MQTT
 
-/// A client's will, checked at CONNECT: the message the server sends for it if its connection
-/// ends abnormally (MQTT 5 section 3.1.2.5).
-struct WillMessage {
-    var recipient: String
-    var cid: String
-    var text: String
-    /// The Will Delay Interval, capped by the Session Expiry Interval (the session ending first
-    /// publishes it, MQTT-3.1.3-9).
-    var delay: Duration
-}
-
 extension BrokerCore {
     /// The will of `connect` as the broker will send it, or the CONNACK refusal it deserves: a
     /// will is a message like any other, so it must be one the client may publish.
-    func checkWill(_ connect: Connect, userID: String) -> Result<WillMessage?, WillRefusal> {
+    func checkWill(_ connect: Connect, userID: String) -> Result<WillMessage?, WillMessage.Refusal> {
         guard let will = connect.will else { return .success(nil) }
         // We announce Retain Available 0 and Maximum QoS 1 (MQTT-3.2.2-13, -12).
-        guard !will.retain else { return .failure(WillRefusal(.retainNotSupported, "will retain is not supported")) }
-        guard will.qos != .exactlyOnce else { return .failure(WillRefusal(.qosNotSupported, "will QoS 2 is not supported")) }
+        guard !will.retain else { return .failure(WillMessage.Refusal(.retainNotSupported, "will retain is not supported")) }
+        guard will.qos != .exactlyOnce else { return .failure(WillMessage.Refusal(.qosNotSupported, "will QoS 2 is not supported")) }
         guard case .send(let recipient)? = IMTopic(will.topic) else {
-            return .failure(WillRefusal(.notAuthorized, "a will goes to im/send/<user> only"))
+            return .failure(WillMessage.Refusal(.notAuthorized, "a will goes to im/send/<user> only"))
         }
         guard let message = try? TextMessage.decode(will.payload) else {
-            return .failure(WillRefusal(.payloadFormatInvalid, "a will's payload is a text message (contract section 5)"))
+            return .failure(WillMessage.Refusal(.payloadFormatInvalid, "a will's payload is a text message (contract section 5)"))
         }
         if let from = message.from, from != userID {
-            return .failure(WillRefusal(.notAuthorized, "a will is sent as its client's user"))
+            return .failure(WillMessage.Refusal(.notAuthorized, "a will is sent as its client's user"))
         }
         let delay = min(will.properties.willDelayInterval ?? 0, connect.properties.sessionExpiryInterval ?? 0)
         return .success(WillMessage(recipient: recipient, cid: message.cid, text: message.text, delay: .seconds(Int(delay))))
@@ -67,16 +56,5 @@ extension BrokerCore {
             guard case .success(let stored) = result, let first = stored.first, !first.isDuplicate else { return }
             core.notify(appKey: login.appKey, first.deliveries)
         }
-    }
-}
-
-/// Why a CONNECT's will is refused: its CONNACK reason code and a reason string.
-struct WillRefusal: Error {
-    var code: ReasonCode
-    var reason: String
-
-    init(_ code: ReasonCode, _ reason: String) {
-        self.code = code
-        self.reason = reason
     }
 }
