@@ -5,4 +5,9 @@
 extern int pipe2(int pipefd[2], int flags);
 extern int posix_spawn_file_actions_addclosefrom_np(void *actions, int from);
 extern int posix_spawn_file_actions_addchdir_np(void *actions, const char *path);
+
+#include <sys/prctl.h>
+/* prctl is variadic, so Swift cannot call it: this makes the calling process the reaper of its
+   descendants' orphans (Linux 3.4 and later); 0 on success, -1 with errno otherwise. */
+static inline int imsh_set_child_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
 #endif

@@ -15,7 +15,8 @@ struct BenchDirectory: Sendable {
             path: path ?? NSTemporaryDirectory() + "imsh-bench-" + UUID().uuidString, isTemporary: path == nil)
         do {
             for folder in [directory.server, directory.clients] {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             }
         } catch {
             throw BenchError("cannot create the data directory \(directory.path): \(error.localizedDescription)")

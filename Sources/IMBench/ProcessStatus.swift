@@ -1,3 +1,5 @@
+import IMProcess
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,24 +47,5 @@ struct ProcessStatus: Sendable, Equatable {
         }
         closedir(directory)
         return process == "self" ? max(0, count - 1) : count
-    }
-}
-
-/// Small files of /proc and /sys, read whole.
-enum ProcFile {
-    /// The file's text; nil when it cannot be opened.
-    static func read(_ path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = Glibc.read(descriptor, &chunk, chunk.count)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += chunk[..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

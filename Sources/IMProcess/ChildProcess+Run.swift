@@ -15,12 +15,14 @@ extension ChildProcess {
     /// Runs `executable` to its end, feeding `input` on standard input and collecting at most
     /// `limit` bytes of each output. It runs in a process group of its own: at `timeout` the
     /// group gets SIGTERM, then SIGKILL after `grace`; and once the child has ended, whatever it
-    /// left running in its group is killed, so nothing it started outlives the run. Blocks the
-    /// calling thread.
+    /// left running in its group is killed, and so, in a process that called `Orphans.adopt()`,
+    /// is what it left in other groups and sessions: nothing it started outlives the run. Blocks
+    /// the calling thread.
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: String? = nil,
         input: [UInt8]? = nil, timeout: Duration, grace: Duration = .milliseconds(500), limit: Int = 1 << 24
     ) throws(ChildProcessError) -> Output {
+        let (mark, environment) = Orphans.marking(environment)
         let child = try spawn(executable, arguments, environment: environment, directory: directory,
                               stdin: input == nil ? .null : .pipe, ownGroup: true)
         if let input, let stdin = child.stdin {
@@ -67,6 +69,7 @@ extension ChildProcess {
         child.waitUnreaped()
         child.signalGroup(SIGKILL)
         let termination = child.wait()
+        if let mark { Orphans.sweep(mark) }
         return Output(termination: termination, stdout: child.stdout.flatMap { outputs[$0] } ?? [],
                       stderr: child.stderr.flatMap { outputs[$0] } ?? [], timedOut: timedOut)
     }

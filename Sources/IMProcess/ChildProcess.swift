@@ -95,13 +95,17 @@ public final class ChildProcess: Sendable {
         let variables = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } }
         defer { variables?.forEach { free($0) } }
         var pid: pid_t = 0
-        let code = (argv + [nil]).withUnsafeBufferPointer { argvPointer in
-            if let variables {
-                return (variables + [nil]).withUnsafeBufferPointer { envPointer in
-                    posix_spawn(&pid, executable, &actions, &attributes, argvPointer.baseAddress!, envPointer.baseAddress!)
+        let code = Orphans.spawned.withLock { spawned in
+            let code = (argv + [nil]).withUnsafeBufferPointer { argvPointer in
+                if let variables {
+                    return (variables + [nil]).withUnsafeBufferPointer { envPointer in
+                        posix_spawn(&pid, executable, &actions, &attributes, argvPointer.baseAddress!, envPointer.baseAddress!)
+                    }
                 }
+                return posix_spawn(&pid, executable, &actions, &attributes, argvPointer.baseAddress!, environ)
             }
-            return posix_spawn(&pid, executable, &actions, &attributes, argvPointer.baseAddress!, environ)
+            if code == 0 { spawned.insert(pid) }
+            return code
         }
         guard code == 0 else {
             ours.compactMap { $0 }.forEach { _ = close($0) }
@@ -128,6 +132,7 @@ public final class ChildProcess: Sendable {
     public func wait() -> Termination {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        _ = Orphans.spawned.withLock { $0.remove(pid) }
         let signal = status & 0x7F
         return signal == 0 ? .exited((status >> 8) & 0xFF) : .signaled(signal)
     }

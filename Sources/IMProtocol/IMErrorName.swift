@@ -27,6 +27,10 @@ public struct IMErrorName: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// Reconnection with `im-kick-enable` refused: another device is online. CONNACK 0x87.
     public static let otherDeviceOnline = IMErrorName(rawValue: "other-device-online")
 
+    /// In PUBACK 0x97: the sender's stored, undelivered messages reached the app's quota.
+    /// Not a connection condition, so not among `all`.
+    public static let quotaExceeded = IMErrorName(rawValue: "quota-exceeded")
+
     /// Every name of section 2.
     public static let all: [IMErrorName] = [
         .tokenIncorrect, .tokenExpired, .userBlocked, .userAbandoned, .appBlocked,

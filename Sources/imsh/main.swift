@@ -1,5 +1,6 @@
 import IMBench
 import IMCommandLine
+import IMProcess
 import IMShell
 #if canImport(Glibc)
 import Glibc
@@ -18,6 +19,10 @@ if arguments.first != "bench", case .run(let parsed)? = try? ArgumentParser(spec
     CommandLineTool.writeOut(names.map { $0 + "\n" }.joined())
     exit(0)
 }
+
+// What a token command leaves outside its process group (setsid, a daemon) is adopted by imsh
+// and killed when the command's run ends.
+if arguments.first != "bench" { Orphans.adopt() }
 
 // `imsh bench ...` runs the benchmarks (IMBench); anything else is the shell.
 exit(await Imsh.main(arguments: arguments, subcommands: ["bench": Bench.main]))

@@ -3,13 +3,17 @@ import Testing
 import TestSupport
 
 /// A token command that hangs: `connect --timeout` bounds the whole connect, the fetch included,
-/// and nothing the command started outlives imsh.
+/// and nothing the command started outlives imsh, even in a session of its own.
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct TokenCommandLifetimeTests {
     @Test(arguments: [
         ("sleep 9861", "sleep 9861"),
         ("sleep 9862 | cat", "sleep 9862"),
         ("trap '' TERM; sleep 9863", "sleep 9863"),
+        // Out of the group and the session: imsh adopts them as orphans and kills them.
+        ("setsid sleep 9864 &", "sleep 9864"),
+        ("setsid -f sleep 9865; sleep 9866", "sleep 9865"),
+        ("setsid -f sh -c 'setsid -f sleep 9867'", "sleep 9867"),
     ])
     func aHangingTokenCommandEndsAtTheConnectTimeoutAndLeavesNothing(command: String, survivor: String) async throws {
         let sandbox = Sandbox(shipped: false)

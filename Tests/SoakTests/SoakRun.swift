@@ -46,7 +46,9 @@ final class SoakRun: Sendable {
     static func start(_ settings: SoakSettings) async throws -> SoakRun {
         _ = try? ProcessLimits.raiseOpenFileLimit()
         let directory = NSTemporaryDirectory() + "imsh-soak-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory + "/server", withIntermediateDirectories: true)
+        // Private, as imserver wants its data directory whatever the umask.
+        try FileManager.default.createDirectory(
+            atPath: directory + "/server", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let server = try await ServerProcess.start(dataDirectory: directory + "/server", life: 0)
         let tally = FaultTally()
         let proxy: FaultProxy, engine: SessionEngine

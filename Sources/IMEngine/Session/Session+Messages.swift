@@ -170,7 +170,7 @@ extension Session {
         for acknowledgement in acknowledgements {
             guard let cid = outgoing.acknowledge(acknowledgement.packetIdentifier) else { continue }
             if acknowledgement.reasonCode.isFailure { failed.append(cid) } else { sent.append(cid) }
-            reports.append(SendReport(cid: cid, reasonCode: acknowledgement.reasonCode, notSent: notSent))
+            reports.append(SendReport(cid: cid, acknowledgement, notSent: notSent))
         }
         try? await database?.markAcknowledged(sent: sent, failed: failed)
         for report in reports {

@@ -37,6 +37,10 @@ final class BrokerConnection: ConnectionHandler {
     var lastPacketAt: Duration = .zero
     /// The client speaks MQTT 3.1.1 (CONNECT at level 4): packets go both ways in that form.
     var speaks311 = false
+    /// CONNACK 0x00 went out: from then on the connection's end may send its will.
+    var wentOnline = false
+    /// The will to send if the connection ends abnormally; DISCONNECT 0x00 clears it.
+    var will: WillMessage?
 
     /// Deliveries: subscribed to the inbox, messages in flight by packet id, and paging state.
     var subscribed = false
@@ -117,6 +121,7 @@ final class BrokerConnection: ConnectionHandler {
             send(.pingresp)
         case (.online, .disconnect(let disconnect)):
             core.notePush(self, disconnect)
+            if disconnect.reasonCode == .normalDisconnection { will = nil }
             core.removeFromOnline(self)
             close(.graceful)
         case (.online, .connect):

@@ -28,6 +28,10 @@ extension BrokerCore {
         case .failure(let refusal): return refuse(broker, refusal.code, refusal.name)
         }
         let userID = claims.userID
+        switch checkWill(connect, userID: userID) {
+        case .success(let will): broker.will = will
+        case .failure(let refusal): return refuse(broker, refusal.code, nil, reason: refusal.reason)
+        }
         broker.phase = .authenticating
         broker.login = .init(appKey: appKey, userID: userID, deviceID: connect.clientIdentifier, platform: platform)
         readStanding(LoginBatches.Pending(broker: broker, connect: connect, claims: claims))
@@ -87,6 +91,8 @@ extension BrokerCore {
     private func acknowledgeLogin(_ broker: BrokerConnection) {
         guard let login = broker.login else { return }
         broker.phase = .online
+        broker.wentOnline = true
+        cancelPendingWill(login.device)
         // Session Present is always 0: subscriptions are not kept between connections, so the
         // client subscribes again; its undelivered messages are kept whatever the session state.
         broker.send(.connack(ConnAck(sessionPresent: false, reasonCode: .success, properties: [

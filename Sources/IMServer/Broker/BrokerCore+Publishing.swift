@@ -32,13 +32,14 @@ extension BrokerCore {
         guard let batch = broker.publishes.next() else { return }
         let store = self.store
         let messages = batch.map(\.message)
-        perform({ try await store.storeMessages(messages) }) { core, result in
+        let quota = messages.first.flatMap { apps[$0.appKey]?.queueQuota } ?? QueueQuota()
+        perform({ try await store.storeMessages(messages, quota: quota) }) { core, result in
             broker.publishes.finish()
             switch result {
             case .success(let results):
                 for (pending, stored) in zip(batch, results) {
                     if let packetID = pending.packetIdentifier {
-                        broker.send(.puback(PubAck(packetIdentifier: packetID, reasonCode: .success)))
+                        broker.send(.puback(Self.acknowledgement(packetID, stored, quota: quota)))
                     }
                     if !stored.isDuplicate { core.notify(appKey: pending.message.appKey, stored.deliveries) }
                 }
@@ -51,6 +52,17 @@ extension BrokerCore {
             }
             core.storePendingPublishes(broker)
         }
+    }
+
+    /// PUBACK 0x00 for a stored message; 0x97 with `im-error` `quota-exceeded` and the figures
+    /// for one the sender's quota refused.
+    static func acknowledgement(_ packetID: UInt16, _ stored: StoredMessageResult, quota: QueueQuota) -> PubAck {
+        guard let usage = stored.overQuota else { return PubAck(packetIdentifier: packetID, reasonCode: .success) }
+        var properties: Properties = [.reasonString(
+            "\(usage.messages) messages (\(usage.bytes) bytes) you sent are waiting for delivery; "
+                + "the app allows \(quota.messages) messages, \(quota.bytes) bytes")]
+        properties.appendUserProperty(IMUserProperty.error, IMErrorName.quotaExceeded.rawValue)
+        return PubAck(packetIdentifier: packetID, reasonCode: .quotaExceeded, properties: properties)
     }
 
     /// Wakes the online connections of these devices to fetch their queues.

@@ -32,6 +32,8 @@ final class BrokerCore {
     var loginBatches = LoginBatches()
     /// Devices that left with `im-push` `off`, until they log in again (see `notePush`).
     var pushDisabled: Set<DeviceKey> = []
+    /// Wills waiting out their delay, by the device whose connection left them.
+    var pendingWills: [DeviceKey: TimerID] = [:]
 
     init(loop: EventLoop, store: ServerStore, configuration: ServerConfiguration, apps: [AppSettings], clock: ServerClock) {
         self.loop = loop
@@ -59,6 +61,7 @@ final class BrokerCore {
     func connectionClosed(_ broker: BrokerConnection) {
         connections[broker.id] = nil
         removeFromOnline(broker)
+        connectionEndedWithWill(broker)
     }
 
     func removeFromOnline(_ broker: BrokerConnection) {
@@ -87,6 +90,8 @@ final class BrokerCore {
     func disconnect(appKey: String, userIDs: [String], _ reason: ReasonCode, _ name: IMErrorName) {
         for userID in userIDs {
             for broker in online[UserKey(appKey: appKey, userID: userID)] ?? [] {
+                // A user shut out by an operator does not speak once more through a will.
+                broker.will = nil
                 disconnect(broker, reason, name)
             }
         }

@@ -11,11 +11,13 @@ public struct AppSettings: Sendable, Equatable {
     public var blocked: Bool
     /// How long undelivered messages are kept for an offline device.
     public var offlineRetention: Duration
+    /// How much each user may have stored and undelivered (PUBACK 0x97 beyond it).
+    public var queueQuota: QueueQuota
 
     public init(
         appKey: String, appSecret: String, tokenLifetime: Duration? = nil,
         clientControlsKickPolicy: Bool = false, blocked: Bool = false,
-        offlineRetention: Duration = .seconds(7 * 24 * 3600)
+        offlineRetention: Duration = .seconds(7 * 24 * 3600), queueQuota: QueueQuota = QueueQuota()
     ) {
         self.appKey = appKey
         self.appSecret = appSecret
@@ -23,6 +25,7 @@ public struct AppSettings: Sendable, Equatable {
         self.clientControlsKickPolicy = clientControlsKickPolicy
         self.blocked = blocked
         self.offlineRetention = offlineRetention
+        self.queueQuota = queueQuota
     }
 
     /// The app that exists when the server runs without a configuration file, so it is usable at once.

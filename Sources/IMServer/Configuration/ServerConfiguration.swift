@@ -7,7 +7,8 @@ import IMJSON
 ///
 ///     {
 ///       "apps": [{"appKey": "k", "appSecret": "s", "tokenLifetimeSeconds": 86400,
-///                 "clientKickPolicy": true, "blocked": false, "offlineRetentionSeconds": 604800}],
+///                 "clientKickPolicy": true, "blocked": false, "offlineRetentionSeconds": 604800,
+///                 "maxQueuedMessages": 10000, "maxQueuedBytes": 67108864}],
 ///       "limits": {"maxConnections": 100000, "maxPacketSize": 262144, "connectRate": 20000,
 ///                  "connectTimeoutSeconds": 5, "outgoingBufferLimit": 4194304, "apiMaxBodySize": 65536}
 ///     }
@@ -60,6 +61,7 @@ public struct ServerConfiguration: Sendable, Equatable {
 extension AppSettings {
     static let fieldNames: Set<String> = [
         "appKey", "appSecret", "tokenLifetimeSeconds", "clientKickPolicy", "blocked", "offlineRetentionSeconds",
+        "maxQueuedMessages", "maxQueuedBytes",
     ]
 
     init?(reading object: ObjectReader) {
@@ -68,12 +70,15 @@ extension AppSettings {
         let lifetime = object.int("tokenLifetimeSeconds", in: 0...(100 * 365 * 86400))
         let retention = object.int("offlineRetentionSeconds", in: 1...(365 * 86400))
         let kick = object.bool("clientKickPolicy"), blocked = object.bool("blocked")
+        let defaults = QueueQuota()
+        let quota = QueueQuota(messages: object.int("maxQueuedMessages", in: 1...1_000_000_000) ?? defaults.messages,
+                               bytes: object.int("maxQueuedBytes", in: 1...(1 << 40)) ?? defaults.bytes)
         guard hasKey, hasSecret, let key, let secret else { return nil }
         self.init(
             appKey: key, appSecret: secret,
             tokenLifetime: lifetime.flatMap { $0 > 0 ? .seconds($0) : nil },
             clientControlsKickPolicy: kick ?? false, blocked: blocked ?? false,
-            offlineRetention: .seconds(retention ?? 7 * 86400))
+            offlineRetention: .seconds(retention ?? 7 * 86400), queueQuota: quota)
     }
 }
 

@@ -5,6 +5,7 @@ import IMStore
 struct MessageWriter {
     let db: Database
     private var devicesByUser: [UserKey: [(id: Int64, deviceID: String)]] = [:]
+    private var usageBySender: [UserKey: QueueUsage] = [:]
 
     private struct UserKey: Hashable {
         var appKey: String
@@ -15,7 +16,18 @@ struct MessageWriter {
         self.db = db
     }
 
-    mutating func store(_ message: NewMessage, uid: String) throws -> StoredMessageResult {
+    /// Stores `message` unless `quota` is given and the sender's undelivered messages would
+    /// exceed it; a resend of a stored message is a duplicate either way.
+    mutating func store(_ message: NewMessage, uid: String, quota: QueueQuota? = nil) throws -> StoredMessageResult {
+        let sender = UserKey(appKey: message.appKey, userID: message.from)
+        let size = message.text.utf8.count
+        if let quota {
+            let usage = try usage(of: sender)
+            guard quota.admits(usage, adding: size) else {
+                return try copy(of: message) ?? StoredMessageResult(
+                    uid: "", messageID: 0, sentAt: message.sentAt, isDuplicate: false, deliveries: [], overQuota: usage)
+            }
+        }
         var recipients: [String] = []
         var seen: Set<String> = []
         for userID in message.to where seen.insert(userID).inserted {
@@ -37,18 +49,39 @@ struct MessageWriter {
                 }
             }
         }
+        // Every message gets at least one queue entry (a placeholder's, if need be).
+        try db.execute(ServerStore.SQL.addQueuedUsage, [.text(message.appKey), .text(message.from), 1, .integer(Int64(size))])
+        if usageBySender[sender] != nil {
+            usageBySender[sender]!.messages += 1
+            usageBySender[sender]!.bytes += size
+        }
         return StoredMessageResult(uid: uid, messageID: messageID, sentAt: message.sentAt, isDuplicate: false, deliveries: deliveries)
     }
 
     private func firstCopy(of message: NewMessage) throws -> StoredMessageResult {
-        let key: [DatabaseValue] = [.text(message.appKey), .text(message.from), .text(message.cid)]
-        guard let row = try db.fetchOne(ServerStore.SQL.firstCopy, key) else {
+        guard let copy = try copy(of: message) else {
             // Only the cid conflict is ignored, so this cannot happen short of a damaged index.
             throw ServerStoreError.failed(operation: "store a message", path: db.path,
                                           reason: "insert ignored but no message with cid \(message.cid) found")
         }
-        return StoredMessageResult(uid: row[1].string ?? "", messageID: row[0].int64 ?? 0, sentAt: row[2].int64 ?? 0,
-                                   isDuplicate: true, deliveries: [])
+        return copy
+    }
+
+    /// The stored message with the same app, sender and cid, as a duplicate's result.
+    private func copy(of message: NewMessage) throws -> StoredMessageResult? {
+        let key: [DatabaseValue] = [.text(message.appKey), .text(message.from), .text(message.cid)]
+        return try db.fetchOne(ServerStore.SQL.firstCopy, key).map { row in
+            StoredMessageResult(uid: row[1].string ?? "", messageID: row[0].int64 ?? 0, sentAt: row[2].int64 ?? 0,
+                                isDuplicate: true, deliveries: [])
+        }
+    }
+
+    private mutating func usage(of sender: UserKey) throws -> QueueUsage {
+        if let known = usageBySender[sender] { return known }
+        let row = try db.fetchOne(ServerStore.SQL.queuedUsage, [.text(sender.appKey), .text(sender.userID)])
+        let usage = QueueUsage(messages: Int(row?[0].int64 ?? 0), bytes: Int(row?[1].int64 ?? 0))
+        usageBySender[sender] = usage
+        return usage
     }
 
     /// The user's device rows, creating the placeholder when the user has none.

@@ -26,7 +26,12 @@ extension ServerStore {
     /// - Throws: `invalidUserID` for a sender or recipient that is not a valid user id, before
     ///   anything is written (validate with `IMIdentifier` first to keep one bad message from
     ///   failing a batch); `failed` when SQLite fails, and then nothing of the batch is stored.
-    public func storeMessages(_ messages: [NewMessage]) async throws(ServerStoreError) -> [StoredMessageResult] {
+    ///
+    /// With `quota` (the app's, for what clients publish), a message that would take its sender's
+    /// undelivered messages past it is not stored: its result carries `overQuota`.
+    public func storeMessages(
+        _ messages: [NewMessage], quota: QueueQuota? = nil
+    ) async throws(ServerStoreError) -> [StoredMessageResult] {
         guard !messages.isEmpty else { return [] }
         for message in messages {
             try Self.validate(userIDs: [message.from] + message.to)
@@ -34,7 +39,7 @@ extension ServerStore {
         let uids = try newUIDs(sentAt: messages.map(\.sentAt))
         return try await write("store \(messages.count == 1 ? "a message" : "\(messages.count) messages")") { db in
             var writer = MessageWriter(db: db)
-            return try zip(messages, uids).map { message, uid in try writer.store(message, uid: uid) }
+            return try zip(messages, uids).map { message, uid in try writer.store(message, uid: uid, quota: quota) }
         }
     }
 

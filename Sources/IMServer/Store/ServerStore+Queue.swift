@@ -26,6 +26,14 @@ extension ServerStore {
         }
     }
 
+    /// What `userID` has sent that waits for delivery (see `QueueQuota`).
+    public func queuedUsage(appKey: String, userID: String) async throws(ServerStoreError) -> QueueUsage {
+        try await read("read the queued usage of \(userID)") { db in
+            let row = try db.fetchOne(SQL.queuedUsage, [.text(appKey), .text(userID)])
+            return QueueUsage(messages: Int(row?[0].int64 ?? 0), bytes: Int(row?[1].int64 ?? 0))
+        }
+    }
+
     /// Removes one message from the device's queue (its PUBACK arrived); returns whether it was there.
     @discardableResult
     public func acknowledge(
@@ -45,7 +53,9 @@ extension ServerStore {
             var removed = 0
             for messageID in messageIDs {
                 try db.execute(SQL.deleteQueueEntry, [.integer(device), .integer(messageID)])
-                removed += db.changes
+                guard db.changes > 0 else { continue }
+                removed += 1
+                try db.execute(SQL.releaseQueuedUsage, [.integer(messageID), .integer(messageID), .integer(messageID)])
             }
             return removed
         }
@@ -73,6 +83,7 @@ extension ServerStore {
 
     private static func purge(_ db: Database, appKey: String, before: Int64) throws -> PurgeResult {
         let arguments: [DatabaseValue] = [.text(appKey), .integer(before)]
+        try db.execute(SQL.purgeQueuedUsage, arguments + [.text(appKey)])
         try db.execute(SQL.purgeQueue, arguments)
         let entries = db.changes
         try db.execute(SQL.purgeMessages, arguments)

@@ -29,6 +29,26 @@ extension ServerStore {
         static let deleteQueueEntry = "DELETE FROM queue WHERE device = ? AND message = ?"
         static let purgeQueue = "DELETE FROM queue WHERE message IN (SELECT id FROM message WHERE app_key = ? AND sent_at < ?)"
         static let purgeMessages = "DELETE FROM message WHERE app_key = ? AND sent_at < ?"
+        static let queuedUsage = "SELECT messages, bytes FROM queued_usage WHERE app_key = ? AND user_id = ?"
+        static let addQueuedUsage = """
+            INSERT INTO queued_usage(app_key, user_id, messages, bytes) VALUES (?, ?, ?, ?)
+            ON CONFLICT(app_key, user_id) DO UPDATE SET messages = messages + excluded.messages, bytes = bytes + excluded.bytes
+            """
+        /// A message left no device's queue: its sender's usage goes down; `?` is its id, three times.
+        static let releaseQueuedUsage = """
+            UPDATE queued_usage SET messages = messages - 1,
+                bytes = bytes - (SELECT length(CAST(text AS BLOB)) FROM message WHERE id = ?)
+            WHERE (app_key, user_id) = (SELECT app_key, sender FROM message WHERE id = ?)
+              AND NOT EXISTS (SELECT 1 FROM queue WHERE message = ?)
+            """
+        /// Before a purge: the usage of the messages it takes from queues, by sender.
+        static let purgeQueuedUsage = """
+            UPDATE queued_usage SET messages = queued_usage.messages - gone.count, bytes = queued_usage.bytes - gone.size
+            FROM (SELECT sender, count(*) AS count, sum(length(CAST(text AS BLOB))) AS size FROM message m
+                  WHERE app_key = ? AND sent_at < ? AND EXISTS (SELECT 1 FROM queue WHERE message = m.id)
+                  GROUP BY sender) AS gone
+            WHERE queued_usage.app_key = ? AND queued_usage.user_id = gone.sender
+            """
 
         /// Every statement above, by name.
         static let hotPaths: [(name: String, sql: String)] = [
@@ -36,6 +56,9 @@ extension ServerStore {
             ("insertDevice", insertDevice), ("insertMessage", insertMessage), ("firstCopy", firstCopy),
             ("insertQueueEntry", insertQueueEntry), ("pending", pending), ("pendingCount", pendingCount),
             ("deleteQueueEntry", deleteQueueEntry), ("purgeQueue", purgeQueue), ("purgeMessages", purgeMessages),
+            ("queuedUsage", queuedUsage), ("addQueuedUsage", addQueuedUsage), ("releaseQueuedUsage", releaseQueuedUsage),
         ]
+        // Not listed: `purgeQueuedUsage` groups the expiring messages (found through
+        // `message_age`) by sender in a temporary b-tree, once a minute, as it must.
     }
 }

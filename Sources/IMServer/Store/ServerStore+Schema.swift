@@ -62,6 +62,22 @@ extension ServerStore {
                 CREATE INDEX queue_message ON queue(message);
                 """)
         }
+        // What each sender has stored and not delivered, kept as counters so the quota check
+        // of every PUBLISH is one primary-key read (see `QueueQuota`).
+        migrator.register("v2: queued usage per sender") { db in
+            try db.executeScript("""
+                CREATE TABLE queued_usage(
+                    app_key TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    messages INTEGER NOT NULL,
+                    bytes INTEGER NOT NULL,
+                    PRIMARY KEY (app_key, user_id)
+                ) WITHOUT ROWID;
+                INSERT INTO queued_usage
+                    SELECT app_key, sender, count(*), sum(length(CAST(text AS BLOB))) FROM message m
+                    WHERE EXISTS (SELECT 1 FROM queue WHERE message = m.id) GROUP BY app_key, sender;
+                """)
+        }
         return migrator
     }()
 }

@@ -34,7 +34,8 @@ public final class ServerStore: Sendable {
     static let connectionPragmas = "PRAGMA cache_size = -65536; PRAGMA mmap_size = 268435456"
 
     /// Opens or creates `DIRECTORY/server.sqlite`, creating the directory (mode 0700) if missing,
-    /// and migrates it to the current schema.
+    /// and migrates it to the current schema. A directory others may write to or another user
+    /// owns is refused, as is a database (or journal) that is not a regular file.
     ///
     /// - Parameter synchronous: `.normal` survives a killed process; `.full` also power loss,
     ///   at one fsync per commit.
@@ -47,6 +48,13 @@ public final class ServerStore: Sendable {
         let path = directory + "/" + fileName
         if let failure = Database.createDirectories(directory) {
             throw .cannotOpen(path: path, reason: failure)
+        }
+        if let unsafe = DataDirectory.unsafety(of: directory) {
+            throw .cannotOpen(path: path, reason: unsafe)
+        }
+        // SQLite follows a symlinked database and writes its journals beside the target.
+        if let planted = DataDirectory.firstNonRegularFile([path, path + "-wal", path + "-shm"]) {
+            throw .cannotOpen(path: path, reason: "\(planted) is not a regular file (a symlink?); remove it")
         }
         var configuration = Database.Configuration()
         configuration.synchronous = synchronous

@@ -14,12 +14,17 @@ public struct StoredMessageResult: Sendable, Equatable {
     /// in the order given, each recipient's devices by device id. Recipients with no device yet
     /// are not listed: their copy waits for their first device.
     public var deliveries: [Delivery]
+    /// Set when the sender's quota refused the message: what the sender had waiting. Nothing
+    /// was stored, `uid` is empty and `messageID` 0.
+    public var overQuota: QueueUsage?
 
-    public init(uid: String, messageID: Int64, sentAt: Int64, isDuplicate: Bool, deliveries: [Delivery]) {
+    public init(uid: String, messageID: Int64, sentAt: Int64, isDuplicate: Bool, deliveries: [Delivery],
+                overQuota: QueueUsage? = nil) {
         self.uid = uid
         self.messageID = messageID
         self.sentAt = sentAt
         self.isDuplicate = isDuplicate
         self.deliveries = deliveries
+        self.overQuota = overQuota
     }
 }

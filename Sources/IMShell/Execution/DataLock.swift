@@ -1,3 +1,5 @@
+import IMStore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,7 +25,7 @@ final class DataLock: Sendable {
         guard DataFiles.makeDirectory(directory) else {
             throw ShellError("cannot create the data directory \(directory): \(String(cString: strerror(errno))); give --data DIR")
         }
-        if let unsafe = DataFiles.unsafety(of: directory) { throw ShellError(unsafe) }
+        if let unsafe = DataDirectory.unsafety(of: directory) { throw ShellError(unsafe) }
         let path = "\(directory)/lock"
         let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {

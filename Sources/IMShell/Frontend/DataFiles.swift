@@ -28,20 +28,4 @@ enum DataFiles {
         }
         return nil
     }
-
-    /// Why imsh must not use the data directory `path`, or nil: like ssh with `~/.ssh`, one that
-    /// others may write to or that another user owns is refused, since they could plant files
-    /// (symlinks, databases) there.
-    static func unsafety(of path: String) -> String? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        if status.st_uid != geteuid() {
-            return "the data directory \(path) is owned by another user (uid \(status.st_uid)); give --data DIR of your own"
-        }
-        if status.st_mode & 0o022 != 0 {
-            let mode = String(status.st_mode & 0o777, radix: 8)
-            return "the data directory \(path) is writable by others (mode \(mode)); fix it with: chmod go-w \(path)"
-        }
-        return nil
-    }
 }

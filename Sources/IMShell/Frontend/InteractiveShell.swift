@@ -1,4 +1,5 @@
 import IMProfiles
+import IMStore
 import LineEditor
 #if canImport(Glibc)
 import Glibc
@@ -97,7 +98,7 @@ public struct InteractiveShell: Sendable {
             StandardOutput().write("imsh: cannot create \(directory): \(String(cString: strerror(errno))); history is not kept", isError: true)
             return nil
         }
-        if let unsafe = DataFiles.unsafety(of: directory) {
+        if let unsafe = DataDirectory.unsafety(of: directory) {
             StandardOutput().write("imsh: \(unsafe); history is not kept", isError: true)
             return nil
         }

@@ -16,9 +16,10 @@ final class TestServer: Sendable {
     }
 
     /// Starts a server; with `tls`, TLS listeners for MQTT and the API as well, on free ports.
-    static func start(tls: TLSServerIdentity? = nil) async throws -> TestServer {
+    /// `queueQuota` is the app's per-user storage quota.
+    static func start(tls: TLSServerIdentity? = nil, queueQuota: QueueQuota = QueueQuota()) async throws -> TestServer {
         let directory = NSTemporaryDirectory() + "imsh-shell-server-" + UUID().uuidString
-        let app = AppSettings(appKey: appKey, appSecret: appSecret, clientControlsKickPolicy: true)
+        let app = AppSettings(appKey: appKey, appSecret: appSecret, clientControlsKickPolicy: true, queueQuota: queueQuota)
         var options = EmbeddedServer.Options(configuration: ServerConfiguration(apps: [app]), dataDirectory: directory)
         if let tls { (options.tls, options.mqttTLSPort, options.apiTLSPort) = (tls, 0, 0) }
         let server = try await EmbeddedServer.start(options)
