@@ -20,7 +20,7 @@ final class ShellChild: Sendable {
 
     let child: ChildProcess
     /// Output read past the last line returned.
-    private let pending = Mutex<(bytes: [UInt8], head: Int)>(([], 0))
+    private let pending = Mutex<(bytes: [UInt8], head: Int, scanned: Int)>(([], 0, 0))
 
     /// Starts `executable` (nil: this process's) as `imsh --profiles PROFILES --data DATA --json`.
     init(executable: String?, profiles: String, data: String) throws(BenchError) {
@@ -45,9 +45,11 @@ final class ShellChild: Sendable {
             }
             var events = 0
             while let text = readLine(until: started + timeout) {
+                // The shell answered when the line arrived: reading a large result is the bench's time, not the shell's.
+                let arrived = ContinuousClock.now
                 guard let object = (try? JSONValue(parsing: text))?.objectValue else { continue }
                 if object["type"] == "result" {
-                    return .success(Answer(result: object, events: events, elapsed: ContinuousClock.now - started))
+                    return .success(Answer(result: object, events: events, elapsed: arrived - started))
                 }
                 if object["type"] == "event" { events += 1 }
             }
@@ -75,7 +77,12 @@ final class ShellChild: Sendable {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let line = pending.withLock { pending -> String? in
-                guard let end = pending.bytes[pending.head...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+                // Scan only what arrived since the last look: a long line comes in many chunks.
+                let from = max(pending.head, pending.scanned)
+                guard let end = pending.bytes[from...].firstIndex(of: UInt8(ascii: "\n")) else {
+                    pending.scanned = pending.bytes.count
+                    return nil
+                }
                 defer { pending.head = end + 1 }
                 return String(decoding: pending.bytes[pending.head..<end], as: UTF8.self)
             }
@@ -90,6 +97,7 @@ final class ShellChild: Sendable {
             if count == 0 { return nil }
             if count < 0 { if errno == EINTR { continue } else { return nil } }
             pending.withLock { pending in
+                pending.scanned = max(0, pending.scanned - pending.head)
                 pending.bytes.removeFirst(pending.head)
                 pending.head = 0
                 pending.bytes.append(contentsOf: chunk[..<count])

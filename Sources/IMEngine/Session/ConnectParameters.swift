@@ -2,7 +2,7 @@ import IMProtocol
 import IMTransport
 
 /// How one session connects: its credentials, device, heartbeat and reconnection settings.
-public struct ConnectParameters: Sendable {
+public struct ConnectParameters: Sendable, Equatable {
     /// The login token (MQTT password). When nil, `tokenSource` supplies it at connect.
     public var token: String?
     /// Where fresh tokens come from: at connect when `token` is nil, and once after the

@@ -10,6 +10,8 @@ extension CommandExecutor {
     }
 
     func status(_ reference: AccountReference?) async throws(ShellError) -> CommandResult {
+        // The book as of every event published so far (a connect --no-wait answers before its events).
+        await registry.flushEvents()
         if let reference {
             let account = try context.account(reference)
             return CommandResult(command: "status", output: .status([await status(of: account, detailed: true)], detailed: true))

@@ -38,7 +38,9 @@ public final class CommandExecutor: Sendable {
         } catch {
             result = .failure(command.name, error.message, profileError: error.isProfileError)
         }
-        await registry.flushEvents()
+        // connect --no-wait answers once the calls are started: what they do next is told by
+        // events after the result, as for any later change; every other result follows its events.
+        if case .connect(_, _, _, wait: false) = command {} else { await registry.flushEvents() }
         return result
     }
 

@@ -63,7 +63,15 @@ actor SessionRegistry {
         }
         let engine = try await engine(for: profile)
         let reference = account.reference
-        if let old = sessions.removeValue(forKey: reference) { await old.close() }
+        if let old = sessions[reference] {
+            // The same settings again: the ended session connects anew, its database still open.
+            switch await old.phase {
+            case .idle, .signedOut, .stopped: if old.parameters == parameters { return old }
+            default: break
+            }
+            sessions[reference] = nil
+            await old.close()
+        }
         let session = engine.makeSession(parameters)
         router.register(session.id, as: reference)
         if networkDown.contains(reference) { await session.simulateNetwork(.down) }
