@@ -92,7 +92,7 @@ final class BrokerConnection: ConnectionHandler {
         lastPacketAt = core.clock.monotonic()
         let packet: Packet
         do {
-            if phase == .awaitingConnect && MQTT311.isConnect(frame) { speaks311 = true }
+            if phase == .awaitingConnect && MQTT311.isPre5Connect(frame) { speaks311 = true }
             packet = speaks311 ? try MQTT311.decode(frame: frame) : try Packet(frame: frame)
         } catch {
             refuseMalformed(error)

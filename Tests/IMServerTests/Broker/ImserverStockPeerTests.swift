@@ -1,0 +1,88 @@
+import Foundation
+import IMProcess
+import Testing
+import TestSupport
+
+/// The `imserver` executable with stock clients (paho-mqtt; mosquitto_pub and mosquitto_sub),
+/// in MQTT 5 and 3.1.1, logging in with tokens from the server API: QoS 1 both ways, offline
+/// delivery to a persistent session (clean start 0 / clean session false), redelivery with DUP,
+/// a QoS 0 subscription.
+@Suite(.timeLimit(.minutes(2)))
+struct ImserverStockPeerTests {
+    static let versions = ["5", "3.1.1"]
+
+    /// Bob sends two messages at QoS 1 while alice is offline; her next login (same device,
+    /// persistent session) gets both at QoS 1 once, in order.
+    @Test(arguments: versions)
+    func pahoSendsAndReceivesOfflineMessagesAtQoS1(_ version: String) async throws {
+        let server = try await StockImserver.start()
+        let first = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: version, ["--wait", "0.3"])
+        #expect(first == ["connack 00", "suback 01"])
+        let sent = try await server.paho("send", "bob", device: "bob-1", protocolVersion: version, ["--to", "alice", "--count", "2"])
+        #expect(sent == ["connack 00", "sent"])
+        let received = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: version, ["--count", "2"])
+        #expect(received == ["connack 00", "suback 01", "message 1 0 im/inbox/bob paho 0", "message 1 0 im/inbox/bob paho 1"])
+        let again = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: version, ["--wait", "0.5"])
+        #expect(again == ["connack 00", "suback 01"], "an acknowledged message came again")
+        try await server.stop()
+    }
+
+    /// A delivery not acknowledged comes again on the next connection with DUP set; once
+    /// acknowledged it does not come a third time.
+    @Test(arguments: versions)
+    func anUnacknowledgedDeliveryComesAgainWithDUP(_ version: String) async throws {
+        let server = try await StockImserver.start()
+        _ = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: version, ["--wait", "0.3"])
+        _ = try await server.paho("send", "bob", device: "bob-1", protocolVersion: version, ["--to", "alice"])
+        let unacknowledged = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: version, ["--no-ack"])
+        #expect(unacknowledged == ["connack 00", "suback 01", "message 1 0 im/inbox/bob paho 0"])
+        let redelivered = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: version, [])
+        #expect(redelivered == ["connack 00", "suback 01", "message 1 1 im/inbox/bob paho 0"])
+        let after = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: version, ["--wait", "0.5"])
+        #expect(after == ["connack 00", "suback 01"])
+        try await server.stop()
+    }
+
+    /// A QoS 0 subscription gets its delivery at QoS 0, once.
+    @Test(arguments: versions)
+    func aQoS0SubscriptionGetsQoS0DeliveriesOnce(_ version: String) async throws {
+        let server = try await StockImserver.start()
+        _ = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: version, ["--qos", "0", "--wait", "0.3"])
+        _ = try await server.paho("send", "bob", device: "bob-1", protocolVersion: version, ["--to", "alice"])
+        let received = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: version, ["--qos", "0"])
+        #expect(received == ["connack 00", "suback 00", "message 0 0 im/inbox/bob paho 0"])
+        let again = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: version, ["--wait", "0.5"])
+        #expect(again == ["connack 00", "suback 01"], "a QoS 0 delivery stayed queued")
+        try await server.stop()
+    }
+
+    /// mosquitto_pub sends at QoS 1, mosquitto_sub (persistent session: -c) receives it after
+    /// being offline; both in MQTT 5 and 3.1.1; a wrong token is refused in words.
+    @Test(arguments: [["-V", "mqttv5"], ["-V", "mqttv311"]])
+    func mosquittoPubAndSubWithTokensFromTheAPI(_ version: [String]) async throws {
+        let server = try await StockImserver.start()
+        let (alice, bob) = (try await server.token("alice"), try await server.token("bob"))
+        func run(_ tool: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+            let result = try await offPool {
+                try ChildProcess.run(tool, version + ["-h", "127.0.0.1", "-p", String(server.port), "-u", StockImserver.appKey]
+                                     + arguments, timeout: .seconds(10))
+            }
+            return (result.termination.status, String(decoding: result.stdout + result.stderr, as: UTF8.self))
+        }
+        // -W ends mosquitto_sub after a second with nothing: the device is known and offline.
+        let subscribe = ["-P", alice, "-i", "alice-sub", "-c", "-t", "im/inbox/#", "-q", "1", "-F", "%q %t %p"]
+            + (version.last == "mqttv5" ? ["-x", "604800"] : [])
+        _ = try await run("/usr/bin/mosquitto_sub", subscribe + ["-W", "1"])
+        let published = try await run("/usr/bin/mosquitto_pub", [
+            "-P", bob, "-i", "bob-pub", "-q", "1", "-t", "im/send/alice", "-m", #"{"type":"text","text":"hi","cid":"c-1"}"#])
+        #expect(published.status == 0, "\(published.output)")
+        let received = try await run("/usr/bin/mosquitto_sub", subscribe + ["-C", "1"])
+        #expect(received.output.hasPrefix(#"1 im/inbox/bob {"type":"text","text":"hi","cid":"c-1","from":"bob"}"#),
+                "\(received.output)")
+        let refused = try await run("/usr/bin/mosquitto_sub", ["-P", "not-a-token", "-i", "x-sub", "-t", "im/inbox/#"])
+        #expect(refused.status != 0)
+        #expect(refused.output.lowercased().contains("not authori") || refused.output.lowercased().contains("bad user name or password"),
+                "\(refused.output)")
+        try await server.stop()
+    }
+}
