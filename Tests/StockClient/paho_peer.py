@@ -133,6 +133,12 @@ def main() -> int:
             text = "x" * args.bytes
             client.publish(f"im/send/{args.to}", json.dumps({"type": "text", "text": text, "cid": "oversize"}), qos=1)
         finished.wait(args.wait)
+        # The last message's PUBACK goes out after on_message returns: let it leave first, or
+        # the broker rightly sends that message again (DUP) on the next connection.
+        time.sleep(0.05)
+        deadline = time.monotonic() + 1
+        while client.want_write() and time.monotonic() < deadline:
+            time.sleep(0.01)
     state["leaving"] = True
     client.disconnect()
     client.loop_stop()

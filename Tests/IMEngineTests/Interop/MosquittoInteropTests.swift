@@ -13,15 +13,15 @@ struct MosquittoInteropTests {
         let directory = TemporaryDirectory()
         let broker: StockMosquitto
 
-        init(refuseSubscriptions: Bool = false, settings: String = "") throws {
+        init(refuseSubscriptions: Bool = false, persistent: Bool = false, settings: String = "") throws {
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
             broker = try StockMosquitto(
                 directory: directory.path, users: [TestTokens.appKey: TestTokens.token(for: "alice")],
-                refuseSubscriptions: refuseSubscriptions, settings: settings)
+                refuseSubscriptions: refuseSubscriptions, persistent: persistent, settings: settings)
         }
 
         /// A session of alice on `phone-alice`, its data in `data` (another for a second device).
-        func connect(data: String = "data") async throws -> (Session, SessionEngine, EngineError?) {
+        func connect(data: String = "data", heartbeat: Int = 30) async throws -> (Session, SessionEngine, EngineError?) {
             var configuration = EngineConfiguration(
                 appKey: TestTokens.appKey, servers: [ServerAddress(host: "127.0.0.1", port: broker.port)],
                 dataDirectory: directory.path + "/" + data, callbacks: .immediate, networkMonitor: .none,
@@ -29,7 +29,8 @@ struct MosquittoInteropTests {
             // A stock broker closes a taken-over connection silently: read that as a takeover.
             configuration.takeoverLimit = TakeoverSuspicion.defaultLimit
             let engine = try SessionEngine(configuration)
-            let session = engine.makeSession(ConnectParameters(token: TestTokens.token(for: "alice"), deviceID: "phone-alice"))
+            let session = engine.makeSession(
+                ConnectParameters(token: TestTokens.token(for: "alice"), deviceID: "phone-alice", heartbeat: heartbeat))
             return (session, engine, await session.connectionError())
         }
     }

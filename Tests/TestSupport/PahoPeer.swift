@@ -1,16 +1,17 @@
 import Foundation
 import IMProcess
-import TestSupport
 
 /// Runs Tests/StockClient/paho_peer.py (stock paho-mqtt, installed by scripts/bootstrap)
-/// against a server and returns the lines it printed: `connack XX`, `message …`, `disconnect XX`.
-enum PahoPeer {
+/// against a server (imserver, or mosquitto for the engine's tests) and returns the lines it
+/// printed: `connack XX`, `message …`, `disconnect XX`. A missing paho-mqtt fails the test with
+/// Python's message (scripts/bootstrap installs it).
+public enum PahoPeer {
     static let script = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("StockClient/paho_peer.py").path
 
-    /// `action` is send, receive or oversize; `options` are the script's other flags.
-    static func run(
+    /// `action` is send, receive, oversize or silent; `options` are the script's other flags.
+    public static func run(
         _ action: String, port: UInt16, appKey: String, token: String, device: String = "paho-device-1",
         protocolVersion: String = "5", _ options: [String] = []
     ) async throws -> [String] {
@@ -26,7 +27,7 @@ enum PahoPeer {
 }
 
 /// paho_peer.py did not run to its end.
-struct PahoFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct PahoFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
