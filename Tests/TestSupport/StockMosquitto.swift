@@ -41,13 +41,17 @@ public final class StockMosquitto: Sendable {
         config += "listener \(port) 127.0.0.1\n"
         if let certificate, let key { config += "certfile \(certificate)\nkeyfile \(key)\n" }
         if let clientCA { config += "cafile \(clientCA)\nrequire_certificate true\n" }
+        // mosquitto buffers what it logs to standard output; to a file it writes each line at once.
+        log = directory + "/mosquitto.log"
+        _ = FileManager.default.createFile(atPath: log, contents: nil, attributes: [.posixPermissions: 0o644])
+        try FileManager.default.setAttributes([.ownerAccountName: "mosquitto"], ofItemAtPath: log)
+        config += "log_dest file \(log)\nlog_type all\n"
         configFile = directory + "/mosquitto.conf"
         try config.write(toFile: configFile, atomically: true, encoding: .utf8)
         files.append(configFile)
         for file in files {
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
         }
-        log = directory + "/mosquitto.log"
         process = Mutex(Optional(try Self.spawn(configFile: configFile, log: log)))
         try waitUntilListening()
     }
@@ -57,7 +61,7 @@ public final class StockMosquitto: Sendable {
         let logFD = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         defer { close(logFD) }
         return try ChildProcess.spawn(
-            "/usr/sbin/mosquitto", ["-c", configFile, "-v"], stdout: .descriptor(logFD), stderr: .descriptor(logFD))
+            "/usr/sbin/mosquitto", ["-c", configFile], stdout: .descriptor(logFD), stderr: .descriptor(logFD))
     }
 
     /// The config lines of a persistence folder owned by the `mosquitto` user, saved at every change.

@@ -1,0 +1,43 @@
+import Foundation
+import IMProtocol
+import Testing
+import TestSupport
+
+/// The `imsh` executable against a stock mosquitto named in a profile (password file: user
+/// name = app key, password = alice's token): the right token connects, a wrong one stops with
+/// the contract's status and code for a refused token (tokenIncorrect 15, 31004) and no retry.
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct MosquittoProfileTests {
+    static let appKey = "stock-app"
+
+    static func token(_ user: String, secret: String = "stock-secret") throws -> String {
+        try Token.sign(TokenClaims(appKey: appKey, userID: user, issuedAt: 1, nonce: "00c0ffee"), secret: secret)
+    }
+
+    @Test func theRightTokenConnectsAndAWrongOneIsRefusedWithTokenIncorrect() async throws {
+        let brokerDirectory = TemporaryDirectory()
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: brokerDirectory.path)
+        let broker = try StockMosquitto(directory: brokerDirectory.path, users: [Self.appKey: try Self.token("alice")])
+        defer { broker.stop() }
+        let sandbox = Sandbox(shipped: false)
+        sandbox.write("""
+            {
+              "appKey": "\(Self.appKey)", "server": "mqtt://127.0.0.1:\(broker.port)",
+              "accounts": {"alice": {"token": "\(try Self.token("alice"))", "deviceId": "phone-alice"},
+                           "forged": {"token": "\(try Self.token("alice", secret: "other"))", "deviceId": "phone-forged"}}
+            }
+            """, to: "profiles/stock.json")
+        let run = try await sandbox.json("connect stock/alice; status stock/alice; connect stock/forged", timeout: .seconds(30))
+        let connected = try #require(run.result("connect")?.accounts.first, "\(run.stdout) \(run.stderr)")
+        #expect(connected["status"] == "connected", "\(run.stdout) \(run.stderr)")
+        let status = try #require(run.result("status")?.accounts.first)
+        #expect(status.string("server") == "127.0.0.1:\(broker.port)")
+        let refused = try #require(run.result("connect", 1)?.accounts.first, "\(run.stdout)")
+        #expect(refused["status"] == "tokenIncorrect", "\(refused)")
+        #expect(refused["errorCode"] == 31004, "\(refused)")
+        // One refused login (mosquitto answers CONNACK 0x87), not retried.
+        #expect(broker.output.contains("Sending CONNACK to 127.0.0.1 (0, 135)"), "\(broker.output)")
+        let refusals = broker.output.components(separatedBy: "disconnected, not authorised").count - 1
+        #expect(refusals == 1, "\(broker.output)")
+    }
+}
