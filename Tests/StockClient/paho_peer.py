@@ -6,11 +6,13 @@ Logs in as contract section 1 says (user name = app key, password = token), then
             "message QOS DUP TOPIC TEXT" until --count arrived or --wait seconds passed
   oversize  publishes a message of --bytes bytes and prints how the server answered
   silent    sends nothing, not even PINGREQ, for --wait seconds, then reads what the server sent
+  burst     logs --count clients in at once (DEVICE-0, DEVICE-1, ...) and prints their CONNACKs
 Prints "connack XX" first (with the im-error user property after it when there is one),
 "suback XX", "puback XX" for a refused message, and "disconnect XX" when the server disconnects
 or the link drops (two hex digits); exits 0 when the session ran, 1 when no CONNACK arrived in time.
 --no-ack receives without acknowledging, --topic/--payload/--retain/--alias shape what send
-publishes, --filter what receive subscribes to, --property adds a CONNECT user property (MQTT 5)."""
+publishes, --filter what receive subscribes to, --property adds a CONNECT user property (MQTT 5),
+--user-id prints the CONNACK's im-user-id."""
 import argparse
 import json
 import sys
@@ -29,7 +31,7 @@ def code(reason_code):
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("action", choices=["send", "receive", "oversize", "silent"])
+    parser.add_argument("action", choices=["send", "receive", "oversize", "silent", "burst"])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--app-key", required=True)
@@ -44,13 +46,13 @@ def main() -> int:
     parser.add_argument("--filter", default="im/inbox/#")
     parser.add_argument("--keepalive", type=int, default=30)
     parser.add_argument("--no-ack", action="store_true")
+    parser.add_argument("--user-id", action="store_true", help="print the CONNACK's im-user-id after its code")
     parser.add_argument("--qos", type=int, default=1)
     parser.add_argument("--count", type=int, default=1)
     parser.add_argument("--to", default="bob")
     parser.add_argument("--bytes", type=int, default=0)
     parser.add_argument("--wait", type=float, default=5)
     args = parser.parse_args()
-    v5 = args.protocol == "5"
 
     lock = threading.Lock()
     connected = threading.Event()
@@ -62,8 +64,9 @@ def main() -> int:
             print(line, flush=True)
 
     def on_connect(client, userdata, flags, reason_code, properties):
-        error = dict(getattr(properties, "UserProperty", None) or []).get("im-error")
-        say(f"connack {code(reason_code)}" + (f" {error}" if error else ""))
+        user = dict(getattr(properties, "UserProperty", None) or [])
+        shown = user.get("im-error") or (user.get("im-user-id", "") if args.user_id else None)
+        say(f"connack {code(reason_code)}" + (f" {shown}" if shown is not None else ""))
         connected.set()
 
     def on_disconnect(client, userdata, flags, reason_code, properties):
@@ -91,21 +94,11 @@ def main() -> int:
             say("sent")
             finished.set()
 
-    version = {"5": mqtt.MQTTv5, "3.1.1": mqtt.MQTTv311, "3.1": mqtt.MQTTv31}[args.protocol]
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=args.device,
-                         protocol=version, clean_session=None if v5 else False)
-    client.manual_ack_set(args.no_ack)
-    client.username_pw_set(args.app_key, args.token)
-    client.on_connect, client.on_disconnect, client.on_subscribe = on_connect, on_disconnect, on_subscribe
+    if args.action == "burst":
+        return burst(args, on_connect)
+    client = open_client(args, args.device, on_connect)
+    client.on_disconnect, client.on_subscribe = on_disconnect, on_subscribe
     client.on_message, client.on_publish = on_message, on_publish
-    if v5:
-        properties = Properties(PacketTypes.CONNECT)
-        properties.SessionExpiryInterval = 7 * 24 * 3600
-        if args.property:
-            properties.UserProperty = [tuple(pair.split("=", 1)) for pair in args.property]
-        client.connect(args.host, args.port, keepalive=args.keepalive, clean_start=False, properties=properties)
-    else:
-        client.connect(args.host, args.port, keepalive=args.keepalive)
     if args.action == "silent":
         return silent(client, args.wait, say)
     client.loop_start()
@@ -143,6 +136,43 @@ def main() -> int:
     client.disconnect()
     client.loop_stop()
     return 0
+
+
+def open_client(args, device, on_connect):
+    """A client of `device` whose CONNECT is sent (paho writes it at once when no loop runs)."""
+    v5 = args.protocol == "5"
+    version = {"5": mqtt.MQTTv5, "3.1.1": mqtt.MQTTv311, "3.1": mqtt.MQTTv31}[args.protocol]
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=device,
+                         protocol=version, clean_session=None if v5 else False)
+    client.manual_ack_set(args.no_ack)
+    client.username_pw_set(args.app_key, args.token)
+    client.on_connect = on_connect
+    if v5:
+        properties = Properties(PacketTypes.CONNECT)
+        properties.SessionExpiryInterval = 7 * 24 * 3600
+        if args.property:
+            properties.UserProperty = [tuple(pair.split("=", 1)) for pair in args.property]
+        client.connect(args.host, args.port, keepalive=args.keepalive, clean_start=False, properties=properties)
+    else:
+        client.connect(args.host, args.port, keepalive=args.keepalive)
+    return client
+
+
+def burst(args, on_connect):
+    """--count clients (DEVICE-0, DEVICE-1, ...) whose CONNECTs leave back to back, whatever the
+    machine's load; prints each CONNACK, in the order the clients connected."""
+    answers = {}
+    clients = [open_client(args, f"{args.device}-{n}", lambda *a, n=n: answers.setdefault(n, a)) for n in range(args.count)]
+    deadline = time.monotonic() + 10
+    while len(answers) < len(clients) and time.monotonic() < deadline:
+        for number, client in enumerate(clients):
+            if number not in answers:
+                client.loop(0.02)
+    for number in sorted(answers):
+        on_connect(*answers[number])
+    for client in clients:
+        client.disconnect()
+    return 0 if len(answers) == len(clients) else 1
 
 
 def silent(client, seconds, say):

@@ -50,7 +50,7 @@ struct ImserverStockSessionRefusalTests {
         }
         func whileOnline(_ action: @escaping @Sendable () async throws -> Void) async throws -> [String] {
             let token = try await server.token("alice")
-            async let online = server.paho("receive", "alice", device: "alice-1", token: token, ["--wait", "8"])
+            async let online = server.paho("receive", "alice", device: "alice-1", token: token, ["--wait", "20"])
             try await ImserverStockRefusalTests.waitUntilOnline("alice", server)
             try await action()
             return try await online
