@@ -14,11 +14,18 @@ struct MosquittoProfileTests {
         try Token.sign(TokenClaims(appKey: appKey, userID: user, issuedAt: 1, nonce: "00c0ffee"), secret: secret)
     }
 
+    /// A broker for alice, in a directory the `mosquitto` user can read.
+    static func broker(refuseSubscriptions: Bool = false) throws -> (StockMosquitto, TemporaryDirectory) {
+        let directory = TemporaryDirectory()
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
+        let broker = try StockMosquitto(
+            directory: directory.path, users: [appKey: try token("alice")], refuseSubscriptions: refuseSubscriptions)
+        return (broker, directory)
+    }
+
     @Test func theRightTokenConnectsAndAWrongOneIsRefusedWithTokenIncorrect() async throws {
-        let brokerDirectory = TemporaryDirectory()
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: brokerDirectory.path)
-        let broker = try StockMosquitto(directory: brokerDirectory.path, users: [Self.appKey: try Self.token("alice")])
-        defer { broker.stop() }
+        let (broker, directory) = try Self.broker()
+        defer { withExtendedLifetime(directory) { broker.stop() } }
         let sandbox = Sandbox(shipped: false)
         sandbox.write("""
             {
@@ -39,5 +46,21 @@ struct MosquittoProfileTests {
         #expect(broker.output.contains("Sending CONNACK to 127.0.0.1 (0, 135)"), "\(broker.output)")
         let refusals = broker.output.components(separatedBy: "disconnected, not authorised").count - 1
         #expect(refusals == 1, "\(broker.output)")
+    }
+
+    /// A broker whose ACL refuses the inbox subscription (SUBACK 0x87): `status` says so, with
+    /// the code, while the account stays connected.
+    @Test func statusShowsARefusedInboxSubscription() async throws {
+        let (broker, directory) = try Self.broker(refuseSubscriptions: true)
+        defer { withExtendedLifetime(directory) { broker.stop() } }
+        let sandbox = Sandbox(shipped: false)
+        sandbox.write("""
+            {"appKey": "\(Self.appKey)", "server": "mqtt://127.0.0.1:\(broker.port)",
+             "accounts": {"alice": {"token": "\(try Self.token("alice"))", "deviceId": "phone-alice"}}}
+            """, to: "profiles/stock.json")
+        let run = try await sandbox.json("connect stock/alice; sleep 1; status stock/alice", timeout: .seconds(30))
+        let status = try #require(run.result("status")?.accounts.first, "\(run.stdout) \(run.stderr)")
+        #expect(status["status"] == "connected", "\(status)")
+        #expect(status.string("detail")?.contains("inbox subscription refused: 0x87 not authorized") == true, "\(status)")
     }
 }

@@ -21,6 +21,9 @@ public enum PahoPeer {
             try ChildProcess.run("/usr/bin/env", ["python3"] + arguments, timeout: .seconds(30))
         }
         let errors = String(decoding: output.stderr, as: UTF8.self)
+        if errors.contains("No module named 'paho'") {
+            throw PahoFailure("paho-mqtt is not installed for the python3 on PATH; scripts/bootstrap installs it")
+        }
         guard output.termination.status == 0 else { throw PahoFailure("paho_peer.py \(action) failed: \(errors)") }
         return String(decoding: output.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
     }
