@@ -119,9 +119,6 @@ def main() -> int:
                     properties.TopicAlias = args.alias
                 client.publish(args.topic or f"im/send/{args.to}", payload, qos=args.qos, retain=args.retain,
                                properties=properties)
-            if args.qos == 0:
-                say("sent")
-                finished.set()
         else:
             text = "x" * args.bytes
             client.publish(f"im/send/{args.to}", json.dumps({"type": "text", "text": text, "cid": "oversize"}), qos=1)

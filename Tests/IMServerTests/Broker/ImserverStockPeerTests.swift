@@ -56,6 +56,31 @@ struct ImserverStockPeerTests {
         try await server.stop()
     }
 
+    /// A message a stock client publishes at QoS 0 is stored and delivered as one at QoS 1 is.
+    @Test(arguments: versions)
+    func aQoS0PublishIsStoredAndDelivered(_ version: String) async throws {
+        let server = try await StockImserver.start()
+        _ = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: version, ["--wait", "0.3"])
+        let sent = try await server.paho("send", "bob", device: "bob-1", protocolVersion: version, ["--to", "alice", "--qos", "0"])
+        #expect(sent == ["connack 00", "sent"])
+        let received = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: version, [])
+        #expect(received == ["connack 00", "suback 01", "message 1 0 im/inbox/bob paho 0"])
+        try await server.stop()
+    }
+
+    /// 3.1.1 has no failure PUBACK: a message the server refuses (a payload that is not a
+    /// message, 0x99 in MQTT 5) is acknowledged all the same and dropped, as MQTT-3.3.5-2 allows.
+    @Test func a311PublishTheServerRefusesIsAcknowledgedAndNotDelivered() async throws {
+        let server = try await StockImserver.start()
+        _ = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: "3.1.1", ["--wait", "0.3"])
+        let sent = try await server.paho("send", "bob", device: "bob-1", protocolVersion: "3.1.1",
+                                         ["--to", "alice", "--payload", "not a message"])
+        #expect(sent == ["connack 00", "sent"])
+        let received = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: "3.1.1", ["--wait", "0.5"])
+        #expect(received == ["connack 00", "suback 01"])
+        try await server.stop()
+    }
+
     /// mosquitto_pub sends at QoS 1, mosquitto_sub (persistent session: -c) receives it after
     /// being offline; both in MQTT 5 and 3.1.1; a wrong token is refused in words.
     @Test(arguments: [["-V", "mqttv5"], ["-V", "mqttv311"]])
