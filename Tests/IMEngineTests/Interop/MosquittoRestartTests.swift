@@ -79,22 +79,26 @@ struct MosquittoRestartTests {
     }
 
     /// A frozen broker keeps the TCP connection open and answers nothing: the heartbeat finds
-    /// it dead within 1.5 × Keep Alive, and once it is thawed the session is back.
-    @Test func aFrozenBrokerIsFoundDeadWithinOneAndAHalfKeepAlivesAndTheSessionReturnsWhenItThaws() async throws {
-        let setup = try Setup()
+    /// it dead within 1.5 × Keep Alive, and once it is thawed the session is back. The Keep
+    /// Alive is ours (2 s), or the broker's Server Keep Alive (`max_keepalive 10`, its least)
+    /// in place of our 30 s.
+    @Test(arguments: [(2, "", 2), (30, "max_keepalive 10", 10)])
+    func aFrozenBrokerIsFoundDeadWithinOneAndAHalfKeepAlivesAndTheSessionReturnsWhenItThaws(
+        _ heartbeat: Int, _ settings: String, _ keepAlive: Int
+    ) async throws {
+        let setup = try Setup(settings: settings)
         defer {
             setup.broker.signal(SIGCONT)
             setup.broker.stop()
         }
         try await withTimeout(.seconds(60)) {
-            let keepAlive = 2
-            let (session, engine, error) = try await setup.connect(heartbeat: keepAlive)
+            let (session, engine, error) = try await setup.connect(heartbeat: heartbeat)
             #expect(error == nil)
             // The last packet each way (the SUBACK) is behind us: the heartbeat's clock runs from here.
             try await Task.sleep(for: .milliseconds(200))
             let frozenAt = Int64(Date().timeIntervalSince1970 * 1000)
             setup.broker.signal(SIGSTOP)
-            #expect(await eventually(within: .seconds(10)) { await session.status == .connecting })
+            #expect(await eventually(within: .seconds(keepAlive * 2)) { await session.status == .connecting })
             let lost = try #require(await session.statusHistory.last)
             #expect(lost.at - frozenAt <= Int64(keepAlive) * 1500 + 250, "\(lost)")
             #expect(lost.detail.contains("did not answer PINGREQ"), "\(lost)")
