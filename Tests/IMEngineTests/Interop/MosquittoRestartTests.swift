@@ -78,6 +78,29 @@ struct MosquittoRestartTests {
         }
     }
 
+    /// mosquitto closes every link without DISCONNECT when it stops, as it does on a takeover.
+    /// A broker restarted three times, each soon after the login, is not taken for another
+    /// device: between its closes the attempts fail (nothing listens), which a takeover never does.
+    @Test func aBrokerRestartedThreeTimesSoonAfterLoginIsNotTakenForATakeover() async throws {
+        let setup = try Setup()
+        defer { setup.broker.stop() }
+        try await withTimeout(.seconds(60)) {
+            let (session, engine, error) = try await setup.connect()
+            #expect(error == nil)
+            for restart in 1...3 {
+                setup.broker.end(with: SIGKILL)
+                try await Task.sleep(for: .milliseconds(400))
+                try setup.broker.restart()
+                let back = await eventually(within: .seconds(10)) { await session.connectedCount == restart + 1 }
+                let statuses = await session.statusHistory
+                #expect(back, "restart \(restart): \(statuses)")
+            }
+            let statuses = await session.statusHistory
+            #expect(!statuses.contains { $0.status == .kickedOfflineByOtherClient }, "\(statuses)")
+            await engine.shutdown()
+        }
+    }
+
     /// A frozen broker keeps the TCP connection open and answers nothing: the heartbeat finds
     /// it dead within 1.5 × Keep Alive, and once it is thawed the session is back. The Keep
     /// Alive is ours (2 s), or the broker's Server Keep Alive (`max_keepalive 10`, its least)
