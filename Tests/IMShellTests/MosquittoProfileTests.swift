@@ -14,17 +14,22 @@ struct MosquittoProfileTests {
         try Token.sign(TokenClaims(appKey: appKey, userID: user, issuedAt: 1, nonce: "00c0ffee"), secret: secret)
     }
 
-    /// A broker for alice, in a directory the `mosquitto` user can read.
-    static func broker(refuseSubscriptions: Bool = false) throws -> (StockMosquitto, TemporaryDirectory) {
+    /// A broker for alice, in a directory the `mosquitto` user can read, with its certificates
+    /// (made there) when over `tls`. The directory lives as long as the test holds it.
+    static func broker(
+        refuseSubscriptions: Bool = false, tls: Bool = false
+    ) throws -> (StockMosquitto, TemporaryDirectory, TestCertificates?) {
         let directory = TemporaryDirectory()
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
+        let certificates = tls ? try TestCertificates.make(in: directory.path + "/certs") : nil
         let broker = try StockMosquitto(
-            directory: directory.path, users: [appKey: try token("alice")], refuseSubscriptions: refuseSubscriptions)
-        return (broker, directory)
+            directory: directory.path, certificate: certificates?.serverCertificate, key: certificates?.serverKey,
+            users: [appKey: try token("alice")], refuseSubscriptions: refuseSubscriptions)
+        return (broker, directory, certificates)
     }
 
     @Test func theRightTokenConnectsAndAWrongOneIsRefusedWithTokenIncorrect() async throws {
-        let (broker, directory) = try Self.broker()
+        let (broker, directory, _) = try Self.broker()
         defer { withExtendedLifetime(directory) { broker.stop() } }
         let sandbox = Sandbox(shipped: false)
         sandbox.write("""
@@ -51,7 +56,7 @@ struct MosquittoProfileTests {
     /// A broker whose ACL refuses the inbox subscription (SUBACK 0x87): `status` says so, with
     /// the code, while the account stays connected.
     @Test func statusShowsARefusedInboxSubscription() async throws {
-        let (broker, directory) = try Self.broker(refuseSubscriptions: true)
+        let (broker, directory, _) = try Self.broker(refuseSubscriptions: true)
         defer { withExtendedLifetime(directory) { broker.stop() } }
         let sandbox = Sandbox(shipped: false)
         sandbox.write("""
@@ -62,5 +67,22 @@ struct MosquittoProfileTests {
         let status = try #require(run.result("status")?.accounts.first, "\(run.stdout) \(run.stderr)")
         #expect(status["status"] == "connected", "\(status)")
         #expect(status.string("detail")?.contains("inbox subscription refused: 0x87 not authorized") == true, "\(status)")
+    }
+
+    /// Over TLS: an mqtts:// profile with the broker's CA connects, and `status` names the link.
+    @Test func connectsOverTLSWithTheProfilesCA() async throws {
+        let (broker, directory, certificates) = try Self.broker(tls: true)
+        defer { withExtendedLifetime(directory) { broker.stop() } }
+        let ca = try #require(certificates).caFile
+        let sandbox = Sandbox(shipped: false)
+        sandbox.write("""
+            {"appKey": "\(Self.appKey)", "server": "mqtts://localhost:\(broker.port)", "tls": {"ca": "\(ca)"},
+             "accounts": {"alice": {"token": "\(try Self.token("alice"))", "deviceId": "phone-alice"}}}
+            """, to: "profiles/stock.json")
+        let run = try await sandbox.json("connect stock/alice; status stock/alice", timeout: .seconds(30))
+        #expect(run.result("connect")?.accounts.first?["status"] == "connected", "\(run.stdout) \(run.stderr)")
+        let status = try #require(run.result("status")?.accounts.first)
+        #expect(status.string("server") == "mqtts://localhost:\(broker.port)")
+        #expect(status["tls"]?.objectValue?.string("version") == "TLSv1.3", "\(status)")
     }
 }

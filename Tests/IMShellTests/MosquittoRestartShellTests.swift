@@ -10,7 +10,7 @@ import TestSupport
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct MosquittoRestartShellTests {
     @Test func imshShowsTheScheduleAndReconnectsAfterTheBrokerIsKilledAndRestarted() async throws {
-        let (broker, directory) = try MosquittoProfileTests.broker()
+        let (broker, directory, _) = try MosquittoProfileTests.broker()
         defer { withExtendedLifetime(directory) { broker.stop() } }
         let sandbox = Sandbox(shipped: false)
         sandbox.write("""
