@@ -12,7 +12,7 @@ Prints "connack XX" first (with the im-error user property after it when there i
 or the link drops (two hex digits); exits 0 when the session ran, 1 when no CONNACK arrived in time.
 --no-ack receives without acknowledging, --topic/--payload/--retain/--alias shape what send
 publishes, --filter what receive subscribes to, --property adds a CONNECT user property (MQTT 5),
---user-id prints the CONNACK's im-user-id."""
+--user-id prints the CONNACK's im-user-id, --max-packet announces a Maximum Packet Size."""
 import argparse
 import json
 import sys
@@ -47,6 +47,7 @@ def main() -> int:
     parser.add_argument("--keepalive", type=int, default=30)
     parser.add_argument("--no-ack", action="store_true")
     parser.add_argument("--user-id", action="store_true", help="print the CONNACK's im-user-id after its code")
+    parser.add_argument("--max-packet", type=int, default=0, help="the Maximum Packet Size to announce (MQTT 5)")
     parser.add_argument("--qos", type=int, default=1)
     parser.add_argument("--count", type=int, default=1)
     parser.add_argument("--to", default="bob")
@@ -147,6 +148,8 @@ def open_client(args, device, on_connect):
     if v5:
         properties = Properties(PacketTypes.CONNECT)
         properties.SessionExpiryInterval = 7 * 24 * 3600
+        if args.max_packet:
+            properties.MaximumPacketSize = args.max_packet
         if args.property:
             properties.UserProperty = [tuple(pair.split("=", 1)) for pair in args.property]
         client.connect(args.host, args.port, keepalive=args.keepalive, clean_start=False, properties=properties)

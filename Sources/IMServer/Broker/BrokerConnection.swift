@@ -47,6 +47,8 @@ final class BrokerConnection: ConnectionHandler {
     var fetching = false
     var fetchAgain = false
     var nextPacketID: UInt16 = 0
+    /// The client's Maximum Packet Size (CONNECT): no delivery larger than it is sent.
+    var clientMaximumPacketSize: Int?
     /// How many deliveries may be unacknowledged at once (the client's Receive Maximum, capped).
     var window = 32
 

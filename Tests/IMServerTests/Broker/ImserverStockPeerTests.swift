@@ -81,6 +81,21 @@ struct ImserverStockPeerTests {
         try await server.stop()
     }
 
+    /// A delivery larger than the Maximum Packet Size the client announced is not sent
+    /// (MQTT-3.1.2-24): it is dropped as if delivered (MQTT-3.1.2-25), and the next one comes.
+    @Test func aDeliveryOverTheClientsMaximumPacketSizeIsNotSent() async throws {
+        let server = try await StockImserver.start()
+        _ = try await server.paho("receive", "alice", device: "alice-1", ["--wait", "0.3"])
+        let big = #"{"type":"text","text":"\#(String(repeating: "x", count: 500))","cid":"big"}"#
+        _ = try await server.paho("send", "bob", device: "bob-1", ["--to", "alice", "--payload", big])
+        _ = try await server.paho("send", "bob", device: "bob-1", ["--to", "alice"])
+        let received = try await server.paho("receive", "alice", device: "alice-1", ["--max-packet", "300", "--wait", "1"])
+        #expect(received == ["connack 00", "suback 01", "message 1 0 im/inbox/bob paho 0"])
+        let again = try await server.paho("receive", "alice", device: "alice-1", ["--wait", "0.5"])
+        #expect(again == ["connack 00", "suback 01"], "the dropped delivery is still queued")
+        try await server.stop()
+    }
+
     /// mosquitto_pub sends at QoS 1, mosquitto_sub (persistent session: -c) receives it after
     /// being offline; both in MQTT 5 and 3.1.1; a wrong token is refused in words.
     @Test(arguments: [["-V", "mqttv5"], ["-V", "mqttv311"]])
