@@ -38,7 +38,7 @@ struct MosquittoRestartShellTests {
             default: nil
             }
         }
-        #expect(waits.count >= 3 && waits == Array([0.05, 0.25, 0.5, 1, 2, 4].prefix(waits.count)), "\(waits)")
+        #expect(!waits.isEmpty && waits == Array([0.05, 0.25, 0.5, 1, 2, 4].prefix(waits.count)), "\(waits)")
         // The broker, started again, received the message sent while it was down.
         #expect(broker.output.contains("Received PUBLISH from phone-alice"), "\(broker.output)")
     }

@@ -71,7 +71,7 @@ struct MosquittoRestartTests {
 
             // The waits between attempts were the schedule's, from its start.
             let delays = Self.retryDelays(events)
-            #expect(delays.count >= 3 && delays == Array(BackoffSchedule().delays.prefix(delays.count)), "\(delays)")
+            #expect(!delays.isEmpty && delays == Array(BackoffSchedule().delays.prefix(delays.count)), "\(delays)")
             let history = await session.statusHistory
             #expect(history.allSatisfy { $0.code == nil }, "\(history)")
             await engine.shutdown()
