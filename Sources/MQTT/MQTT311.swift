@@ -20,9 +20,10 @@ public enum MQTT311 {
     /// Whether `frame` is a CONNECT of MQTT 3.1 ("MQIsdp", level 3) or 3.1.1: a client that
     /// reads only a 3.x CONNACK, so even its refusal (return code 1 for 3.1) goes in 3.1.1 form.
     public static func isPre5Connect(_ frame: [UInt8]) -> Bool {
-        guard frame.first == 0x10, let start = bodyStart(frame), frame.count > start + 8 else { return isConnect(frame) }
-        let mqisdp: [UInt8] = [0, 6, 0x4D, 0x51, 0x49, 0x73, 0x64, 0x70]
-        return isConnect(frame) || (Array(frame[start..<start + 8]) == mqisdp && frame[start + 8] == 3)
+        if isConnect(frame) { return true }
+        // "\0\6MQIsdp" and level 3.
+        guard frame.first == 0x10, let start = bodyStart(frame), frame.count > start + 8 else { return false }
+        return Array(frame[start...start + 8]) == [0, 6, 0x4D, 0x51, 0x49, 0x73, 0x64, 0x70, 3]
     }
 
     /// Decodes one whole 3.1.1 packet from a client.
