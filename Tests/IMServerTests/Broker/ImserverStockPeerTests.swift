@@ -11,19 +11,34 @@ import TestSupport
 struct ImserverStockPeerTests {
     static let versions = ["5", "3.1.1"]
 
+    /// Alice's device logs in once (so messages queue for it; subscribed at `qos`), bob sends
+    /// with `send` (more `paho_peer.py send` runs for `more`), and alice's next login receives
+    /// with `receive`; then a last login of hers that must get nothing more. Returns what bob's
+    /// first run, alice's receiving run and her last run printed.
+    func offlineDelivery(
+        _ server: StockImserver, _ version: String = "5", qos: String = "1", send: [String] = [], more: [[String]] = [],
+        receive: [String] = []
+    ) async throws -> (sent: [String], received: [String], after: [String]) {
+        func paho(_ action: String, _ user: String, _ options: [String]) async throws -> [String] {
+            try await server.paho(action, user, device: "\(user)-1", protocolVersion: version, options)
+        }
+        let first = try await paho("receive", "alice", ["--qos", qos, "--wait", "0.3"])
+        #expect(first == ["connack 00", "suback 0\(qos)"])
+        let sent = try await paho("send", "bob", ["--to", "alice"] + send)
+        for options in more { _ = try await paho("send", "bob", ["--to", "alice"] + options) }
+        let received = try await paho("receive", "alice", receive)
+        return (sent, received, try await paho("receive", "alice", ["--wait", "0.5"]))
+    }
+
     /// Bob sends two messages at QoS 1 while alice is offline; her next login (same device,
     /// persistent session) gets both at QoS 1 once, in order.
     @Test(arguments: versions)
     func pahoSendsAndReceivesOfflineMessagesAtQoS1(_ version: String) async throws {
         let server = try await StockImserver.start()
-        let first = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: version, ["--wait", "0.3"])
-        #expect(first == ["connack 00", "suback 01"])
-        let sent = try await server.paho("send", "bob", device: "bob-1", protocolVersion: version, ["--to", "alice", "--count", "2"])
-        #expect(sent == ["connack 00", "sent"])
-        let received = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: version, ["--count", "2"])
-        #expect(received == ["connack 00", "suback 01", "message 1 0 im/inbox/bob paho 0", "message 1 0 im/inbox/bob paho 1"])
-        let again = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: version, ["--wait", "0.5"])
-        #expect(again == ["connack 00", "suback 01"], "an acknowledged message came again")
+        let run = try await offlineDelivery(server, version, send: ["--count", "2"], receive: ["--count", "2"])
+        #expect(run.sent == ["connack 00", "sent"])
+        #expect(run.received == ["connack 00", "suback 01", "message 1 0 im/inbox/bob paho 0", "message 1 0 im/inbox/bob paho 1"])
+        #expect(run.after == ["connack 00", "suback 01"], "an acknowledged message came again")
         try await server.stop()
     }
 
@@ -32,12 +47,10 @@ struct ImserverStockPeerTests {
     @Test(arguments: versions)
     func anUnacknowledgedDeliveryComesAgainWithDUP(_ version: String) async throws {
         let server = try await StockImserver.start()
-        _ = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: version, ["--wait", "0.3"])
-        _ = try await server.paho("send", "bob", device: "bob-1", protocolVersion: version, ["--to", "alice"])
-        let unacknowledged = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: version, ["--no-ack"])
-        #expect(unacknowledged == ["connack 00", "suback 01", "message 1 0 im/inbox/bob paho 0"])
-        let redelivered = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: version, [])
-        #expect(redelivered == ["connack 00", "suback 01", "message 1 1 im/inbox/bob paho 0"])
+        let run = try await offlineDelivery(server, version, receive: ["--no-ack"])
+        #expect(run.received == ["connack 00", "suback 01", "message 1 0 im/inbox/bob paho 0"])
+        // The last login of offlineDelivery is the redelivery: DUP, and acknowledged this time.
+        #expect(run.after == ["connack 00", "suback 01", "message 1 1 im/inbox/bob paho 0"])
         let after = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: version, ["--wait", "0.5"])
         #expect(after == ["connack 00", "suback 01"])
         try await server.stop()
@@ -47,12 +60,9 @@ struct ImserverStockPeerTests {
     @Test(arguments: versions)
     func aQoS0SubscriptionGetsQoS0DeliveriesOnce(_ version: String) async throws {
         let server = try await StockImserver.start()
-        _ = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: version, ["--qos", "0", "--wait", "0.3"])
-        _ = try await server.paho("send", "bob", device: "bob-1", protocolVersion: version, ["--to", "alice"])
-        let received = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: version, ["--qos", "0"])
-        #expect(received == ["connack 00", "suback 00", "message 0 0 im/inbox/bob paho 0"])
-        let again = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: version, ["--wait", "0.5"])
-        #expect(again == ["connack 00", "suback 01"], "a QoS 0 delivery stayed queued")
+        let run = try await offlineDelivery(server, version, qos: "0", receive: ["--qos", "0"])
+        #expect(run.received == ["connack 00", "suback 00", "message 0 0 im/inbox/bob paho 0"])
+        #expect(run.after == ["connack 00", "suback 01"], "a QoS 0 delivery stayed queued")
         try await server.stop()
     }
 
@@ -60,11 +70,9 @@ struct ImserverStockPeerTests {
     @Test(arguments: versions)
     func aQoS0PublishIsStoredAndDelivered(_ version: String) async throws {
         let server = try await StockImserver.start()
-        _ = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: version, ["--wait", "0.3"])
-        let sent = try await server.paho("send", "bob", device: "bob-1", protocolVersion: version, ["--to", "alice", "--qos", "0"])
-        #expect(sent == ["connack 00", "sent"])
-        let received = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: version, [])
-        #expect(received == ["connack 00", "suback 01", "message 1 0 im/inbox/bob paho 0"])
+        let run = try await offlineDelivery(server, version, send: ["--qos", "0"])
+        #expect(run.sent == ["connack 00", "sent"])
+        #expect(run.received == ["connack 00", "suback 01", "message 1 0 im/inbox/bob paho 0"])
         try await server.stop()
     }
 
@@ -72,12 +80,9 @@ struct ImserverStockPeerTests {
     /// message, 0x99 in MQTT 5) is acknowledged all the same and dropped, as MQTT-3.3.5-2 allows.
     @Test func a311PublishTheServerRefusesIsAcknowledgedAndNotDelivered() async throws {
         let server = try await StockImserver.start()
-        _ = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: "3.1.1", ["--wait", "0.3"])
-        let sent = try await server.paho("send", "bob", device: "bob-1", protocolVersion: "3.1.1",
-                                         ["--to", "alice", "--payload", "not a message"])
-        #expect(sent == ["connack 00", "sent"])
-        let received = try await server.paho("receive", "alice", device: "alice-1", protocolVersion: "3.1.1", ["--wait", "0.5"])
-        #expect(received == ["connack 00", "suback 01"])
+        let run = try await offlineDelivery(server, "3.1.1", send: ["--payload", "not a message"], receive: ["--wait", "0.5"])
+        #expect(run.sent == ["connack 00", "sent"])
+        #expect(run.received == ["connack 00", "suback 01"])
         try await server.stop()
     }
 
@@ -85,14 +90,10 @@ struct ImserverStockPeerTests {
     /// (MQTT-3.1.2-24): it is dropped as if delivered (MQTT-3.1.2-25), and the next one comes.
     @Test func aDeliveryOverTheClientsMaximumPacketSizeIsNotSent() async throws {
         let server = try await StockImserver.start()
-        _ = try await server.paho("receive", "alice", device: "alice-1", ["--wait", "0.3"])
         let big = #"{"type":"text","text":"\#(String(repeating: "x", count: 500))","cid":"big"}"#
-        _ = try await server.paho("send", "bob", device: "bob-1", ["--to", "alice", "--payload", big])
-        _ = try await server.paho("send", "bob", device: "bob-1", ["--to", "alice"])
-        let received = try await server.paho("receive", "alice", device: "alice-1", ["--max-packet", "300", "--wait", "1"])
-        #expect(received == ["connack 00", "suback 01", "message 1 0 im/inbox/bob paho 0"])
-        let again = try await server.paho("receive", "alice", device: "alice-1", ["--wait", "0.5"])
-        #expect(again == ["connack 00", "suback 01"], "the dropped delivery is still queued")
+        let run = try await offlineDelivery(server, send: ["--payload", big], more: [[]], receive: ["--max-packet", "300", "--wait", "1"])
+        #expect(run.received == ["connack 00", "suback 01", "message 1 0 im/inbox/bob paho 0"])
+        #expect(run.after == ["connack 00", "suback 01"], "the dropped delivery is still queued")
         try await server.stop()
     }
 
