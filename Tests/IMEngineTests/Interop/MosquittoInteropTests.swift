@@ -112,4 +112,25 @@ struct MosquittoInteropTests {
             await secondEngine.shutdown()
         }
     }
+
+    /// Forty messages queued while the broker was away all go out once it is back, to a broker
+    /// that announces a small Receive Maximum (`max_inflight_messages 5`): none fails, the
+    /// link stays up.
+    @Test func messagesQueuedWhileAwayAreAllSentToABrokerWithASmallReceiveMaximum() async throws {
+        try await withBroker(settings: "max_inflight_messages 5") { setup in
+            let (session, engine, error) = try await setup.connect()
+            #expect(error == nil)
+            setup.broker.end(with: SIGKILL)
+            #expect(await eventually { await session.status == .connecting })
+            for number in 0..<40 { _ = try await session.send(text: "queued \(number)", to: "bob") }
+            try setup.broker.restart()
+            let drained = await eventually(within: .seconds(15)) { (try? await session.pendingOutgoing().isEmpty) == true }
+            let history = await session.statusHistory
+            #expect(drained, "\(history)")
+            #expect(history.filter { $0.status == .connected }.count == 2, "\(history)")
+            let states = try await session.history(peer: "bob", limit: 100).map(\.state)
+            #expect(states.count == 40 && states.allSatisfy { $0 == .sent }, "\(states.map { "\($0)" }.joined(separator: " "))")
+            await engine.shutdown()
+        }
+    }
 }
