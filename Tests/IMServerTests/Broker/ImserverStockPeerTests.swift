@@ -7,7 +7,7 @@ import TestSupport
 /// in MQTT 5 and 3.1.1, logging in with tokens from the server API: QoS 1 both ways, offline
 /// delivery to a persistent session (clean start 0 / clean session false), redelivery with DUP,
 /// a QoS 0 subscription.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(3)))
 struct ImserverStockPeerTests {
     static let versions = ["5", "3.1.1"]
 

@@ -5,7 +5,7 @@ import TestSupport
 
 /// Every refusal of the contract after login (DISCONNECT, PUBACK and SUBACK codes of
 /// imsh-protocol(7)), met by a stock MQTT 5 client (paho-mqtt) of the `imserver` executable.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(3)))
 struct ImserverStockSessionRefusalTests {
     /// A condition the server ends a session for, or refuses a packet for.
     enum SessionRefusal: String, Sendable, CaseIterable {
@@ -37,7 +37,7 @@ struct ImserverStockSessionRefusalTests {
     @Test(arguments: SessionRefusal.allCases)
     func aStockClientGetsTheContractsCode(_ refusal: SessionRefusal) async throws {
         let server = try await StockImserver.start()
-        let lines = try await withTimeout(.seconds(40)) { try await Self.run(refusal, server) }
+        let lines = try await withTimeout(.seconds(60)) { try await Self.run(refusal, server) }
         #expect(lines.first == "connack 00", "\(refusal): \(lines)")
         #expect(lines.contains(refusal.expected), "\(refusal): \(lines)")
         if refusal != .shutdown { try await server.stop() }
@@ -50,7 +50,7 @@ struct ImserverStockSessionRefusalTests {
         }
         func whileOnline(_ action: @escaping @Sendable () async throws -> Void) async throws -> [String] {
             let token = try await server.token("alice")
-            async let online = server.paho("receive", "alice", device: "alice-1", token: token, ["--wait", "20"])
+            async let online = server.paho("receive", "alice", device: "alice-1", token: token, ["--wait", "25"])
             try await ImserverStockRefusalTests.waitUntilOnline("alice", server)
             try await action()
             return try await online
