@@ -44,7 +44,7 @@ public final class StockMosquitto: Sendable {
         // mosquitto buffers what it logs to standard output; to a file it writes each line at once.
         log = directory + "/mosquitto.log"
         _ = FileManager.default.createFile(atPath: log, contents: nil, attributes: [.posixPermissions: 0o644])
-        try FileManager.default.setAttributes([.ownerAccountName: "mosquitto"], ofItemAtPath: log)
+        try Self.giveToBroker(log)
         config += "log_dest file \(log)\nlog_type all\n"
         configFile = directory + "/mosquitto.conf"
         try config.write(toFile: configFile, atomically: true, encoding: .utf8)
@@ -67,8 +67,14 @@ public final class StockMosquitto: Sendable {
     /// The config lines of a persistence folder owned by the `mosquitto` user, saved at every change.
     private static func persistence(directory: String) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try FileManager.default.setAttributes([.ownerAccountName: "mosquitto"], ofItemAtPath: directory)
+        try giveToBroker(directory)
         return "persistence true\npersistence_location \(directory)/\nautosave_on_changes true\nautosave_interval 1\n"
+    }
+
+    /// Makes `path` the broker's to write: started as root, mosquitto runs as the `mosquitto` user.
+    private static func giveToBroker(_ path: String) throws {
+        guard getuid() == 0 else { return }
+        try FileManager.default.setAttributes([.ownerAccountName: "mosquitto"], ofItemAtPath: path)
     }
 
     /// Sends `signal` to the broker (SIGSTOP, SIGCONT).
