@@ -17,13 +17,24 @@ public enum MQTT311 {
         return Array(frame[start..<start + 6]) == [0, 4, 0x4D, 0x51, 0x54, 0x54] && frame[start + 6] == protocolLevel
     }
 
+    /// Whether `frame` is a CONNECT of MQTT 3.1 ("MQIsdp", level 3) or 3.1.1: a client that
+    /// reads only a 3.x CONNACK, so even its refusal (return code 1 for 3.1) goes in 3.1.1 form.
+    public static func isPre5Connect(_ frame: [UInt8]) -> Bool {
+        if isConnect(frame) { return true }
+        // "\0\6MQIsdp" and level 3.
+        guard frame.first == 0x10, let start = bodyStart(frame), frame.count > start + 8 else { return false }
+        return Array(frame[start...start + 8]) == [0, 6, 0x4D, 0x51, 0x49, 0x73, 0x64, 0x70, 3]
+    }
+
     /// Decodes one whole 3.1.1 packet from a client.
     public static func decode(frame: [UInt8]) throws(MQTTError) -> Packet {
         guard let start = bodyStart(frame) else { throw .malformed("bad remaining length") }
         var body = Array(frame[start...])
         let type = frame[0] >> 4
         switch type {
-        case 1: try upgradeConnect(&body)
+        case 1:
+            guard isConnect(frame) else { throw MQTTError(.unsupportedProtocolVersion, "MQTT 3.1 is not served; use 3.1.1 or 5") }
+            try upgradeConnect(&body)
         case 3: try insertProperties(&body, after: topicEnd(body) + (frame[0] & 0x06 != 0 ? 2 : 0))
         case 8, 10: try insertProperties(&body, after: 2)
         default: break

@@ -27,6 +27,18 @@ struct TakeoverSuspicionTests {
         #expect(rule.count == 1)
     }
 
+    /// A stopped broker also closes without DISCONNECT, but the attempts after it fail.
+    @Test func aFailedAttemptBetweenClosesStartsTheCountOver() {
+        var rule = TakeoverSuspicion()
+        _ = rule.serverClosed(livedMilliseconds: 50)
+        _ = rule.serverClosed(livedMilliseconds: 50)
+        rule.attemptFailed()
+        #expect(rule.count == 0)
+        #expect(rule.serverClosed(livedMilliseconds: 50) == nil)
+        #expect(rule.serverClosed(livedMilliseconds: 50) == nil)
+        #expect(rule.serverClosed(livedMilliseconds: 50) != nil)
+    }
+
     @Test func aLimitOfZeroNeverSuspects() {
         var rule = TakeoverSuspicion(limit: 0)
         for _ in 0..<10 { #expect(rule.serverClosed(livedMilliseconds: 10) == nil) }

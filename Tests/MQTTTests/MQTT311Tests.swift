@@ -22,6 +22,15 @@ struct MQTT311Tests {
         #expect(!MQTT311.isConnect(Packet.connect(connect).encoded()))
     }
 
+    /// An MQTT 3.1 CONNECT ("MQIsdp", level 3) is refused, and its client reads 3.x CONNACKs only.
+    @Test func anMQTT31ConnectIsRecognisedAndNotDecoded() {
+        let connect: [UInt8] = [0x10, 16, 0, 6, 0x4D, 0x51, 0x49, 0x73, 0x64, 0x70, 3, 0x02, 0, 30, 0, 2, 0x69, 0x64]
+        #expect(MQTT311.isPre5Connect(connect) && MQTT311.isPre5Connect(Self.connect))
+        #expect(!MQTT311.isConnect(connect))
+        #expect(throws: MQTTError.self) { try MQTT311.decode(frame: connect) }
+        #expect(MQTT311.encode(.connack(ConnAck(reasonCode: .unsupportedProtocolVersion))) == [0x20, 2, 0, 1])
+    }
+
     @Test func publishAndSubscribeDecodeWithoutProperties() throws {
         let publish: [UInt8] = [0x32, 7, 0, 1, 0x74, 0, 9, 0x68, 0x69]
         #expect(try MQTT311.decode(frame: publish)

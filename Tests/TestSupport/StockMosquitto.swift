@@ -1,5 +1,6 @@
 import Foundation
 import IMProcess
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,21 +9,25 @@ import Glibc
 /// or TLS, for tests that need a peer nobody here wrote. Stop it with `stop()`.
 public final class StockMosquitto: Sendable {
     public let port: UInt16
-    private let process: ChildProcess
+    /// The running broker; nil once ended (its pid may then belong to another process).
+    private let process: Mutex<ChildProcess?>
     private let log: String
+    private let configFile: String
 
     /// Starts mosquitto, over TLS with `certificate`/`key` (plaintext without them); with
     /// `clientCA`, clients must present a certificate it issued. `users` (user name: password)
     /// go to the password file, or with `refuseSubscriptions` to mosquitto's dynamic-security
     /// plugin, which refuses every SUBSCRIBE (SUBACK 0x87: an `acl_file` never refuses one)
     /// until `allowSubscriptions(of:)`. `settings` are more global lines (`max_packet_size 1000`).
-    /// `directory` must be readable by the `mosquitto` user.
+    /// With `persistent`, sessions and queued messages are written to disk at every change, so
+    /// they outlive `restart()` even after SIGKILL. `directory` must be readable by the `mosquitto` user.
     public init(
         directory: String, certificate: String? = nil, key: String? = nil, clientCA: String? = nil,
-        users: [String: String], refuseSubscriptions: Bool = false, settings: String = ""
+        users: [String: String], refuseSubscriptions: Bool = false, persistent: Bool = false, settings: String = ""
     ) throws {
         port = try LoopbackPort.free()
         var config = "per_listener_settings false\nallow_anonymous false\n\(settings)\n"
+        if persistent { config += try Self.persistence(directory: directory + "/persistence") }
         var files: [String] = []
         if refuseSubscriptions {
             config += try Self.dynamicSecurity(directory: directory + "/dynsec", users: users)
@@ -36,17 +41,59 @@ public final class StockMosquitto: Sendable {
         config += "listener \(port) 127.0.0.1\n"
         if let certificate, let key { config += "certfile \(certificate)\nkeyfile \(key)\n" }
         if let clientCA { config += "cafile \(clientCA)\nrequire_certificate true\n" }
-        let configFile = directory + "/mosquitto.conf"
+        // mosquitto buffers what it logs to standard output; to a file it writes each line at once.
+        log = directory + "/mosquitto.log"
+        _ = FileManager.default.createFile(atPath: log, contents: nil, attributes: [.posixPermissions: 0o644])
+        try Self.giveToBroker(log)
+        config += "log_dest file \(log)\nlog_type all\n"
+        configFile = directory + "/mosquitto.conf"
         try config.write(toFile: configFile, atomically: true, encoding: .utf8)
         files.append(configFile)
         for file in files {
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
         }
-        log = directory + "/mosquitto.log"
-        let logFD = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        process = Mutex(Optional(try Self.spawn(configFile: configFile, log: log)))
+        try waitUntilListening()
+    }
+
+    /// mosquitto on `configFile`, its output appended to `log`.
+    private static func spawn(configFile: String, log: String) throws -> ChildProcess {
+        let logFD = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         defer { close(logFD) }
-        process = try ChildProcess.spawn(
-            "/usr/sbin/mosquitto", ["-c", configFile, "-v"], stdout: .descriptor(logFD), stderr: .descriptor(logFD))
+        return try ChildProcess.spawn(
+            "/usr/sbin/mosquitto", ["-c", configFile], stdout: .descriptor(logFD), stderr: .descriptor(logFD))
+    }
+
+    /// The config lines of a persistence folder owned by the `mosquitto` user, saved at every change.
+    private static func persistence(directory: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try giveToBroker(directory)
+        return "persistence true\npersistence_location \(directory)/\nautosave_on_changes true\nautosave_interval 1\n"
+    }
+
+    /// Makes `path` the broker's to write: started as root, mosquitto runs as the `mosquitto` user.
+    private static func giveToBroker(_ path: String) throws {
+        guard getuid() == 0 else { return }
+        try FileManager.default.setAttributes([.ownerAccountName: "mosquitto"], ofItemAtPath: path)
+    }
+
+    /// Sends `signal` to the broker (SIGSTOP, SIGCONT).
+    public func signal(_ number: Int32) {
+        process.withLock { $0?.signal(number) }
+    }
+
+    /// Ends the broker with `signal` (SIGTERM, SIGKILL) and waits for it to be gone.
+    public func end(with number: Int32) {
+        process.withLock { running in
+            running?.signal(number)
+            _ = running?.wait()
+            running = nil
+        }
+    }
+
+    /// Starts the broker again, on the same port and configuration, after `end(with:)`.
+    public func restart() throws {
+        try process.withLock { $0 = try Self.spawn(configFile: configFile, log: log) }
         try waitUntilListening()
     }
 
@@ -107,8 +154,7 @@ public final class StockMosquitto: Sendable {
 
     /// Kills the broker: SIGKILL, since a child of the test runner may have SIGTERM blocked.
     public func stop() {
-        process.signal(SIGKILL)
-        _ = process.wait()
+        end(with: SIGKILL)
     }
 
     private func waitUntilListening() throws {

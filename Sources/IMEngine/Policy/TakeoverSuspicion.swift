@@ -5,7 +5,9 @@
 /// schedule for ever. So: when the server closes the link (no DISCONNECT) within `window` of a
 /// successful login `limit` times in a row, with no network change in between, the session
 /// stops with kickedOfflineByOtherClient (6) / 31010 and says takeover is suspected and why.
-/// A link that lives longer than `window`, or a network change, starts the count over.
+/// A link that lives longer than `window`, a network change, or an attempt that fails to log in
+/// starts the count over: a broker that stops also closes without DISCONNECT, but then nothing
+/// answers for a while, whereas a taken-over device logs in again at once, every time.
 public struct TakeoverSuspicion: Sendable, Equatable {
     /// How soon after CONNACK a close counts as "right after login" (ms).
     public static let window: Int64 = 5_000
@@ -40,4 +42,8 @@ public struct TakeoverSuspicion: Sendable, Equatable {
 
     /// The network changed, or the session starts over: closes from now on count afresh.
     public mutating func reset() { count = 0 }
+
+    /// An attempt did not log in (refused, unreachable, no CONNACK): the server went away, so
+    /// the closes before it were not a takeover.
+    public mutating func attemptFailed() { count = 0 }
 }

@@ -113,6 +113,7 @@ extension Session {
             establish(established, generation: generation)
         case let .failed(failure, unreachable):
             if unreachable { preferredServer = nil }
+            takeover.attemptFailed()
             fail(generation, failure)
         }
     }

@@ -51,6 +51,8 @@ final class BrokerConnection: ConnectionHandler {
     var fetching = false
     var fetchAgain = false
     var nextPacketID: UInt16 = 0
+    /// The client's Maximum Packet Size (CONNECT): no delivery larger than it is sent.
+    var clientMaximumPacketSize: Int?
     /// How many deliveries may be unacknowledged at once (the client's Receive Maximum, capped).
     var window = 32
 
@@ -96,7 +98,7 @@ final class BrokerConnection: ConnectionHandler {
         lastPacketAt = core.clock.monotonic()
         let packet: Packet
         do {
-            if phase == .awaitingConnect && MQTT311.isConnect(frame) { speaks311 = true }
+            if phase == .awaitingConnect && MQTT311.isPre5Connect(frame) { speaks311 = true }
             packet = speaks311 ? try MQTT311.decode(frame: frame) : try Packet(frame: frame)
         } catch {
             refuseMalformed(error)

@@ -63,29 +63,28 @@ extension BrokerCore {
 
     private func deliver(_ message: QueuedMessage, to broker: BrokerConnection, _ device: DeviceKey) {
         broker.lastQueuedMessageID = max(broker.lastQueuedMessageID, message.messageID)
-        var packetID: UInt16?
-        var resent = false
-        if broker.deliveryQoS == .atLeastOnce {
-            packetID = broker.takePacketIdentifier()
-            broker.inflight[packetID!] = message.messageID
-            resent = !unacknowledged[device, default: []].insert(message.messageID).inserted
-        }
         let payload = TextMessage(text: message.text, cid: message.cid).delivered(from: message.from).encoded()
-        defer {
-            if packetID == nil && broker.phase == .online {
-                broker.acknowledgements.add(message.messageID)
-                flushAcknowledgements(broker)
-            }
-        }
-        broker.send(.publish(Publish(
+        var publish = Publish(
             topic: IMTopic.inbox(from: message.from).name, payload: payload, qos: broker.deliveryQoS,
-            packetIdentifier: packetID ?? 0, dup: resent,
             properties: [
                 .payloadFormatIndicator(.utf8),
                 .contentType(TextMessage.contentType),
                 .userProperty(IMUserProperty.messageUID, message.uid),
                 .userProperty(IMUserProperty.sentAt, String(message.sentAt)),
-            ])))
+            ])
+        // MQTT-3.1.2-24/25: a packet over the client's Maximum Packet Size is not sent; the
+        // message is dropped from the device's queue as if delivered (or it would block it).
+        let fits = broker.clientMaximumPacketSize.map { Packet.publish(publish).encoded().count <= $0 } ?? true
+        if fits && broker.deliveryQoS == .atLeastOnce {
+            publish.packetIdentifier = broker.takePacketIdentifier()
+            broker.inflight[publish.packetIdentifier] = message.messageID
+            publish.dup = !unacknowledged[device, default: []].insert(message.messageID).inserted
+        }
+        if fits { broker.send(.publish(publish)) }
+        if (!fits || broker.deliveryQoS == .atMostOnce) && broker.phase == .online {
+            broker.acknowledgements.add(message.messageID)
+            flushAcknowledgements(broker)
+        }
     }
 
     /// A PUBACK for a delivery: the device has the message; drop it from its queue and send more.

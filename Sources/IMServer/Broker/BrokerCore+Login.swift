@@ -83,6 +83,7 @@ extension BrokerCore {
         if let receiveMaximum = connect.properties.receiveMaximum {
             broker.window = min(broker.window, Int(receiveMaximum))
         }
+        broker.clientMaximumPacketSize = connect.properties.maximumPacketSize.map(Int.init)
         acknowledgeLogin(broker)
         broker.startKeepAlive(seconds: connect.keepAlive)
     }

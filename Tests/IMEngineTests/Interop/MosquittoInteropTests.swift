@@ -13,15 +13,15 @@ struct MosquittoInteropTests {
         let directory = TemporaryDirectory()
         let broker: StockMosquitto
 
-        init(refuseSubscriptions: Bool = false, settings: String = "") throws {
+        init(refuseSubscriptions: Bool = false, persistent: Bool = false, settings: String = "") throws {
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
             broker = try StockMosquitto(
                 directory: directory.path, users: [TestTokens.appKey: TestTokens.token(for: "alice")],
-                refuseSubscriptions: refuseSubscriptions, settings: settings)
+                refuseSubscriptions: refuseSubscriptions, persistent: persistent, settings: settings)
         }
 
         /// A session of alice on `phone-alice`, its data in `data` (another for a second device).
-        func connect(data: String = "data") async throws -> (Session, SessionEngine, EngineError?) {
+        func connect(data: String = "data", heartbeat: Int = 30) async throws -> (Session, SessionEngine, EngineError?) {
             var configuration = EngineConfiguration(
                 appKey: TestTokens.appKey, servers: [ServerAddress(host: "127.0.0.1", port: broker.port)],
                 dataDirectory: directory.path + "/" + data, callbacks: .immediate, networkMonitor: .none,
@@ -29,7 +29,8 @@ struct MosquittoInteropTests {
             // A stock broker closes a taken-over connection silently: read that as a takeover.
             configuration.takeoverLimit = TakeoverSuspicion.defaultLimit
             let engine = try SessionEngine(configuration)
-            let session = engine.makeSession(ConnectParameters(token: TestTokens.token(for: "alice"), deviceID: "phone-alice"))
+            let session = engine.makeSession(
+                ConnectParameters(token: TestTokens.token(for: "alice"), deviceID: "phone-alice", heartbeat: heartbeat))
             return (session, engine, await session.connectionError())
         }
     }
@@ -109,6 +110,27 @@ struct MosquittoInteropTests {
             #expect(last?.detail.contains("takeover suspected") == true, "\(String(describing: last))")
             await firstEngine.shutdown()
             await secondEngine.shutdown()
+        }
+    }
+
+    /// Forty messages queued while the broker was away all go out once it is back, to a broker
+    /// that announces a small Receive Maximum (`max_inflight_messages 5`): none fails, the
+    /// link stays up.
+    @Test func messagesQueuedWhileAwayAreAllSentToABrokerWithASmallReceiveMaximum() async throws {
+        try await withBroker(settings: "max_inflight_messages 5") { setup in
+            let (session, engine, error) = try await setup.connect()
+            #expect(error == nil)
+            setup.broker.end(with: SIGKILL)
+            #expect(await eventually { await session.status == .connecting })
+            for number in 0..<40 { _ = try await session.send(text: "queued \(number)", to: "bob") }
+            try setup.broker.restart()
+            let drained = await eventually(within: .seconds(15)) { (try? await session.pendingOutgoing().isEmpty) == true }
+            let history = await session.statusHistory
+            #expect(drained, "\(history)")
+            #expect(history.filter { $0.status == .connected }.count == 2, "\(history)")
+            let states = try await session.history(peer: "bob", limit: 100).map(\.state)
+            #expect(states.count == 40 && states.allSatisfy { $0 == .sent }, "\(states.map { "\($0)" }.joined(separator: " "))")
+            await engine.shutdown()
         }
     }
 }

@@ -11,7 +11,7 @@ import TestSupport
 /// DISCONNECT 0x00; Will Retain is refused since the server announces Retain Available 0.
 @Suite(.timeLimit(.minutes(1)))
 struct WillMessageTests {
-    static let script = URL(fileURLWithPath: PahoPeer.script).deletingLastPathComponent().appendingPathComponent("paho_will.py").path
+    static let script = PahoPeer.stockClient("paho_will.py")
 
     /// Runs paho_will.py as alice with `options` and returns its first line (`connack XX`).
     func pahoWill(_ server: TestServer, _ options: [String] = []) async throws -> String {
