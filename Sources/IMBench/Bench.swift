@@ -1,11 +1,11 @@
 import IMCommandLine
 import IMTimeline
 
-/// `imsh bench connect|messages|reconnect|login|shell`: many accounts at once, measured.
+/// `imsh bench connect|messages|reconnect|login|shell|server`: many accounts at once, measured.
 public enum Bench {
     static let commands: [String: any BenchCommand.Type] = [
         "connect": ConnectBench.self, "messages": MessagesBench.self, "reconnect": ReconnectBench.self,
-        "login": LoginBench.self, "shell": ShellBench.self,
+        "login": LoginBench.self, "shell": ShellBench.self, "server": ServerBench.self,
     ]
 
     static let spec = CommandSpec(
@@ -18,12 +18,14 @@ public enum Bench {
             "reconnect --accounts N [--down S] [--jitter J] [options]",
             "login --connections N [--window W] [--hold S] [options]",
             "shell --accounts N [options]",
+            "server --target mqtt://HOST[:PORT] [--pairs N] [--rate R] [options]",
         ],
         epilogue: """
             Each bench runs an IM server (in this process, or a separate imserver with --server spawn),
             creates its users through the server API, connects them as full sessions of one engine
             (each with its own SQLite database) and reports what it measured; 'login' uses bare
-            MQTT clients instead, to measure the server alone. See
+            MQTT clients instead, to measure the server alone, and 'server' drives any MQTT 5
+            server (imserver or a stock broker) with such clients. See
             'imsh bench BENCH --help' for each bench's options, and imsh(1).
 
             exit status: 0 the bench ran and met its conditions, 1 it did not, 2 usage error
@@ -37,7 +39,7 @@ public enum Bench {
     /// Runs `imsh bench` with the arguments after `bench`; returns the exit status.
     public static func main(arguments: [String]) async -> Int32 {
         guard let name = arguments.first else {
-            return usageError(spec.name, UsageError("missing bench: connect, messages, reconnect, login or shell (see 'imsh bench --help')"))
+            return usageError(spec.name, UsageError("missing bench: connect, messages, reconnect, login, shell or server (see 'imsh bench --help')"))
         }
         if name == "--help" || name == "-h" {
             CommandLineTool.writeOut(spec.helpText)
@@ -48,7 +50,7 @@ public enum Bench {
             return 0
         }
         guard let command = commands[name] else {
-            return usageError(spec.name, UsageError("unknown bench '\(name)': use connect, messages, reconnect, login or shell"))
+            return usageError(spec.name, UsageError("unknown bench '\(name)': use connect, messages, reconnect, login, shell or server"))
         }
         return await run(command, Array(arguments.dropFirst()))
     }
