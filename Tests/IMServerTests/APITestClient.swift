@@ -1,5 +1,6 @@
 import IMHTTP
 import IMTransport
+import TestSupport
 
 /// An HTTP/1.1 client on a raw IMTransport connection, reading with IMHTTP's response parser.
 struct APITestClient: Sendable {
@@ -53,7 +54,7 @@ struct APIResponseReader {
         while true {
             if let response = try parser.nextResponse() { return response }
             guard let chunk = try await readChunk() else {
-                throw APITestFailure("the server closed the connection before a whole response")
+                throw TestFailure("the server closed the connection before a whole response")
             }
             parser.append(chunk)
         }
@@ -62,7 +63,7 @@ struct APIResponseReader {
     /// The bytes read so far once there are at least `count` (they also go to the parser).
     mutating func rawBytes(atLeast count: Int) async throws -> [UInt8] {
         while raw.count < count {
-            guard let chunk = try await readChunk() else { throw APITestFailure("closed after \(raw.count) bytes") }
+            guard let chunk = try await readChunk() else { throw TestFailure("closed after \(raw.count) bytes") }
             parser.append(chunk)
         }
         return raw

@@ -5,12 +5,7 @@ import IMProtocol
 import IMTransport
 import Synchronization
 import Testing
-
-/// A failure inside an API test helper, with what went wrong.
-struct APITestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
+import TestSupport
 
 /// A server clock the test sets; starts at a fixed instant.
 final class APITestClock: Sendable {
@@ -73,6 +68,6 @@ extension HTTPResponse {
 func apiOnLoop<T: Sendable>(_ loop: EventLoop, _ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         let accepted = loop.execute { continuation.resume(with: Result { try body() }) }
-        if !accepted { continuation.resume(throwing: APITestFailure("loop stopped")) }
+        if !accepted { continuation.resume(throwing: TestFailure("loop stopped")) }
     }
 }

@@ -103,8 +103,3 @@ func withChaos<T: Sendable>(
     }
 }
 
-/// A test's own failure, with what went wrong.
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

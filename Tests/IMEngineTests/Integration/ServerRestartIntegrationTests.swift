@@ -1,6 +1,7 @@
 import IMEngine
 import Synchronization
 import Testing
+import TestSupport
 
 /// The server goes away (graceful stop: DISCONNECT 0x8B) and comes back on the same data
 /// directory and port: sessions return by themselves, and no message is lost or doubled.

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// A blocking TCP server on 127.0.0.1 for byte-level peers (a SOCKS5 proxy that refuses, an

@@ -7,11 +7,6 @@ import Synchronization
 import Testing
 import TestSupport
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
 /// Polls `condition` every 5 ms until it holds or `limit` passes; whether it held.
 func eventually(within limit: Duration = .seconds(5), _ condition: @Sendable () async -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + limit

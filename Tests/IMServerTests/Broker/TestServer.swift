@@ -68,7 +68,7 @@ final class TestServer: Sendable {
         let connack = try await client.login(appKey: Self.appKey, token: try await token(user), device: device, platform: platform)
         // A failed login fails this test alone (a precondition would take the whole test process down).
         guard connack?.reasonCode == .success else {
-            throw APITestFailure("login of \(user) failed: \(String(describing: connack))")
+            throw TestFailure("login of \(user) failed: \(String(describing: connack))")
         }
         _ = try await client.subscribeInbox()
         return client

@@ -83,8 +83,3 @@ final class RunningImsh: Sendable {
     }
 }
 
-/// A test could not do what it set out to do.
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

@@ -1,10 +1,5 @@
 import Glibc
-
-/// A failure inside a test helper, with what went wrong.
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
+import TestSupport
 
 /// A blocking TCP socket on 127.0.0.1 for test peers that misbehave on purpose.
 ///
