@@ -7,14 +7,15 @@ import Glibc
 #endif
 
 extension ServeCommand {
-    /// Reads --tls-listen, --api-tls-listen, --cert, --key and --client-ca into `options`;
+    /// Reads --tls-listen, --api-tls-listen, --wss-listen, --cert, --key and --client-ca into `options`;
     /// exits with the reason when the files are unusable.
     static func configureTLS(_ options: inout EmbeddedServer.Options, _ parsed: ParsedArguments) {
         let certificate = parsed.value("--cert"), key = parsed.value("--key")
         let wantsTLS = parsed.value("--tls-listen") != nil || parsed.value("--api-tls-listen") != nil
+            || parsed.value("--wss-listen") != nil
         guard wantsTLS || certificate != nil || key != nil else { return }
         guard wantsTLS else {
-            CommandLineTool.fail(spec, UsageError("--cert and --key serve the TLS listeners: add --tls-listen or --api-tls-listen"))
+            CommandLineTool.fail(spec, UsageError("--cert and --key serve the TLS listeners: add --tls-listen, --api-tls-listen or --wss-listen"))
         }
         guard let certificate, let key else {
             CommandLineTool.fail(spec, UsageError("a TLS listener needs --cert FILE and --key FILE"))
@@ -22,6 +23,10 @@ extension ServeCommand {
         if let text = parsed.value("--tls-listen") {
             let endpoint = endpoint(text, option: "--tls-listen")
             (options.mqttTLSHost, options.mqttTLSPort) = (endpoint.host, endpoint.port)
+        }
+        if let text = parsed.value("--wss-listen") {
+            let endpoint = endpoint(text, option: "--wss-listen")
+            (options.secureWebSocketHost, options.secureWebSocketPort) = (endpoint.host, endpoint.port)
         }
         if let text = parsed.value("--api-tls-listen") {
             let endpoint = endpoint(text, option: "--api-tls-listen")
