@@ -25,6 +25,26 @@ struct WebSocketEchoTests {
         }
     }
 
+    @Test func theUpgradeRunsInsideASOCKS5Tunnel() async throws {
+        let group = try EventLoopGroup(name: "ws-echo")
+        let loop = try EventLoop(name: "ws-client")
+        defer {
+            loop.shutdown()
+            group.shutdown()
+        }
+        let listener = try Listener(group: group, webSocket: WebSocketSettings()) { $0.start(EchoHandler()) }
+        let proxy = try TestSOCKS5Proxy(targetPort: listener.localAddress.port)
+        defer { proxy.stop() }
+        let options = ConnectOptions(
+            timeout: .seconds(5), proxy: SOCKS5Proxy(host: "127.0.0.1", port: proxy.port), webSocket: WebSocketSettings())
+        try await withTimeout(.seconds(20)) {
+            let connection = try await Connection.connect(to: "broker.example", port: 80, options: options, on: loop)
+            defer { connection.close() }
+            try await expectEcho(of: [TestFrames.pingRequest, TestFrames.publish(payloadSize: 100)], over: connection)
+        }
+        #expect(proxy.requests.map(\.host) == ["broker.example"], "the name goes to the proxy, the upgrade through it")
+    }
+
     @Test func aPacketSplitOverFragmentsAndTwoPacketsInOneFrameAreCutRight() async throws {
         let group = try EventLoopGroup(name: "ws-echo")
         defer { group.shutdown() }

@@ -8,6 +8,8 @@ import Glibc
 /// or TLS, for tests that need a peer nobody here wrote. Stop it with `stop()`.
 public final class StockMosquitto: Sendable {
     public let port: UInt16
+    /// The `protocol websockets` listener (TLS too when the broker has a certificate), if asked for.
+    public let webSocketPort: UInt16?
     private let process: ChildProcess
     private let log: String
 
@@ -16,12 +18,14 @@ public final class StockMosquitto: Sendable {
     /// go to the password file, or with `refuseSubscriptions` to mosquitto's dynamic-security
     /// plugin, which refuses every SUBSCRIBE (SUBACK 0x87: an `acl_file` never refuses one)
     /// until `allowSubscriptions(of:)`. `settings` are more global lines (`max_packet_size 1000`).
-    /// `directory` must be readable by the `mosquitto` user.
+    /// With `webSocket`, a second listener speaks MQTT over WebSocket (Debian's mosquitto starts
+    /// one only beside a plain MQTT listener). `directory` must be readable by the `mosquitto` user.
     public init(
         directory: String, certificate: String? = nil, key: String? = nil, clientCA: String? = nil,
-        users: [String: String], refuseSubscriptions: Bool = false, settings: String = ""
+        users: [String: String], refuseSubscriptions: Bool = false, settings: String = "", webSocket: Bool = false
     ) throws {
         port = try LoopbackPort.free()
+        webSocketPort = webSocket ? try LoopbackPort.free() : nil
         var config = "per_listener_settings false\nallow_anonymous false\n\(settings)\n"
         var files: [String] = []
         if refuseSubscriptions {
@@ -36,6 +40,10 @@ public final class StockMosquitto: Sendable {
         config += "listener \(port) 127.0.0.1\n"
         if let certificate, let key { config += "certfile \(certificate)\nkeyfile \(key)\n" }
         if let clientCA { config += "cafile \(clientCA)\nrequire_certificate true\n" }
+        if let webSocketPort {
+            config += "listener \(webSocketPort) 127.0.0.1\nprotocol websockets\n"
+            if let certificate, let key { config += "certfile \(certificate)\nkeyfile \(key)\n" }
+        }
         let configFile = directory + "/mosquitto.conf"
         try config.write(toFile: configFile, atomically: true, encoding: .utf8)
         files.append(configFile)
@@ -112,7 +120,7 @@ public final class StockMosquitto: Sendable {
     }
 
     private func waitUntilListening() throws {
-        if LoopbackPort.waitUntilAccepting(port) { return }
+        if LoopbackPort.waitUntilAccepting(port), webSocketPort.map({ LoopbackPort.waitUntilAccepting($0) }) ?? true { return }
         stop()
         throw TestCertificateError("mosquitto did not listen on \(port) within 10 s: \(output)")
     }

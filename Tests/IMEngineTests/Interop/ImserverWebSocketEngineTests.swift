@@ -1,0 +1,64 @@
+import Foundation
+import IMEngine
+import IMProtocol
+import IMServer
+import IMTransport
+import Testing
+import TestSupport
+
+/// The engine against imserver's WebSocket listener: logged in with the transport reported,
+/// kicked by another device as over TCP, and an endpoint that answers HTTP without upgrading
+/// named with its status and not retried.
+@Suite(.timeLimit(.minutes(1)), .serialized)
+struct ImserverWebSocketEngineTests {
+    func withServer(_ body: @escaping @Sendable (EmbeddedServer, @Sendable (ServerAddress) throws -> SessionEngine) async throws -> Void) async throws {
+        let directory = TemporaryDirectory()
+        var options = EmbeddedServer.Options(
+            configuration: ServerConfiguration(apps: [IntegrationServer.app()]), dataDirectory: directory.path + "/server")
+        options.webSocketPort = 0
+        let server = try await EmbeddedServer.start(options)
+        let makeEngine: @Sendable (ServerAddress) throws -> SessionEngine = { address in
+            try SessionEngine(EngineConfiguration(
+                appKey: IntegrationServer.appKey, servers: [address], dataDirectory: directory.path + "/engine-\(UUID())",
+                callbacks: .immediate, networkMonitor: .none, eventLoopThreads: 1, attemptTimeout: .seconds(3)))
+        }
+        let result = await Result { try await withTimeout(.seconds(30)) { try await body(server, makeEngine) } }
+        await server.stop()
+        try result.get()
+    }
+
+    @Test func aWebSessionLogsInAndIsKickedByAnotherDeviceAsOverTCP() async throws {
+        try await withServer { server, makeEngine in
+            let port = try #require(server.webSocketAddress?.port)
+            let address = ServerAddress(host: "127.0.0.1", port: port, webSocketPath: "/mqtt")
+            let token = try await server.backend.issueToken(appKey: IntegrationServer.appKey, userID: "alice")
+            let first = try makeEngine(address), second = try makeEngine(address)
+            let web = first.makeSession(ConnectParameters(token: token, deviceID: "web-a", platform: .web))
+            #expect(try await web.connect() == "alice")
+            #expect(await web.connectedServer?.scheme == "ws")
+            let other = second.makeSession(ConnectParameters(token: token, deviceID: "web-b", platform: .web))
+            #expect(try await other.connect() == "alice")
+            for _ in 0..<200 where await web.status != .kickedOfflineByOtherClient { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(await web.status == .kickedOfflineByOtherClient)
+            await first.shutdown()
+            await second.shutdown()
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func anEndpointThatAnswersHTTPWithoutUpgradingIsNamedAndNotRetried(apiPort: Bool) async throws {
+        try await withServer { server, makeEngine in
+            let address = apiPort
+                ? ServerAddress(host: "127.0.0.1", port: server.apiAddress.port, webSocketPath: "/mqtt")
+                : ServerAddress(host: "127.0.0.1", port: try #require(server.webSocketAddress?.port), webSocketPath: "/ws")
+            let engine = try makeEngine(address)
+            let token = try await server.backend.issueToken(appKey: IntegrationServer.appKey, userID: "alice")
+            let session = engine.makeSession(ConnectParameters(token: token, deviceID: "web-a", platform: .web))
+            let error = await session.connectionError()
+            #expect(error?.status == .unconnected && error?.code == .webSocketFailure, "\(String(describing: error))")
+            #expect(error?.description.contains("answered the WebSocket upgrade with HTTP 404 Not Found") == true, "\(String(describing: error))")
+            #expect(await session.statuses == [.connecting, .unconnected])
+            await engine.shutdown()
+        }
+    }
+}
