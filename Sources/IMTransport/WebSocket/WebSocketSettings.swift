@@ -2,6 +2,8 @@
 public struct WebSocketSettings: Hashable, Sendable {
     /// The path MQTT brokers serve WebSocket clients at, by custom.
     public static let defaultPath = "/mqtt"
+    /// The largest frame payload sent (either end); longer writes go out as several frames.
+    public static let maxOutgoingFrame = 64 * 1024
 
     /// The request target of the upgrade (`/mqtt` by default).
     public var path: String

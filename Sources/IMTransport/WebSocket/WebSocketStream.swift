@@ -45,8 +45,6 @@ final class WebSocketStream: ByteStream {
     var failure: TransportError?
     var closeSent = false
 
-    /// The largest frame this stream sends; longer writes go out in several.
-    static let maxOutgoingFrame = 64 * 1024
     /// Reads of the socket one `read` may make without handing any data over.
     private static let readBudget = 16
 
@@ -105,7 +103,7 @@ final class WebSocketStream: ByteStream {
         case .open: break
         }
         guard try flushPending() else { return .wouldBlock }
-        let count = min(bytes.count, Self.maxOutgoingFrame)
+        let count = min(bytes.count, WebSocketSettings.maxOutgoingFrame)
         var writer = ByteWriter(capacity: count + 14)
         let maskingKey = isServer ? nil : Self.newMaskingKey()
         WebSocketFrame.encodeHeader(fin: true, opcode: .binary, length: count, maskingKey: maskingKey, into: &writer)
