@@ -82,6 +82,8 @@ extension CommandExecutor {
             tls: registry.server.tls(for: account, in: profile),
             label: account.reference.description)
         if profile.server == .embedded && account.platform == .web {
+            // The engine first: it takes the data directory, where the embedded server keeps its files.
+            _ = try await registry.engine(for: profile)
             parameters.servers = try await registry.server.webServers(tls: profile.tls != nil)
         }
         return parameters
