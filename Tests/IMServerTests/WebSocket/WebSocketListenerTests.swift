@@ -37,4 +37,23 @@ struct WebSocketListenerTests {
         #expect(output == "TLSv1.3 puback 00 im/inbox/alice qos1 over TLS\nkicked 8e\n")
         await server.stop()
     }
+
+    @Test func imserverNamesItsWebSocketListenersAndServesThem() async throws {
+        let directory = TemporaryDirectory()
+        let out = directory.path + "/tls"
+        let made = try ChildProcess.run(ImserverProcess.binary, ["cert", "--out", out, "--host", "localhost"], timeout: .seconds(20))
+        #expect(made.termination.status == 0)
+        let server = try await ImserverProcess.start(dataDirectory: directory.path + "/data", extra: [
+            "--ws-listen", "127.0.0.1:0", "--wss-listen", "127.0.0.1:0", "--cert", out + "/server.pem", "--key", out + "/server.key",
+        ])
+        #expect(Set(server.listening.keys) == ["event", "mqtt", "api", "ws", "wss"])
+        for (name, tls) in [("ws", nil), ("wss", try TLSConnectSettings(
+            context: TLSContext.client(TLSClientConfiguration(caPath: out + "/ca.pem")), serverName: "localhost"))] {
+            let port = try #require(server.listening[name]?.split(separator: ":").last.flatMap { UInt16($0) })
+            let client = try await MQTTTestClient.open(port: port, tls: tls, webSocket: WebSocketSettings())
+            let connack = try await client.login(appKey: ImserverProcess.appKey, token: try ImserverProcess.token("alice"), device: "web-\(name)")
+            #expect(connack?.reasonCode == .success, "\(name)")
+        }
+        #expect(try await server.stop(SIGTERM) == .exited(0))
+    }
 }
