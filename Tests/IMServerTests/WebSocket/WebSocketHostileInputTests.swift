@@ -96,18 +96,7 @@ struct WebSocketHostileInputTests {
         let half = Array(Self.upgrade.utf8.prefix(60))
         try await offPool { try sockets.open(count, port: port, greeting: half, deadline: .now + .seconds(20)) }
 
-        let alice = try await server.loggedIn("alice", device: "phone-a", webSocket: true)
-        let bob = try await server.loggedIn("bob", device: "phone-b", webSocket: true)
-        #expect(try await alice.sendText("through the stalled crowd", to: "bob", cid: "c1", packetID: 1) == .success)
-        guard case .publish(let delivery)? = await bob.next() else {
-            Issue.record("bob got nothing")
-            return
-        }
-        #expect(try TextMessage.decode(delivery.payload).text == "through the stalled crowd")
-        let open = try await offPool { try sockets.awaitClosing(timeout: .seconds(15)) }
-        #expect(open == 0, "\(open) stalled upgrades not closed")
-        try await alice.send(.pingreq)
-        #expect(await alice.next() == .pingresp)
+        try await server.expectServed(despite: sockets, what: "upgrades", webSocket: true)
         await server.stop()
     }
 }
