@@ -55,6 +55,11 @@ struct WebSocketHostileInputTests {
         // Only the header of a frame over the limit: refused before its payload arrives.
         let oversized: [UInt8] = [0x82, 0xFF, 0, 0, 0, 0, 0, 0x10, 0, 0, 1, 2, 3, 4]
         #expect(try await closeCode(after: oversized, port: port) == .messageTooBig)
+        // Two fragments within the frame limit, over the message limit together: the first
+        // starts a CONNECT of 60,000 bytes, which the broker waits for.
+        let connectStart: [UInt8] = [0x10, 0xE0, 0xD4, 0x03] + Array(repeating: 0, count: 40_000)
+        let fragments = Self.frame(.binary, fin: false, payload: connectStart) + Self.frame(.continuation, payload: Array(repeating: 0, count: 40_000))
+        #expect(try await closeCode(after: fragments, port: port) == .messageTooBig)
         #expect(try await closeCode(after: Self.frame(.binary, masked: false, payload: [0xC0, 0]), port: port) == .protocolError)
         #expect(try await closeCode(after: Self.frame(WebSocketOpcode(rawValue: 3)), port: port) == .protocolError)
         #expect(try await closeCode(after: Self.frame(.ping, fin: false), port: port) == .protocolError)
