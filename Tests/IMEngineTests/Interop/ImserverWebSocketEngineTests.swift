@@ -61,4 +61,24 @@ struct ImserverWebSocketEngineTests {
             await engine.shutdown()
         }
     }
+
+    /// A 503 (a load balancer with no backend) is retried on the schedule: the connect ends
+    /// with its timeout, not with 34021, and the endpoint saw more than one attempt.
+    @Test func anUnavailableEndpointIsRetried() async throws {
+        let endpoint = try RawTCPServer { fd in
+            guard !RawTCPServer.receive(fd, until: [13, 10, 13, 10]).isEmpty else { return }
+            RawTCPServer.send(fd, Array("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n".utf8))
+        }
+        defer { endpoint.stop() }
+        let directory = TemporaryDirectory()
+        let engine = try SessionEngine(EngineConfiguration(
+            appKey: IntegrationServer.appKey, servers: [ServerAddress(host: "127.0.0.1", port: endpoint.port, webSocketPath: "/mqtt")],
+            dataDirectory: directory.path, callbacks: .immediate, networkMonitor: .none, eventLoopThreads: 1,
+            attemptTimeout: .seconds(3)))
+        let session = engine.makeSession(ConnectParameters(token: "x.y", userID: "alice", timeout: .seconds(2), deviceID: "web-a"))
+        let error = await session.connectionError()
+        #expect(error?.status == .timeout, "\(String(describing: error))")
+        #expect(endpoint.connectionCount >= 2, "retried")
+        await engine.shutdown()
+    }
 }
