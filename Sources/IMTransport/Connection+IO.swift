@@ -124,7 +124,7 @@ extension Connection: Selectable {
             return finish(state, error: error, abortively: true)
         }
         if !state.isWritable && state.outbound.count <= options.lowWaterMark { becomeWritable(state) }
-        if state.phase == .flushing && state.outbound.isEmpty { beginLinger(state) }
+        if state.phase == .flushing && state.outbound.isEmpty && !state.stream.hasPendingOutput { beginLinger(state) }
     }
 
     private func becomeWritable(_ state: ConnectionState) {
@@ -145,7 +145,8 @@ extension Connection: Selectable {
             state.closeTimer = loop.scheduleTimer(after: options.closeTimeout) { [self] in
                 finish(self.state.value, error: nil, abortively: true)
             }
-            if state.outbound.isEmpty { beginLinger(state) }
+            // A stream's own pending bytes (a close frame, an HTTP refusal) go out before the FIN.
+            if state.outbound.isEmpty { state.stream.hasPendingOutput ? flush(state) : beginLinger(state) }
         }
     }
 
