@@ -81,4 +81,42 @@ struct ImserverWebSocketEngineTests {
         #expect(endpoint.connectionCount >= 2, "retried")
         await engine.shutdown()
     }
+
+    /// A server that logs the session in, then sends a close frame: the session reconnects,
+    /// and the status change names the code and reason.
+    @Test func aCloseFrameIsNamedWithItsCodeAndReasonAndRetried() async throws {
+        let endpoint = try RawTCPServer { fd in
+            let request = String(decoding: RawTCPServer.receive(fd, until: [13, 10, 13, 10]), as: UTF8.self)
+            guard let line = request.split(separator: "\r\n").first(where: { $0.hasPrefix("Sec-WebSocket-Key: ") }) else { return }
+            let accept = Base64.encode(Crypto.sha1(Array((line.dropFirst(19) + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8)))
+            RawTCPServer.send(fd, Array(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Accept: \(accept)\r\nSec-WebSocket-Protocol: mqtt\r\n\r\n").utf8))
+            // The CONNECT frame: header, extended length, masking key, payload.
+            let head = RawTCPServer.receive(fd, count: 2)
+            guard head.count == 2 else { return }
+            var length = Int(head[1] & 0x7F)
+            if length == 126 { length = RawTCPServer.receive(fd, count: 2).reduce(0) { $0 << 8 | Int($1) } }
+            _ = RawTCPServer.receive(fd, count: 4 + length)
+            let reason = Array("maintenance".utf8)
+            RawTCPServer.send(fd, [0x82, 5, 0x20, 3, 0, 0, 0] + [0x88, UInt8(2 + reason.count), 0x03, 0xE9] + reason)
+            _ = RawTCPServer.receive(fd, count: 1000)
+        }
+        defer { endpoint.stop() }
+        let directory = TemporaryDirectory()
+        let engine = try SessionEngine(EngineConfiguration(
+            appKey: IntegrationServer.appKey, servers: [ServerAddress(host: "127.0.0.1", port: endpoint.port, webSocketPath: "/mqtt")],
+            dataDirectory: directory.path, callbacks: .immediate, networkMonitor: .none, eventLoopThreads: 1,
+            attemptTimeout: .seconds(3)))
+        let session = engine.makeSession(ConnectParameters(token: "x.y", userID: "alice", deviceID: "web-a"))
+        let changes = await session.statusChanges()
+        #expect(try await session.connect() == "alice")
+        var named: StatusChange?
+        for await change in changes where change.status == .connecting && change.detail.contains("1001") {
+            named = change
+            break
+        }
+        #expect(named?.detail.contains("the peer closed the WebSocket with code 1001 (going away): maintenance") == true,
+                "\(String(describing: named))")
+        await engine.shutdown()
+    }
 }
