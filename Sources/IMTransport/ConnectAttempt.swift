@@ -174,7 +174,7 @@ public final class ConnectAttempt: Sendable {
         state.timer = nil
         let after = options.timeout ?? .zero
         if state.webSocket != nil {
-            fail(.webSocket(.badHandshake("\(TransportError.endpoint(host, port)) did not answer the upgrade request "
+            fail(.webSocket(.noAnswer("\(TransportError.endpoint(host, port)) did not answer the upgrade request "
                 + "within \(TransportError.text(after)) (is that port an HTTP endpoint?)")))
         } else if state.tls != nil {
             fail(.tls(TLSFailure(.handshake, "the TLS handshake with \(TransportError.endpoint(host, port)) did not finish "

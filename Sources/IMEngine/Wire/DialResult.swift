@@ -60,7 +60,7 @@ enum DialFailure: Sendable, CustomStringConvertible {
         switch failure {
         case .notUpgraded(let status): return (400..<500).contains(status.rawValue) && ![408, 429].contains(status.rawValue) ? failure : nil
         case .wrongSubprotocol, .badHandshake: return failure
-        case .closedByPeer, .refused, .upgradeRefused: return nil
+        case .noAnswer, .closedByPeer, .refused, .upgradeRefused: return nil
         }
     }
 

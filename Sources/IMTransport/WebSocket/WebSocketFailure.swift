@@ -4,9 +4,12 @@ import IMHTTP
 public enum WebSocketFailure: Error, Hashable, Sendable, CustomStringConvertible {
     /// The endpoint answered the upgrade request with an ordinary HTTP response.
     case notUpgraded(HTTPStatus)
-    /// The endpoint switched protocols but not as RFC 6455 says (accept key, headers); or it
-    /// closed the connection before answering.
+    /// The endpoint switched protocols but not as RFC 6455 says (accept key, headers), or
+    /// answered with something that is not HTTP.
     case badHandshake(String)
+    /// The endpoint closed the connection, or let the time pass, without answering the
+    /// upgrade: a network or load matter, worth another try.
+    case noAnswer(String)
     /// The server chose no subprotocol, or another than `mqtt`.
     case wrongSubprotocol(String?)
     /// The peer sent a close frame.
@@ -23,6 +26,8 @@ public enum WebSocketFailure: Error, Hashable, Sendable, CustomStringConvertible
                 + "(is the path right, and does that port serve MQTT over WebSocket?)"
         case let .badHandshake(detail):
             return "the WebSocket upgrade failed: \(detail)"
+        case let .noAnswer(detail):
+            return "no answer to the WebSocket upgrade: \(detail)"
         case let .wrongSubprotocol(chosen):
             return "the server chose WebSocket subprotocol " + (chosen.map { "'\($0)'" } ?? "none")
                 + " instead of 'mqtt' (the endpoint does not serve MQTT over WebSocket)"

@@ -48,7 +48,7 @@ extension WebSocketStream {
                 responseParser = parser
                 return false
             case .endOfStream:
-                throw .webSocket(.badHandshake("the server closed the connection without answering the upgrade request"))
+                throw .webSocket(.noAnswer("the server closed the connection without answering the upgrade request"))
             case let .processed(count):
                 parser.append(chunk[..<count])
             }

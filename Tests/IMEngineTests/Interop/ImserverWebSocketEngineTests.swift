@@ -62,12 +62,13 @@ struct ImserverWebSocketEngineTests {
         }
     }
 
-    /// A 503 (a load balancer with no backend) is retried on the schedule: the connect ends
-    /// with its timeout, not with 34021, and the endpoint saw more than one attempt.
-    @Test func anUnavailableEndpointIsRetried() async throws {
+    /// A 503 (a load balancer with no backend), or a close without an answer, is retried on
+    /// the schedule: the connect ends with its timeout, not with 34021, after several attempts.
+    @Test(arguments: ["HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n", ""])
+    func anUnavailableEndpointIsRetried(answer: String) async throws {
         let endpoint = try RawTCPServer { fd in
             guard !RawTCPServer.receive(fd, until: [13, 10, 13, 10]).isEmpty else { return }
-            RawTCPServer.send(fd, Array("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n".utf8))
+            RawTCPServer.send(fd, Array(answer.utf8))
         }
         defer { endpoint.stop() }
         let directory = TemporaryDirectory()
