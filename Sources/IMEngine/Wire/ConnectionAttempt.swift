@@ -115,7 +115,9 @@ struct ConnectionAttempt: Sendable {
             }
             guard let tlsFailure = failure.permanentTLSFailure else { return nil }
             // Certificates and files do not change between attempts: retrying cannot help.
-            let termination = SessionTermination(.unconnected, .tlsFailure, detail: "\(server): \(tlsFailure)")
+            var detail = tlsFailure.description
+            if server.webSocketPath != nil && tlsFailure.kind == .peerNotTLS { detail = detail.replacing("use mqtt://", with: "use ws://") }
+            let termination = SessionTermination(.unconnected, .tlsFailure, detail: "\(server): \(detail)")
             return .outcome(.failed(.terminal(termination), unreachable: false))
         }
     }

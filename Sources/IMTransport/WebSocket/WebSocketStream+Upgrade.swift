@@ -5,6 +5,17 @@ extension WebSocketStream {
     /// Server: answers the upgrade request once it has arrived; a refusal ends the stream.
     func answerUpgrade() {
         guard var parser = requestParser else { return }
+        // A request starts with a method (letters), maybe after blank lines: anything else, such
+        // as a TLS ClientHello, is refused at once instead of waiting for a head that never ends.
+        if !requestStarted, let first = inbound.first(where: { $0 != 0x0D && $0 != 0x0A }) {
+            requestStarted = true
+            guard (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) else {
+                requestParser = nil
+                let reason = "not an HTTP request (a TLS ClientHello? this port serves ws://, not wss://)"
+                return refuseUpgrade(HTTPResponse(status: .badRequest, headers: ["Content-Type": "text/plain; charset=utf-8"],
+                                                  body: Array((reason + "\n").utf8)), reason: reason)
+            }
+        }
         parser.append(inbound)
         inbound = []
         do throws(HTTPParseError) {
@@ -40,22 +51,31 @@ extension WebSocketStream {
         guard try flushPending() else { return false }
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let result = try chunk.withUnsafeMutableBytes { buffer in
+            let read = chunk.withUnsafeMutableBytes { buffer in
                 Result { () throws(TransportError) in try inner.read(into: buffer) }
-            }.get()
+            }
+            guard case let .success(result) = read else {
+                // A TLS port may reset the connection right after its alert.
+                if case let .failure(error) = read { throw answeredWithTLS() ?? error }
+                return false
+            }
             switch result {
             case .wouldBlock:
                 responseParser = parser
                 return false
             case .endOfStream:
+                if let failure = answeredWithTLS() { throw failure }
                 throw .webSocket(.noAnswer("the server closed the connection without answering the upgrade request"))
             case let .processed(count):
                 parser.append(chunk[..<count])
+                // The first bytes, kept to recognise a TLS port (`inbound` is unused until the 101).
+                if inbound.count < 2 { inbound += chunk[..<min(count, 2 - inbound.count)] }
             }
             let response: HTTPResponse?
             do throws(HTTPParseError) {
                 response = try parser.nextUpgradeHead()
             } catch {
+                if let failure = answeredWithTLS() { throw failure }
                 throw .webSocket(.badHandshake("the answer is not HTTP (\(error.reason)); is that port a WebSocket endpoint?"))
             }
             guard let response else { continue }
@@ -70,5 +90,12 @@ extension WebSocketStream {
             process()
             return true
         }
+    }
+
+    /// A TLS port answers a plaintext request with an alert record (0x15 0x03 ...) and closes:
+    /// retrying cannot help, the address needs wss://.
+    private func answeredWithTLS() -> TransportError? {
+        guard inbound.count == 2, inbound[0] == 0x15 || inbound[0] == 0x16, inbound[1] == 0x03 else { return nil }
+        return .webSocket(.badHandshake("the server answered with TLS: that port wants wss://"))
     }
 }

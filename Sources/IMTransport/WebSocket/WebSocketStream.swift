@@ -28,6 +28,8 @@ final class WebSocketStream: ByteStream {
     var phase = Phase.upgrading
     /// Server side, while upgrading.
     var requestParser: HTTPRequestParser?
+    /// Server side: a byte other than CR or LF has arrived (the request line has begun).
+    var requestStarted = false
     /// Client side, while upgrading, with the key it sent.
     var responseParser: HTTPResponseParser?
     let key: String

@@ -88,6 +88,17 @@ struct WebSocketHostileInputTests {
         await server.stop()
     }
 
+    @Test func aTLSClientHelloOnTheWebSocketPortGets400AtOnce() async throws {
+        let directory = TemporaryDirectory()
+        let server = try await TestServer.start(directory: directory)
+        let started = ContinuousClock.now
+        let halfHello: [UInt8] = [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03]
+        let received = try await exchange(halfHello, port: try #require(server.webSocketPort))
+        #expect(String(decoding: received, as: UTF8.self).hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
+        #expect(ContinuousClock.now - started < .seconds(2), "answered at once, not after the connect timeout")
+        await server.stop()
+    }
+
     @Test func aThousandUpgradesThatNeverFinishAreClosedWhileOthersAreServed() async throws {
         let count = 1000
         let limit = try ProcessLimits.raiseOpenFileLimit()
