@@ -30,8 +30,8 @@ let package = Package(
 
         // MQTT 5 codec: pure values, no I/O.
         .target(name: "MQTT"),
-        // TCP transport: non-blocking sockets on epoll, framing, SOCKS5.
-        .target(name: "IMTransport", dependencies: ["MQTT", "CTransport", "CSSL"]),
+        // TCP transport: non-blocking sockets on epoll, framing, SOCKS5, TLS, WebSocket.
+        .target(name: "IMTransport", dependencies: ["MQTT", "CTransport", "CSSL", "IMHTTP", "IMProtocol"]),
         // Child processes through posix_spawn (Foundation's Process can crash with many descriptors open).
         .target(name: "IMProcess", dependencies: ["CProcess"]),
         // Command-line option parsing shared by the executables.

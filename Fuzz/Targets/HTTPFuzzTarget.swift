@@ -7,7 +7,10 @@
 //   Content-Length rewritten, which `serialized()` does by design); no body exceeds the limit;
 // - `FormFields(decoding:)` either throws at an offset inside the input or decodes to fields
 //   whose `encoded()` form decodes to the same fields;
-// - `HTTPURL(parsing:)` either throws or gives a URL whose description parses to the same URL.
+// - `HTTPURL(parsing:)` either throws or gives a URL whose description parses to the same URL;
+// - the upgrade path: `nextUpgradeHead()` fed whole, a byte at a time and in pieces gives the
+//   same head (a 101 included) or error, and `takeBufferedBytes()` then gives the same bytes,
+//   which are exactly the input after the head; a request parser's leftover bytes likewise.
 import IMHTTP
 
 /// libFuzzer calls this once per input; a return of 0 keeps the input eligible for the corpus.
@@ -35,6 +38,48 @@ enum HTTPFuzzTarget {
         checkResponses(bytes)
         checkForm(bytes)
         checkURL(bytes)
+        checkUpgradeHeads(bytes)
+    }
+
+    // MARK: Upgrades (WebSocket)
+
+    struct UpgradeOutcome: Equatable {
+        var head: HTTPResponse?
+        var error: HTTPParseError?
+        var rest: [UInt8] = []
+    }
+
+    static func checkUpgradeHeads(_ bytes: [UInt8]) {
+        let outcomes = Feeding.allCases.map { feeding in
+            var parser = HTTPResponseParser(limits: limits)
+            var outcome = UpgradeOutcome()
+            for piece in feeding.pieces(of: bytes) {
+                parser.append(piece)
+                do throws(HTTPParseError) {
+                    if outcome.head == nil, let head = try parser.nextUpgradeHead() { outcome.head = head }
+                } catch {
+                    outcome.error = error
+                    return outcome
+                }
+            }
+            if outcome.head != nil { outcome.rest = parser.takeBufferedBytes() }
+            return outcome
+        }
+        for (feeding, outcome) in zip(Feeding.allCases, outcomes) where outcome != outcomes[0] {
+            fuzzFailure("upgrade heads fed \(feeding) gave \(outcome), fed whole \(outcomes[0])")
+        }
+        if outcomes[0].head != nil, outcomes[0].rest != Array(bytes.suffix(outcomes[0].rest.count)) {
+            fuzzFailure("the bytes after an upgrade head are not the input's tail")
+        }
+        var requests = HTTPRequestParser(limits: limits)
+        requests.append(bytes)
+        if (try? requests.nextRequest()) != nil {
+            let count = requests.bufferedByteCount
+            let rest = requests.takeBufferedBytes()
+            if rest.count != count || rest != Array(bytes.suffix(count)) || requests.bufferedByteCount != 0 {
+                fuzzFailure("a request parser's leftover bytes are not the input's tail")
+            }
+        }
     }
 
     static func checkSame<Message>(_ what: String, _ outcomes: [Outcome<Message>]) {

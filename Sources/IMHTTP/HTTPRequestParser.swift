@@ -33,6 +33,12 @@ public struct HTTPRequestParser {
         buffer.append(bytes)
     }
 
+    /// Takes the bytes buffered after the last request: once a request upgrades the
+    /// connection (WebSocket), they belong to the new protocol.
+    public mutating func takeBufferedBytes() -> [UInt8] {
+        buffer.take(buffer.count)
+    }
+
     /// The next complete request, nil when more bytes are needed, or the error to answer.
     public mutating func nextRequest() throws(HTTPParseError) -> HTTPRequest? {
         do {

@@ -37,6 +37,24 @@ public struct HTTPResponseParser {
         }
     }
 
+    /// The head of the answer to an upgrade request, nil until it has arrived whole. A 101
+    /// comes back instead of being skipped as interim; any other status comes back without
+    /// waiting for its body. Bytes after the head stay for `takeBufferedBytes()`.
+    public mutating func nextUpgradeHead() throws(HTTPParseError) -> HTTPResponse? {
+        do {
+            guard let head = try MessageHead.read(from: &buffer, limits: limits, failure: .badGateway) else { return nil }
+            return try Self.response(from: head)
+        } catch {
+            state = .failed(error)
+            throw error
+        }
+    }
+
+    /// Takes the bytes buffered after the last head or response: after a 101, the new protocol's.
+    public mutating func takeBufferedBytes() -> [UInt8] {
+        buffer.take(buffer.count)
+    }
+
     /// The connection closed: returns a response whose body ran until close, nil when no
     /// response had started, and throws when the close cut a message short.
     public mutating func finish() throws(HTTPParseError) -> HTTPResponse? {

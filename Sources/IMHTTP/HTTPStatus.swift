@@ -7,6 +7,7 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     }
 
     public static let `continue` = HTTPStatus(rawValue: 100)
+    public static let switchingProtocols = HTTPStatus(rawValue: 101)
     public static let ok = HTTPStatus(rawValue: 200)
     public static let noContent = HTTPStatus(rawValue: 204)
     public static let notModified = HTTPStatus(rawValue: 304)
@@ -18,6 +19,7 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let requestTimeout = HTTPStatus(rawValue: 408)
     public static let payloadTooLarge = HTTPStatus(rawValue: 413)
     public static let expectationFailed = HTTPStatus(rawValue: 417)
+    public static let upgradeRequired = HTTPStatus(rawValue: 426)
     public static let tooManyRequests = HTTPStatus(rawValue: 429)
     public static let headerFieldsTooLarge = HTTPStatus(rawValue: 431)
     public static let internalServerError = HTTPStatus(rawValue: 500)
@@ -30,6 +32,7 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     public var reasonPhrase: String {
         switch rawValue {
         case 100: return "Continue"
+        case 101: return "Switching Protocols"
         case 200: return "OK"
         case 204: return "No Content"
         case 304: return "Not Modified"
@@ -41,6 +44,7 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
         case 408: return "Request Timeout"
         case 413: return "Content Too Large"
         case 417: return "Expectation Failed"
+        case 426: return "Upgrade Required"
         case 429: return "Too Many Requests"
         case 431: return "Request Header Fields Too Large"
         case 500: return "Internal Server Error"

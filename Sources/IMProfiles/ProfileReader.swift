@@ -89,7 +89,7 @@ struct ProfileReader {
 
     private func serverAddress(_ node: JSONNode, field: String) -> ServerAddress? {
         guard case .string(let text) = node.value else {
-            diagnostics.error(field, at: node.location, "expected an address mqtt://HOST:PORT or mqtts://HOST:PORT, found \(node.typeName)")
+            diagnostics.error(field, at: node.location, "expected an address mqtt://HOST:PORT, mqtts://HOST:PORT, ws://HOST:PORT/PATH or wss://HOST:PORT/PATH, found \(node.typeName)")
             return nil
         }
         if text == ServerEndpoint.embeddedKeyword {

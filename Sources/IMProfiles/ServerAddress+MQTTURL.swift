@@ -1,23 +1,41 @@
 import IMHTTP
 import IMProtocol
 
-/// Profiles name servers as URLs: `mqtt://HOST[:PORT]` (port 1883 when omitted) or
-/// `mqtts://HOST[:PORT]` for MQTT over TLS (port 8883).
+/// Profiles name servers as URLs: `mqtt://HOST[:PORT]` (port 1883 when omitted),
+/// `mqtts://HOST[:PORT]` for MQTT over TLS (port 8883), `ws://HOST[:PORT][/PATH]` for MQTT
+/// over WebSocket (port 80, path /mqtt) and `wss://HOST[:PORT][/PATH]` over TLS (port 443).
 extension ServerAddress {
-    /// Parses `mqtt://HOST[:PORT][/]` or `mqtts://...`; IPv6 hosts in brackets (`mqtt://[::1]:1883`).
+    private static let schemes: [(name: String, tls: Bool, webSocket: Bool, port: UInt16)] = [
+        ("mqtt", false, false, defaultPort), ("mqtts", true, false, defaultTLSPort),
+        ("ws", false, true, defaultWebSocketPort), ("wss", true, true, defaultSecureWebSocketPort),
+    ]
+
+    /// Parses `mqtt://HOST[:PORT][/]`, `mqtts://...`, `ws://HOST[:PORT][/PATH]` or `wss://...`;
+    /// IPv6 hosts in brackets (`mqtt://[::1]:1883`).
     public init(mqttURL text: String) throws(URLParseError) {
-        let tls = text.lowercased().hasPrefix("mqtts://")
-        let scheme = tls ? "mqtts" : "mqtt"
-        let form = "mqtt://HOST:PORT or mqtts://HOST:PORT"
-        var rest = try URLScheme.rest(of: text, scheme: scheme, form: form)
-        if rest.hasSuffix("/") { rest = rest.dropLast() }
-        guard !rest.contains("/"), !rest.contains("?"), !rest.contains("@") else {
-            throw URLParseError("only a host and port may follow \(scheme)://; expected \(form)")
+        let given = text.lowercased()
+        let scheme = Self.schemes.first { given.hasPrefix($0.name + "://") } ?? Self.schemes[0]
+        let form = "mqtt://HOST:PORT, mqtts://HOST:PORT, ws://HOST:PORT/PATH or wss://HOST:PORT/PATH"
+        var rest = try URLScheme.rest(of: text, scheme: scheme.name, form: form)
+        var path: String?
+        if scheme.webSocket {
+            let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+            let written = String(rest[slash...])
+            path = written.isEmpty || written == "/" ? ServerAddress.defaultWebSocketPath : written
+            rest = rest[..<slash]
+            guard !written.contains("?"), !written.contains("#") else {
+                throw URLParseError("a WebSocket path takes no query or fragment; expected \(form)")
+            }
+        } else if rest.hasSuffix("/") {
+            rest = rest.dropLast()
         }
-        let endpoint = try HostPort(parsing: rest, defaultPort: tls ? ServerAddress.defaultTLSPort : ServerAddress.defaultPort)
-        self.init(host: endpoint.host, port: endpoint.port, tls: tls)
+        guard !rest.contains("/"), !rest.contains("?"), !rest.contains("@") else {
+            throw URLParseError("only a host and port may follow \(scheme.name)://; expected \(form)")
+        }
+        let endpoint = try HostPort(parsing: rest, defaultPort: scheme.port)
+        self.init(host: endpoint.host, port: endpoint.port, tls: scheme.tls, webSocketPath: path)
     }
 
-    /// `mqtt://host:port` or `mqtts://host:port`, the port always written, as a profile writes it.
-    public var url: String { "\(tls ? "mqtts" : "mqtt")://\(HostPort(host: host, port: port))" }
+    /// The address as a profile writes it, the port always written (and the path of a WebSocket).
+    public var url: String { "\(scheme)://\(HostPort(host: host, port: port))\(webSocketPath ?? "")" }
 }

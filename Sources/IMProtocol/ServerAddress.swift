@@ -1,25 +1,40 @@
 import IMHTTP
 
-/// One MQTT server: a host name or address, a port, and whether it speaks TLS.
+/// One MQTT server: a host name or address, a port, whether it speaks TLS, and whether MQTT
+/// rides on WebSocket (at which path).
 ///
-/// The engine dials these, profiles list them (`mqtt://HOST:PORT`, `mqtts://HOST:PORT`), and a
+/// The engine dials these, profiles list them (`mqtt://HOST:PORT`, `mqtts://HOST:PORT`,
+/// `ws://HOST:PORT/PATH`, `wss://HOST:PORT/PATH`), and a
 /// Server Reference in CONNACK or DISCONNECT names one as `host:port` or as such a URL.
 public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
     /// The MQTT port (IANA), used when an address names none.
     public static let defaultPort: UInt16 = 1883
     /// The MQTT over TLS port (IANA), used when a TLS address names none.
     public static let defaultTLSPort: UInt16 = 8883
+    /// The ports of `ws://` and `wss://` addresses that name none (HTTP's).
+    public static let defaultWebSocketPort: UInt16 = 80
+    public static let defaultSecureWebSocketPort: UInt16 = 443
+    /// The path of a WebSocket address that names none, as MQTT brokers serve it.
+    public static let defaultWebSocketPath = "/mqtt"
 
     /// A host name, an IPv4 address or an IPv6 address (without brackets).
     public var host: String
     public var port: UInt16
     /// Whether the connection runs TLS (`mqtts://`).
     public var tls: Bool
+    /// For MQTT over WebSocket, the path of the HTTP upgrade; nil for MQTT over TCP.
+    public var webSocketPath: String?
 
-    public init(host: String, port: UInt16 = ServerAddress.defaultPort, tls: Bool = false) {
+    public init(host: String, port: UInt16 = ServerAddress.defaultPort, tls: Bool = false, webSocketPath: String? = nil) {
         self.host = host
         self.port = port
         self.tls = tls
+        self.webSocketPath = webSocketPath
+    }
+
+    /// The URL scheme of the transport: `mqtt`, `mqtts`, `ws` or `wss`.
+    public var scheme: String {
+        webSocketPath == nil ? (tls ? "mqtts" : "mqtt") : (tls ? "wss" : "ws")
     }
 
     /// Reads `host:port`, `[ipv6]:port`, or a bare host (port 1883 or 8883): the Server Reference
@@ -44,9 +59,11 @@ public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// `host:port`, an IPv6 host in brackets; `mqtts://host:port` for TLS.
+    /// `host:port`, an IPv6 host in brackets; `mqtts://host:port` for TLS; `ws://host:port/path`
+    /// or `wss://...` for WebSocket.
     public var description: String {
         let endpoint = HostPort(host: host, port: port)
+        if let webSocketPath { return "\(scheme)://\(endpoint)\(webSocketPath)" }
         return tls ? "mqtts://\(endpoint)" : "\(endpoint)"
     }
 }

@@ -1,7 +1,7 @@
 import IMTransport
 
 extension EmbeddedServer {
-    /// Binds the MQTT and API listeners, plaintext and TLS; on failure closes those bound before.
+    /// Binds the MQTT (TCP and WebSocket) and API listeners, plaintext and TLS; on failure closes those bound before.
     static func openListeners(
         _ options: Options, group: EventLoopGroup, core: LoopBound<BrokerCore>, backend: any ServerAPIBackend,
         connectionOptions: ConnectionOptions
@@ -9,9 +9,11 @@ extension EmbeddedServer {
         let warning = options.warning
         let limits = options.configuration.limits
         var opened: [@Sendable () async -> Void] = []
-        func mqttListener(host: String, port: UInt16, tls: TLSServerIdentity?) throws -> Listener {
+        let webSocket = WebSocketSettings(limits: WebSocketLimits(packetSize: limits.maxPacketSize))
+        func mqttListener(host: String, port: UInt16, tls: TLSServerIdentity?, webSocket: WebSocketSettings? = nil) throws -> Listener {
             let listener = try Listener(
                 host: host, port: port, backlog: Listener.longestBacklog, group: group, options: connectionOptions, tls: tls,
+                webSocket: webSocket,
                 onAcceptFailure: { error in
                     warning("cannot accept MQTT connections (\(error.reason)): new clients wait until some close; "
                         + "if the open-file limit is the cause, raise it (ulimit -n, LimitNOFILE)")
@@ -29,14 +31,18 @@ extension EmbeddedServer {
             return api
         }
         do {
-            if (options.mqttTLSPort != nil || options.apiTLSPort != nil) && options.tls == nil {
+            if (options.mqttTLSPort != nil || options.apiTLSPort != nil || options.secureWebSocketPort != nil) && options.tls == nil {
                 throw TransportError.invalidArgument("a TLS listener needs a certificate and key (--cert, --key)")
             }
             let mqtt = try mqttListener(host: options.mqttHost, port: options.mqttPort, tls: nil)
             let api = try apiServer(host: options.apiHost, port: options.apiPort, tls: nil)
             let mqttTLS = try options.mqttTLSPort.map { try mqttListener(host: options.mqttTLSHost, port: $0, tls: options.tls) }
             let apiTLS = try options.apiTLSPort.map { try apiServer(host: options.apiTLSHost, port: $0, tls: options.tls) }
-            return Listeners(mqtt: mqtt, api: api, mqttTLS: mqttTLS, apiTLS: apiTLS)
+            let ws = try options.webSocketPort.map { try mqttListener(host: options.webSocketHost, port: $0, tls: nil, webSocket: webSocket) }
+            let wss = try options.secureWebSocketPort.map {
+                try mqttListener(host: options.secureWebSocketHost, port: $0, tls: options.tls, webSocket: webSocket)
+            }
+            return Listeners(mqtt: mqtt, api: api, mqttTLS: mqttTLS, apiTLS: apiTLS, webSocket: ws, secureWebSocket: wss)
         } catch {
             for close in opened { await close() }
             throw error

@@ -26,6 +26,12 @@ public final class EmbeddedServer: Sendable {
         public var apiTLSHost = "127.0.0.1"
         /// The HTTPS server API on this port (0 picks one), or nil for none.
         public var apiTLSPort: UInt16?
+        public var webSocketHost = "127.0.0.1"
+        /// MQTT over WebSocket (path `/mqtt`) on this port (0 picks one), or nil for none.
+        public var webSocketPort: UInt16?
+        public var secureWebSocketHost = "127.0.0.1"
+        /// MQTT over WebSocket over TLS on this port (0 picks one), or nil for none; needs `tls`.
+        public var secureWebSocketPort: UInt16?
         /// Told, from the server's loop, of trouble an operator should hear about (such as
         /// running out of descriptors); one line of text each.
         public var warning: @Sendable (String) -> Void = { _ in }
@@ -52,6 +58,10 @@ public final class EmbeddedServer: Sendable {
     public var mqttTLSAddress: SocketAddress? { tlsListener?.localAddress }
     /// Where the HTTPS server API listens, if it does.
     public var apiTLSAddress: SocketAddress? { apiTLS?.localAddress }
+    /// Where MQTT clients connect over WebSocket (`ws://`), if they can.
+    public var webSocketAddress: SocketAddress? { webSocketListener?.localAddress }
+    /// Where MQTT clients connect over WebSocket over TLS (`wss://`), if they can.
+    public var secureWebSocketAddress: SocketAddress? { secureWebSocketListener?.localAddress }
     /// The certificate the TLS listeners present; `reload()` it to pick up new files.
     public let tls: TLSServerIdentity?
     /// What the HTTP API (or an in-process caller such as imsh) asks of the server.
@@ -62,6 +72,8 @@ public final class EmbeddedServer: Sendable {
     let api: APIServer
     let tlsListener: Listener?
     let apiTLS: APIServer?
+    let webSocketListener: Listener?
+    let secureWebSocketListener: Listener?
     let core: LoopBound<BrokerCore>
     let store: ServerStore
 
@@ -75,6 +87,8 @@ public final class EmbeddedServer: Sendable {
         self.api = listeners.api
         self.tlsListener = listeners.mqttTLS
         self.apiTLS = listeners.apiTLS
+        self.webSocketListener = listeners.webSocket
+        self.secureWebSocketListener = listeners.secureWebSocket
         self.tls = tls
         self.core = core
         self.store = store
@@ -86,6 +100,8 @@ public final class EmbeddedServer: Sendable {
         var api: APIServer
         var mqttTLS: Listener?
         var apiTLS: APIServer?
+        var webSocket: Listener?
+        var secureWebSocket: Listener?
     }
 
     /// Opens the store and starts listening.
@@ -125,6 +141,8 @@ public final class EmbeddedServer: Sendable {
     public func stop() async {
         listener.close()
         tlsListener?.close()
+        webSocketListener?.close()
+        secureWebSocketListener?.close()
         let core = self.core
         let started = await onLoop { () -> Bool in
             guard !core.value.shuttingDown else { return false }

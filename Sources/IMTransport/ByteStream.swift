@@ -8,7 +8,7 @@ public enum IOResult: Equatable, Sendable {
     case endOfStream
 }
 
-/// A non-blocking byte stream under the framing layer: a TCP socket, or later TLS over one.
+/// A non-blocking byte stream under the framing layer: a TCP socket, TLS over one, WebSocket over either.
 ///
 /// A connection reads and writes only through this protocol, so a TLS layer can sit between
 /// the socket and the MQTT framing without either noticing. Implementations belong to one
@@ -29,8 +29,15 @@ public protocol ByteStream: AnyObject {
     /// Whether the last read stopped until the socket is writable (TLS), so that a writable
     /// event must retry reading too.
     var readWaitsForWritable: Bool { get }
+    /// Whether the stream holds bytes it made itself (a WebSocket pong or close frame) that
+    /// the socket did not take yet: the connection then calls `flushPending` when writable.
+    var hasPendingOutput: Bool { get }
+    /// Writes those bytes; false while some remain.
+    func flushPending() throws(TransportError) -> Bool
 }
 
 extension ByteStream {
     public var readWaitsForWritable: Bool { false }
+    public var hasPendingOutput: Bool { false }
+    public func flushPending() throws(TransportError) -> Bool { true }
 }

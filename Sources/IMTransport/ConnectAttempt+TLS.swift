@@ -1,7 +1,7 @@
 /// The TLS step of an outgoing connection, after TCP and any SOCKS5 negotiation.
 extension ConnectAttempt {
     func beginTLSOrHandOver(_ state: AttemptState) {
-        guard let settings = options.tls, let socket = state.socket else { return handOver(state) }
+        guard let settings = options.tls, let socket = state.socket else { return beginWebSocketOrHandOver(state) }
         do throws(TLSFailure) {
             let stream = try TLSStream(socket: socket, context: settings.context)
             stream.expect(serverName: settings.serverName)
@@ -21,7 +21,7 @@ extension ConnectAttempt {
             } catch {
                 throw .tls(error)
             }
-            handOver(state)
+            beginWebSocketOrHandOver(state)
         } catch {
             fail(.tls(describe(error)))
         }

@@ -27,6 +27,8 @@ public final class ConnectAttempt: Sendable {
         var handshake: SOCKS5Handshake?
         /// The TLS session being negotiated over `socket`, after any SOCKS5 negotiation.
         var tls: TLSStream?
+        /// The WebSocket upgrade under way, over `tls` or `socket`.
+        var webSocket: WebSocketStream?
     }
 
     init(
@@ -143,9 +145,12 @@ public final class ConnectAttempt: Sendable {
 
     func handOver(_ state: AttemptState) {
         guard let socket = state.socket else { return }
-        let stream: any ByteStream = state.tls ?? socket
+        var stream: any ByteStream = socket
+        if let tls = state.tls { stream = tls }
+        if let webSocket = state.webSocket { stream = webSocket }
         state.socket = nil
         state.tls = nil
+        state.webSocket = nil
         state.handshake = nil
         cancelTimer(state)
         let fd = socket.fileDescriptor
@@ -168,7 +173,10 @@ public final class ConnectAttempt: Sendable {
         let state = self.state.value
         state.timer = nil
         let after = options.timeout ?? .zero
-        if state.tls != nil {
+        if state.webSocket != nil {
+            fail(.webSocket(.noAnswer("\(TransportError.endpoint(host, port)) did not answer the upgrade request "
+                + "within \(TransportError.text(after)) (is that port an HTTP endpoint?)")))
+        } else if state.tls != nil {
             fail(.tls(TLSFailure(.handshake, "the TLS handshake with \(TransportError.endpoint(host, port)) did not finish "
                 + "within \(TransportError.text(after)) (if that port speaks plain MQTT, use mqtt://)")))
         } else if let proxy = options.proxy, state.handshake == nil {
@@ -192,6 +200,7 @@ public final class ConnectAttempt: Sendable {
             state.socket = nil
         }
         // Only now: releasing the TLS session closes its socket, which must leave the loop first.
+        state.webSocket = nil
         state.tls = nil
         complete(.failure(error))
     }
@@ -214,6 +223,7 @@ extension ConnectAttempt: Selectable {
     func handleEvents(_ events: UInt32) {
         let state = self.state.value
         guard let socket = state.socket else { return }
+        if state.webSocket != nil { return advanceWebSocket(state) }
         if state.tls != nil { return advanceTLS(state) }
         if state.handshake != nil { return advanceHandshake(state) }
         let code = Socket.pendingError(socket.fileDescriptor)

@@ -10,7 +10,7 @@ extension Connection: Selectable {
     func handleEvents(_ events: UInt32) {
         let state = self.state.value
         guard state.phase != .closed else { return }
-        if !state.outbound.isEmpty { flush(state) }
+        if !state.outbound.isEmpty || state.stream.hasPendingOutput { flush(state) }
         let readable = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue
         if events & readable != 0 || state.stream.readWaitsForWritable { readAvailable(state) }
     }
@@ -47,6 +47,8 @@ extension Connection: Selectable {
         case .open:
             guard state.started, !state.readingPaused else { return }
         }
+        // Answers the stream made while reading (pongs, a close frame, a 101) go out now.
+        defer { if state.phase == .open && state.stream.hasPendingOutput { flush(state) } }
         let buffer = loop.state.value.readBuffer
         do throws(TransportError) {
             if state.decoder.hasPendingBytes {
@@ -73,6 +75,11 @@ extension Connection: Selectable {
                 // coming are then discarded while lingering.
                 state.handler?.connection(self, didRefuseFraming: frameError)
                 guard state.phase == .open else { return }
+            }
+            if case .webSocket = error {
+                // A close frame or HTTP refusal is queued on the stream: close in order so it arrives.
+                state.gracefulCloseError = error
+                return closeOnLoop(.graceful)
             }
             finish(state, error: error, abortively: true)
         }
@@ -103,7 +110,7 @@ extension Connection: Selectable {
     func flush(_ state: ConnectionState) {
         guard state.phase == .open || state.phase == .flushing else { return }
         do throws(TransportError) {
-            var blocked = false
+            var blocked = try !state.stream.flushPending()
             while !state.outbound.isEmpty && !blocked {
                 _ = try state.outbound.write { bytes throws(TransportError) in
                     guard case let .processed(count) = try state.stream.write(bytes) else {
@@ -117,7 +124,7 @@ extension Connection: Selectable {
             return finish(state, error: error, abortively: true)
         }
         if !state.isWritable && state.outbound.count <= options.lowWaterMark { becomeWritable(state) }
-        if state.phase == .flushing && state.outbound.isEmpty { beginLinger(state) }
+        if state.phase == .flushing && state.outbound.isEmpty && !state.stream.hasPendingOutput { beginLinger(state) }
     }
 
     private func becomeWritable(_ state: ConnectionState) {
@@ -138,7 +145,8 @@ extension Connection: Selectable {
             state.closeTimer = loop.scheduleTimer(after: options.closeTimeout) { [self] in
                 finish(self.state.value, error: nil, abortively: true)
             }
-            if state.outbound.isEmpty { beginLinger(state) }
+            // A stream's own pending bytes (a close frame, an HTTP refusal) go out before the FIN.
+            if state.outbound.isEmpty { state.stream.hasPendingOutput ? flush(state) : beginLinger(state) }
         }
     }
 
@@ -171,6 +179,7 @@ extension Connection: Selectable {
     /// Closes the descriptor and tells the handler and any waiting writers, once.
     func finish(_ state: ConnectionState, error: TransportError?, abortively: Bool = false) {
         guard state.phase != .closed else { return }
+        let error = error ?? state.gracefulCloseError
         state.phase = .closed
         state.closeError = error
         if let timer = state.closeTimer {

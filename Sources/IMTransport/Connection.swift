@@ -36,7 +36,8 @@ public final class Connection: Sendable {
         self.localAddress = localAddress
         self.remoteAddress = remoteAddress
         self.options = options
-        self.tlsSession = (stream as? TLSStream).flatMap { $0.isServerSide ? nil : $0.sessionInfo }
+        let base = (stream as? WebSocketStream)?.inner ?? stream
+        self.tlsSession = (base as? TLSStream).flatMap { $0.isServerSide ? nil : $0.sessionInfo }
         self.fileDescriptor = stream.fileDescriptor
         self.state = LoopBound(
             confined: ConnectionState(stream: stream, options: options), loop: loop)

@@ -46,15 +46,18 @@ public struct ConnectOptions: Sendable {
     public var connection: ConnectionOptions
     /// TLS to negotiate (inside the SOCKS5 tunnel, if any) before the connection is handed over.
     public var tls: TLSConnectSettings?
+    /// MQTT over WebSocket: the upgrade is made (after TLS, if any) before the connection is handed over.
+    public var webSocket: WebSocketSettings?
 
     public init(
         timeout: Duration? = .seconds(30), proxy: SOCKS5Proxy? = nil, connection: ConnectionOptions = .init(),
-        tls: TLSConnectSettings? = nil
+        tls: TLSConnectSettings? = nil, webSocket: WebSocketSettings? = nil
     ) {
         self.timeout = timeout
         self.proxy = proxy
         self.connection = connection
         self.tls = tls
+        self.webSocket = webSocket
     }
 }
 

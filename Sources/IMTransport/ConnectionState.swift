@@ -27,6 +27,9 @@ final class ConnectionState {
     var closeTimer: TimerID?
     /// Why the connection closed, for a handler installed after it did.
     var closeError: TransportError?
+    /// Why a graceful close began on the stream's word (a WebSocket close or refusal), for the
+    /// handler once the close completes.
+    var gracefulCloseError: TransportError?
 
     init(stream: any ByteStream, options: ConnectionOptions) {
         self.stream = stream

@@ -18,6 +18,8 @@ public final class Listener: Sendable {
     private let options: ConnectionOptions
     /// When set, accepted connections speak TLS with the identity's current certificate.
     private let tls: TLSServerIdentity?
+    /// When set, accepted connections speak MQTT over WebSocket (over TLS, if `tls` is set too).
+    private let webSocket: WebSocketSettings?
     private let onAccept: @Sendable (Connection) -> Void
     private let onAcceptFailure: (@Sendable (SystemError) -> Void)?
     private let state: LoopBound<ListenerState>
@@ -52,7 +54,8 @@ public final class Listener: Sendable {
     ///     once in 10 seconds.
     public init(
         host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 1024, group: EventLoopGroup,
-        options: ConnectionOptions = .init(), tls: TLSServerIdentity? = nil, onAcceptFailure: (@Sendable (SystemError) -> Void)? = nil,
+        options: ConnectionOptions = .init(), tls: TLSServerIdentity? = nil, webSocket: WebSocketSettings? = nil,
+        onAcceptFailure: (@Sendable (SystemError) -> Void)? = nil,
         onAccept: @escaping @Sendable (Connection) -> Void
     ) throws(TransportError) {
         guard let address = SocketAddress(ipAddress: host, port: port) else {
@@ -79,6 +82,7 @@ public final class Listener: Sendable {
         self.fileDescriptor = fd
         self.options = options
         self.tls = tls
+        self.webSocket = webSocket
         self.onAccept = onAccept
         self.onAcceptFailure = onAcceptFailure
         self.state = LoopBound(ListenerState(), loop: loop)
@@ -164,14 +168,13 @@ public final class Listener: Sendable {
 
     private func adopt(_ fd: Int32, on target: EventLoop) {
         let socket = SocketStream(fileDescriptor: fd)
-        let stream: any ByteStream
+        var stream: any ByteStream = socket
         if let tls {
-            // The handshake runs inside the connection's first reads.
+            // The handshake runs inside the connection's first reads, as does the WebSocket upgrade.
             guard let secured = try? TLSStream(socket: socket, context: tls.context) else { return }
             stream = secured
-        } else {
-            stream = socket
         }
+        if let webSocket { stream = WebSocketStream(serving: stream, settings: webSocket) }
         guard let local = Socket.localAddress(fd), let remote = Socket.peerAddress(fd) else { return }
         guard let connection = try? Connection(
             stream: stream, localAddress: local, remoteAddress: remote, options: options, loop: target,

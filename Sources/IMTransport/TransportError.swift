@@ -51,6 +51,8 @@ public enum TransportError: Error, Equatable, Sendable, CustomStringConvertible 
     case system(SystemError)
     /// TLS could not be set up (files, verification, pin) or broke; see `TLSFailure.isPermanent`.
     case tls(TLSFailure)
+    /// The WebSocket upgrade failed, or the WebSocket closed (a close frame, a protocol error).
+    case webSocket(WebSocketFailure)
 
     /// Whether the failure lies with the SOCKS5 proxy rather than the server behind it.
     public var isProxyFailure: Bool {
@@ -120,6 +122,8 @@ public enum TransportError: Error, Equatable, Sendable, CustomStringConvertible 
         case let .system(error):
             return FailureText(error.description)
         case let .tls(failure):
+            return FailureText(failure.description)
+        case let .webSocket(failure):
             return FailureText(failure.description)
         }
     }

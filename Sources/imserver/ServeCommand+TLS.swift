@@ -7,20 +7,24 @@ import Glibc
 #endif
 
 extension ServeCommand {
-    /// Reads --tls-listen, --api-tls-listen, --cert, --key and --client-ca into `options`;
+    /// Reads --tls-listen, --api-tls-listen, --wss-listen, --cert, --key and --client-ca into `options`;
     /// exits with the reason when the files are unusable.
     static func configureTLS(_ options: inout EmbeddedServer.Options, _ parsed: ParsedArguments) {
         let certificate = parsed.value("--cert"), key = parsed.value("--key")
         let wantsTLS = parsed.value("--tls-listen") != nil || parsed.value("--api-tls-listen") != nil
+            || parsed.value("--wss-listen") != nil
         guard wantsTLS || certificate != nil || key != nil else { return }
         guard wantsTLS else {
-            CommandLineTool.fail(spec, UsageError("--cert and --key serve the TLS listeners: add --tls-listen or --api-tls-listen"))
+            CommandLineTool.fail(spec, UsageError("--cert and --key serve the TLS listeners: add --tls-listen, --api-tls-listen or --wss-listen"))
         }
         guard let certificate, let key else {
             CommandLineTool.fail(spec, UsageError("a TLS listener needs --cert FILE and --key FILE"))
         }
         if let endpoint = endpoint(parsed, "--tls-listen") {
             (options.mqttTLSHost, options.mqttTLSPort) = (endpoint.host, endpoint.port)
+        }
+        if let endpoint = endpoint(parsed, "--wss-listen") {
+            (options.secureWebSocketHost, options.secureWebSocketPort) = (endpoint.host, endpoint.port)
         }
         if let endpoint = endpoint(parsed, "--api-tls-listen") {
             (options.apiTLSHost, options.apiTLSPort) = (endpoint.host, endpoint.port)

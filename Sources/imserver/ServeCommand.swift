@@ -9,7 +9,7 @@ import Glibc
 #endif
 
 /// `imserver [--listen HOST:PORT] [--api HOST:PORT] [--tls-listen HOST:PORT] [--api-tls-listen HOST:PORT]
-/// [--cert FILE --key FILE [--client-ca FILE]] [--data DIR] [--config FILE] [--json]`:
+/// [--ws-listen HOST:PORT] [--wss-listen HOST:PORT] [--cert FILE --key FILE [--client-ca FILE]] [--data DIR] [--config FILE] [--json]`:
 /// runs the server until SIGINT or SIGTERM, then stops gracefully; SIGHUP reloads the certificate.
 enum ServeCommand {
     static let spec = CommandSpec(
@@ -18,6 +18,7 @@ enum ServeCommand {
         summary: "the IM server: MQTT 5 for clients, an HTTP API for app servers",
         usage: [
             "[--listen HOST:PORT] [--api HOST:PORT] [--tls-listen HOST:PORT] [--api-tls-listen HOST:PORT]\n"
+                + "         [--ws-listen HOST:PORT] [--wss-listen HOST:PORT]\n"
                 + "         [--cert FILE --key FILE [--client-ca FILE]] [--data DIR] [--config FILE] [--json]",
             "app list|block|unblock|rotate-secret [KEY] [--data DIR] [--config FILE] (see 'imserver app --help')",
             "cert --out DIR --host NAME... (see 'imserver cert --help')",
@@ -27,6 +28,8 @@ enum ServeCommand {
             OptionSpec("--api", value: "HOST:PORT", help: "where the HTTP server API listens (default 127.0.0.1:8080)"),
             OptionSpec("--tls-listen", value: "HOST:PORT", help: "also serve MQTT over TLS there (needs --cert and --key)"),
             OptionSpec("--api-tls-listen", value: "HOST:PORT", help: "also serve the API over HTTPS there (needs --cert and --key)"),
+            OptionSpec("--ws-listen", value: "HOST:PORT", help: "also serve MQTT over WebSocket there (path /mqtt)"),
+            OptionSpec("--wss-listen", value: "HOST:PORT", help: "also serve MQTT over WebSocket over TLS there (path /mqtt; needs --cert and --key)"),
             OptionSpec("--cert", value: "FILE", help: "the TLS certificate, PEM, leaf first, chain allowed"),
             OptionSpec("--key", value: "FILE", help: "its private key, PEM, readable by the owner only"),
             OptionSpec("--client-ca", value: "FILE", help: "require TLS clients to present a certificate issued by these CAs"),
@@ -59,6 +62,9 @@ enum ServeCommand {
             configuration: configuration, mqttHost: mqtt.host, mqttPort: mqtt.port,
             apiHost: api.host, apiPort: api.port, dataDirectory: dataDirectory)
         options.warning = { CommandLineTool.writeError("imserver: warning: \($0)\n") }
+        if let endpoint = endpoint(parsed, "--ws-listen") {
+            (options.webSocketHost, options.webSocketPort) = (endpoint.host, endpoint.port)
+        }
         configureTLS(&options, parsed)
         let server: EmbeddedServer
         do {
@@ -70,6 +76,8 @@ enum ServeCommand {
         var listening = [("mqtt", server.mqttAddress.description), ("api", server.apiAddress.description)]
         if let address = server.mqttTLSAddress { listening.append(("mqtts", address.description)) }
         if let address = server.apiTLSAddress { listening.append(("https", address.description)) }
+        if let address = server.webSocketAddress { listening.append(("ws", address.description)) }
+        if let address = server.secureWebSocketAddress { listening.append(("wss", address.description)) }
         if json {
             let fields = listening.map { #""\#($0.0)":"\#($0.1)""# }.joined(separator: ",")
             CommandLineTool.writeOut(#"{"event":"listening",\#(fields)}"# + "\n")

@@ -3,7 +3,7 @@ import IMProfiles
 import Testing
 import IMProtocol
 
-/// `mqtt://HOST[:PORT]` and `socks5://[USER:PASS@]HOST[:PORT]`.
+/// `mqtt://HOST[:PORT]`, `ws://HOST[:PORT][/PATH]` and `socks5://[USER:PASS@]HOST[:PORT]`.
 struct AddressParsingTests {
     @Test func serverAddresses() throws {
         #expect(try ServerAddress(mqttURL: "mqtt://Broker.Example:8883") == ServerAddress(host: "broker.example", port: 8883))
@@ -17,18 +17,28 @@ struct AddressParsingTests {
         #expect(try ServerAddress(mqttURL: "mqtt://h:").url == "mqtt://h:1883")
     }
 
+    @Test func webSocketAddressesDefaultToPort80Or443AndPathMQTT() throws {
+        #expect(try ServerAddress(mqttURL: "ws://h") == ServerAddress(host: "h", port: 80, webSocketPath: "/mqtt"))
+        #expect(try ServerAddress(mqttURL: "WSS://H/") == ServerAddress(host: "h", port: 443, tls: true, webSocketPath: "/mqtt"))
+        #expect(try ServerAddress(mqttURL: "ws://[::1]:8080/a/b").url == "ws://[::1]:8080/a/b")
+        #expect(try ServerAddress(mqttURL: "wss://h:8443/mqtt").description == "wss://h:8443/mqtt")
+        #expect(try ServerAddress(mqttURL: "ws://h:9").scheme == "ws")
+    }
+
     @Test(arguments: [
-        ("", "address is empty or has spaces, control or non-ASCII characters; expected mqtt://HOST:PORT or mqtts://HOST:PORT"),
-        ("mqtt://h :1", "address is empty or has spaces, control or non-ASCII characters; expected mqtt://HOST:PORT or mqtts://HOST:PORT"),
-        ("tcp://h", "unsupported scheme tcp; expected mqtt://HOST:PORT or mqtts://HOST:PORT"),
+        ("", "address is empty or has spaces, control or non-ASCII characters; expected mqtt://HOST:PORT, mqtts://HOST:PORT, ws://HOST:PORT/PATH or wss://HOST:PORT/PATH"),
+        ("mqtt://h :1", "address is empty or has spaces, control or non-ASCII characters; expected mqtt://HOST:PORT, mqtts://HOST:PORT, ws://HOST:PORT/PATH or wss://HOST:PORT/PATH"),
+        ("tcp://h", "unsupported scheme tcp; expected mqtt://HOST:PORT, mqtts://HOST:PORT, ws://HOST:PORT/PATH or wss://HOST:PORT/PATH"),
         ("mqtt://", "no host"),
         ("mqtt://:1883", "no host"),
         ("mqtt://h:0", "port must be a number from 1 to 65535"),
         ("mqtt://h:+1", "port must be a number from 1 to 65535"),
-        ("mqtt://h/x", "only a host and port may follow mqtt://; expected mqtt://HOST:PORT or mqtts://HOST:PORT"),
+        ("mqtt://h/x", "only a host and port may follow mqtt://; expected mqtt://HOST:PORT, mqtts://HOST:PORT, ws://HOST:PORT/PATH or wss://HOST:PORT/PATH"),
         ("mqtt://h!", "invalid character in host h!"),
         ("mqtt://[::g]:1", "invalid IPv6 address ::g"),
         ("mqtt://[::1]x", "unexpected x after the IPv6 address"),
+        ("ws://h:1/mqtt?x=1", "a WebSocket path takes no query or fragment; expected mqtt://HOST:PORT, mqtts://HOST:PORT, ws://HOST:PORT/PATH or wss://HOST:PORT/PATH"),
+        ("wss://h:0/mqtt", "port must be a number from 1 to 65535"),
     ])
     func badServerAddresses(text: String, reason: String) {
         #expect(throws: URLParseError(reason)) { try ServerAddress(mqttURL: text) }

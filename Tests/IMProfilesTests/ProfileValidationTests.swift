@@ -25,7 +25,7 @@ struct ProfileValidationTests {
         """
         #expect(ProfileFixture().diagnostics(text) == [
             "dev.json:2:13: error: appKey: must be at most 255 bytes without spaces or control characters",
-            "dev.json:3:13: error: server: unsupported scheme tcp; expected mqtt://HOST:PORT or mqtts://HOST:PORT",
+            "dev.json:3:13: error: server: unsupported scheme tcp; expected mqtt://HOST:PORT, mqtts://HOST:PORT, ws://HOST:PORT/PATH or wss://HOST:PORT/PATH",
             "dev.json:4:10: error: api: a base URL has no query; expected http://HOST:PORT",
             "dev.json:5:3: error: apiSecret: unknown field (did you mean 'appSecret'?)",
             "dev.json:6:27: error: defaults.timeout: -1 is out of range 0...86400",
@@ -58,13 +58,13 @@ struct ProfileValidationTests {
         """
         #expect(ProfileFixture().diagnostics(text) == [
             "dev.json:2:13: error: appKey: must not be empty",
-            "dev.json:3:26: error: server[1]: expected an address mqtt://HOST:PORT or mqtts://HOST:PORT, found a number",
+            "dev.json:3:26: error: server[1]: expected an address mqtt://HOST:PORT, mqtts://HOST:PORT, ws://HOST:PORT/PATH or wss://HOST:PORT/PATH, found a number",
             "dev.json:3:29: error: server[2]: \"embedded\" stands alone, not in a list of addresses",
             "dev.json:3:41: error: server[3]: unclosed '[' in the host",
             "dev.json:3:56: error: server[4]: put an IPv6 address in brackets, as in [::1]:1883",
             "dev.json:3:70: error: server[5]: port must be a number from 1 to 65535",
-            "dev.json:3:88: error: server[6]: only a host and port may follow mqtt://; expected mqtt://HOST:PORT or mqtts://HOST:PORT",
-            "dev.json:3:102: error: server[7]: expected mqtt://HOST:PORT or mqtts://HOST:PORT (or \"embedded\")",
+            "dev.json:3:88: error: server[6]: only a host and port may follow mqtt://; expected mqtt://HOST:PORT, mqtts://HOST:PORT, ws://HOST:PORT/PATH or wss://HOST:PORT/PATH",
+            "dev.json:3:102: error: server[7]: expected mqtt://HOST:PORT, mqtts://HOST:PORT, ws://HOST:PORT/PATH or wss://HOST:PORT/PATH (or \"embedded\")",
         ])
     }
 
@@ -81,7 +81,7 @@ struct ProfileValidationTests {
         // A server or api field in error is reported once, not again for every account.
         let misspelt = #"{"appKey": "k", "server": "embeded", "appSecret": 1, "accounts": {"x": {"userId": "x"}}}"#
         #expect(ProfileFixture().diagnostics(misspelt) == [
-            "dev.json:1:27: error: server: expected mqtt://HOST:PORT or mqtts://HOST:PORT (or \"embedded\")",
+            "dev.json:1:27: error: server: expected mqtt://HOST:PORT, mqtts://HOST:PORT, ws://HOST:PORT/PATH or wss://HOST:PORT/PATH (or \"embedded\")",
             "dev.json:1:51: error: appSecret: expected a string, found a number",
         ])
     }

@@ -9,6 +9,8 @@ import Glibc
 /// or TLS, for tests that need a peer nobody here wrote. Stop it with `stop()`.
 public final class StockMosquitto: Sendable {
     public let port: UInt16
+    /// The `protocol websockets` listener (TLS too when the broker has a certificate), if asked for.
+    public let webSocketPort: UInt16?
     /// The running broker; nil once ended (its pid may then belong to another process).
     private let process: Mutex<ChildProcess?>
     private let log: String
@@ -20,12 +22,16 @@ public final class StockMosquitto: Sendable {
     /// plugin, which refuses every SUBSCRIBE (SUBACK 0x87: an `acl_file` never refuses one)
     /// until `allowSubscriptions(of:)`. `settings` are more global lines (`max_packet_size 1000`).
     /// With `persistent`, sessions and queued messages are written to disk at every change, so
-    /// they outlive `restart()` even after SIGKILL. `directory` must be readable by the `mosquitto` user.
+    /// they outlive `restart()` even after SIGKILL. With `webSocket`, a second listener speaks MQTT
+    /// over WebSocket (Debian's mosquitto starts one only beside a plain MQTT listener).
+    /// `directory` must be readable by the `mosquitto` user.
     public init(
         directory: String, certificate: String? = nil, key: String? = nil, clientCA: String? = nil,
-        users: [String: String], refuseSubscriptions: Bool = false, persistent: Bool = false, settings: String = ""
+        users: [String: String], refuseSubscriptions: Bool = false, persistent: Bool = false, settings: String = "",
+        webSocket: Bool = false
     ) throws {
         port = try LoopbackPort.free()
+        webSocketPort = webSocket ? try LoopbackPort.free() : nil
         var config = "per_listener_settings false\nallow_anonymous false\n\(settings)\n"
         if persistent { config += try Self.persistence(directory: directory + "/persistence") }
         var files: [String] = []
@@ -41,6 +47,10 @@ public final class StockMosquitto: Sendable {
         config += "listener \(port) 127.0.0.1\n"
         if let certificate, let key { config += "certfile \(certificate)\nkeyfile \(key)\n" }
         if let clientCA { config += "cafile \(clientCA)\nrequire_certificate true\n" }
+        if let webSocketPort {
+            config += "listener \(webSocketPort) 127.0.0.1\nprotocol websockets\n"
+            if let certificate, let key { config += "certfile \(certificate)\nkeyfile \(key)\n" }
+        }
         // mosquitto buffers what it logs to standard output; to a file it writes each line at once.
         log = directory + "/mosquitto.log"
         _ = FileManager.default.createFile(atPath: log, contents: nil, attributes: [.posixPermissions: 0o644])
@@ -158,7 +168,7 @@ public final class StockMosquitto: Sendable {
     }
 
     private func waitUntilListening() throws {
-        if LoopbackPort.waitUntilAccepting(port) { return }
+        if LoopbackPort.waitUntilAccepting(port), webSocketPort.map({ LoopbackPort.waitUntilAccepting($0) }) ?? true { return }
         stop()
         throw TestCertificateError("mosquitto did not listen on \(port) within 10 s: \(output)")
     }

@@ -30,6 +30,10 @@ public struct ConnectErrorCode: RawRepresentable, Hashable, Sendable, CustomStri
     /// a CA, certificate or key file is unusable, or the port does not speak TLS (or speaks
     /// it behind mqtt://). Retrying cannot help; the detail names the cause.
     public static let tlsFailure = ConnectErrorCode(rawValue: 34020)
+    /// A `ws://` or `wss://` endpoint that cannot carry MQTT as configured: it answers the
+    /// upgrade with an HTTP client error (a wrong path, not a WebSocket endpoint), chooses
+    /// another subprotocol than `mqtt`, or breaks the handshake. Retrying cannot help.
+    public static let webSocketFailure = ConnectErrorCode(rawValue: 34021)
 
     /// The SDK's constant name for the code, such as `RC_CONN_TOKEN_INCORRECT`.
     public var name: String {
@@ -46,6 +50,7 @@ public struct ConnectErrorCode: RawRepresentable, Hashable, Sendable, CustomStri
         case .invalidParameter: return "RC_INVALID_PARAMETER"
         case .connectTimeout: return "RC_CONNECT_TIMEOUT"
         case .tlsFailure: return "RC_CONN_TLS_FAILURE"
+        case .webSocketFailure: return "RC_CONN_WEBSOCKET_FAILURE"
         default: return "code \(rawValue)"
         }
     }

@@ -35,6 +35,9 @@ public struct ConnectParameters: Sendable, Equatable {
     /// How `mqtts://` servers are verified (CA, server name, client certificate, pins);
     /// nil verifies against the system trust store with the server's host name.
     public var tls: TLSClientConfiguration?
+    /// The servers this session tries instead of the engine's (a web-platform account that
+    /// reaches the WebSocket endpoints, say); nil uses the engine's.
+    public var servers: [ServerAddress]?
 
     public init(
         token: String? = nil, tokenSource: TokenSource? = nil, userID: String? = nil, timeout: Duration? = nil,

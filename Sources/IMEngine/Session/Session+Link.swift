@@ -140,7 +140,7 @@ extension Session {
         let reason = disconnect.properties.reasonString.map { " (\($0))" } ?? ""
         switch verdict {
         case .redirect(let reference):
-            if let target = ConnectionAttempt.firstAddress(in: reference) { preferredServer = target }
+            if let target = ConnectionAttempt.firstAddress(in: reference, from: link.server) { preferredServer = target }
             fail(link.generation, .retryable("the server sent us to \(reference)\(reason)"))
         case .failure(.terminal(var termination)):
             termination.detail += reason

@@ -64,7 +64,7 @@ extension Session {
         attempt.take()?.task.cancel()
         guard let runtime, let loop, let localUserID else { return }
         let configuration = runtime.configuration
-        var servers = configuration.servers
+        var servers = parameters.servers ?? configuration.servers
         if let preferredServer { servers = [preferredServer] + servers.filter { $0 != preferredServer } }
         let request = ConnectionAttempt(
             servers: servers, loop: loop,

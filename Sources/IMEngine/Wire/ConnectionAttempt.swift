@@ -100,7 +100,7 @@ struct ConnectionAttempt: Sendable {
             let name = connack.properties.userProperty(IMUserProperty.error).map(IMErrorName.init(rawValue:))
             switch ServerVerdict.connack(connack.reasonCode, imError: name, serverReference: connack.properties.serverReference) {
             case .redirect(let reference):
-                guard let target = Self.firstAddress(in: reference, tls: server.tls) else { return nil }
+                guard let target = Self.firstAddress(in: reference, from: server) else { return nil }
                 return .redirect(target)
             case .failure(.terminal(var termination)):
                 if let reason = connack.properties.reasonString { termination.detail += " (\(reason))" }
@@ -109,18 +109,27 @@ struct ConnectionAttempt: Sendable {
                 return nil
             }
         case .unusable(let failure):
+            if let webSocketFailure = failure.permanentWebSocketFailure {
+                let termination = SessionTermination(.unconnected, .webSocketFailure, detail: "\(server): \(webSocketFailure)")
+                return .outcome(.failed(.terminal(termination), unreachable: false))
+            }
             guard let tlsFailure = failure.permanentTLSFailure else { return nil }
             // Certificates and files do not change between attempts: retrying cannot help.
-            let termination = SessionTermination(.unconnected, .tlsFailure, detail: "\(server): \(tlsFailure)")
+            var detail = tlsFailure.description
+            if server.webSocketPath != nil && tlsFailure.kind == .peerNotTLS { detail = detail.replacing("use mqtt://", with: "use ws://") }
+            let termination = SessionTermination(.unconnected, .tlsFailure, detail: "\(server): \(detail)")
             return .outcome(.failed(.terminal(termination), unreachable: false))
         }
     }
 
     /// The first `host:port` of a Server Reference (a space-separated list); a server reached
-    /// over TLS redirects over TLS unless the reference says `mqtt://`.
-    static func firstAddress(in reference: String, tls: Bool = false) -> ServerAddress? {
+    /// over TLS redirects over TLS unless the reference says `mqtt://`, and one reached over
+    /// WebSocket redirects over WebSocket (same path) unless the reference names a scheme.
+    static func firstAddress(in reference: String, from server: ServerAddress? = nil) -> ServerAddress? {
         guard let first = reference.split(separator: " ").first else { return nil }
-        return try? ServerAddress(parsing: String(first), tls: tls)
+        guard var target = try? ServerAddress(parsing: String(first), tls: server?.tls ?? false) else { return nil }
+        if !first.contains("://") { target.webSocketPath = server?.webSocketPath }
+        return target
     }
 
     /// Every server failed: a proxy failure stops the session, anything else is retried.

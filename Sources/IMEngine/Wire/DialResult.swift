@@ -58,6 +58,18 @@ enum DialFailure: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The WebSocket trouble that retrying cannot fix: an HTTP client error other than 408 and
+    /// 429 (a wrong path, not a WebSocket endpoint), another subprotocol, a broken handshake.
+    /// A 5xx, 408 or 429 (a proxy or balancer under load) and a close frame are retried.
+    var permanentWebSocketFailure: WebSocketFailure? {
+        guard case .transport(.webSocket(let failure)) = self else { return nil }
+        switch failure {
+        case .notUpgraded(let status): return (400..<500).contains(status.rawValue) && ![408, 429].contains(status.rawValue) ? failure : nil
+        case .wrongSubprotocol, .badHandshake: return failure
+        case .noAnswer, .closedByPeer, .refused, .upgradeRefused: return nil
+        }
+    }
+
     var description: String { text.description }
 
     /// What went wrong, with the hint apart.
@@ -81,6 +93,9 @@ extension ConnectionAttempt {
         do {
             var options = self.options
             if server.tls { options.tls = try tlsSettings(for: server) }
+            if let path = server.webSocketPath {
+                options.webSocket = WebSocketSettings(path: path, limits: WebSocketLimits(packetSize: options.connection.maximumFrameSize))
+            }
             connection = try await Connection.connect(to: server.host, port: server.port, options: options, on: loop)
         } catch {
             return .unusable(.transport(error))

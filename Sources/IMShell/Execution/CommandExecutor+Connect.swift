@@ -76,15 +76,22 @@ extension CommandExecutor {
             throw ShellError("\(wrong) is not a directory (a symlink?); imsh writes only inside its data directory: remove it")
         }
         let seconds = timeout ?? Double(account.timeout)
-        return ConnectParameters(
+        let profile = try context.profile(named: account.profile)
+        var parameters = ConnectParameters(
             token: token, tokenSource: source, userID: account.userID,
             timeout: seconds > 0 ? .milliseconds(Int64(seconds * 1000)) : nil,
             reconnectKickEnable: kickEnable || account.reconnectKickEnable, deviceID: account.deviceID,
             platform: account.platform, heartbeat: account.heartbeat, proxy: account.proxy.map(Self.socksProxy),
             jitter: account.jitter, backgroundGrace: .seconds(account.backgroundGrace),
             dataDirectory: directory,
-            tls: registry.server.tls(for: account, in: try context.profile(named: account.profile)),
+            tls: registry.server.tls(for: account, in: profile),
             label: account.reference.description)
+        if profile.server == .embedded && account.platform == .web {
+            // The engine first: it takes the data directory, where the embedded server keeps its files.
+            _ = try await registry.engine(for: profile)
+            parameters.servers = try await registry.server.webServers(tls: profile.tls != nil)
+        }
+        return parameters
     }
 
     func disconnect(_ selection: AccountSelection, disablePush: Bool) async throws(ShellError) -> CommandResult {

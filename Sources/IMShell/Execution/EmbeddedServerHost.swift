@@ -51,10 +51,13 @@ actor EmbeddedServerHost {
             var options = EmbeddedServer.Options(
                 configuration: ServerConfiguration(apps: apps), mqttPort: 0, apiPort: 0, dataDirectory: dataDirectory)
             let servesTLS = self.servesTLS, directory = dataDirectory
+            // Web-platform accounts reach it over WebSocket, as browsers must.
+            options.webSocketPort = 0
             task = Task {
                 if servesTLS {
                     options.tls = try Self.developmentIdentity(dataDirectory: directory)
                     options.mqttTLSPort = 0
+                    options.secureWebSocketPort = 0
                 }
                 return try await EmbeddedServer.start(options)
             }
@@ -66,6 +69,17 @@ actor EmbeddedServerHost {
             starting = nil
             throw ShellError("the embedded server cannot start (data in \(dataDirectory)): \(error)")
         }
+    }
+
+    /// Where a web-platform account of an embedded profile connects: the WebSocket listener,
+    /// over TLS (`wss://`) when the profile uses TLS.
+    func webServers(tls: Bool) async throws(ShellError) -> [ServerAddress] {
+        let running = try await running()
+        if tls, let secure = running.secureWebSocketAddress {
+            return [ServerAddress(host: secure.host, port: secure.port, tls: true, webSocketPath: ServerAddress.defaultWebSocketPath)]
+        }
+        guard let plain = running.webSocketAddress else { return [] }
+        return [ServerAddress(host: plain.host, port: plain.port, webSocketPath: ServerAddress.defaultWebSocketPath)]
     }
 
     /// Stops the server if it ever started; later `running()` calls fail.

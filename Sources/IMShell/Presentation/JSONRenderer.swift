@@ -137,6 +137,7 @@ public struct JSONRenderer: Sendable {
         }
         if let server = row.server {
             members.append(("server", .string(server)))
+            if let transport = row.transport { members.append(("transport", .string(transport))) }
             members.append(("tls", row.tls.map(Self.tls) ?? .bool(false)))
         }
         if detailed {

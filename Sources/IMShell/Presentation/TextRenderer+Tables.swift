@@ -63,7 +63,10 @@ extension TextRenderer {
         let account = row.account
         var lines = ["\(style.cyan(account.reference.description))  " + (row.hasSession ? style.status(row.status) : style.dim("not connected in this run"))]
         lines.append("  user \(row.userID ?? "?"), device \(account.deviceID), platform \(account.platform.rawValue), \(account.tokenSource)")
-        if let server = row.server { lines.append("  server \(server)" + (row.tls.map { ", \($0)" } ?? ", plaintext")) }
+        if let server = row.server {
+            let webSocket = row.transport == "ws" || row.transport == "wss" ? ", MQTT over WebSocket" : ""
+            lines.append("  server \(server)" + webSocket + (row.tls.map { ", \($0)" } ?? ", plaintext"))
+        }
         if let file = row.databaseFile { lines.append("  database \(file)") }
         if let last = row.lastChange {
             lines.append("  last change \(Self.clock(last.at)): \(statusChange(last))")

@@ -14,6 +14,8 @@ public struct AccountStatus: Sendable {
     public var hasSession: Bool
     /// The server of the live connection.
     public var server: String?
+    /// How the live connection carries MQTT: `mqtt`, `mqtts`, `ws` or `wss` (the server's URL scheme).
+    public var transport: String?
     /// What TLS the live connection runs; nil when not connected or plaintext.
     public var tls: TLSSessionInfo?
     /// The local database file, once opened.
@@ -45,6 +47,7 @@ public struct AccountStatus: Sendable {
             server: snapshot?.server?.description, databaseFile: snapshot?.databaseFile)
         state = snapshot?.state
         tls = snapshot?.tls
+        transport = snapshot?.server?.scheme
     }
 
     /// The error code of the last change, when it carried one.

@@ -21,6 +21,7 @@ struct ImserverTLSEngineTests {
             configuration: ServerConfiguration(apps: [IntegrationServer.app()]), dataDirectory: directory.path + "/server")
         options.tls = try TLSServerIdentity(certificate: certificates.serverCertificate, key: certificates.serverKey)
         options.mqttTLSPort = 0
+        options.webSocketPort = 0
         let server = try await EmbeddedServer.start(options)
         let makeEngine: @Sendable (ServerAddress) throws -> SessionEngine = { address in
             try SessionEngine(EngineConfiguration(
@@ -56,6 +57,25 @@ struct ImserverTLSEngineTests {
             let error = await session.connectionError()
             #expect(error?.code == .tlsFailure)
             #expect(error?.description.contains("this port speaks TLS: use mqtts://") == true, "\(String(describing: error))")
+            #expect(await session.statuses == [.connecting, .unconnected])
+            await engine.shutdown()
+        }
+    }
+
+    /// ws:// to a TLS port and wss:// to a plain WebSocket port: each named with the scheme
+    /// that would work, and not retried.
+    @Test(arguments: [false, true])
+    func aWebSocketAddressWithTheWrongSchemeIsNamed(secure: Bool) async throws {
+        try await withTLSServer { server, certificates, makeEngine in
+            let port = try #require(secure ? server.webSocketAddress?.port : server.mqttTLSAddress?.port)
+            let engine = try makeEngine(ServerAddress(host: "localhost", port: port, tls: secure, webSocketPath: "/mqtt"))
+            let token = try await server.backend.issueToken(appKey: IntegrationServer.appKey, userID: "alice")
+            let session = engine.makeSession(ConnectParameters(
+                token: token, deviceID: "web-alice", platform: .web, tls: TLSClientConfiguration(caPath: certificates.caFile)))
+            let error = await session.connectionError()
+            #expect(error?.code == (secure ? .tlsFailure : .webSocketFailure), "\(String(describing: error))")
+            let hint = secure ? "use ws://" : "that port wants wss://"
+            #expect(error?.description.contains(hint) == true, "\(String(describing: error))")
             #expect(await session.statuses == [.connecting, .unconnected])
             await engine.shutdown()
         }

@@ -26,10 +26,10 @@ final class MQTTTestClient: Sendable {
         }
     }
 
-    /// Connects to `port`; with `tls`, over TLS verified with those settings.
-    static func open(port: UInt16, tls: TLSConnectSettings? = nil) async throws -> MQTTTestClient {
+    /// Connects to `port`; with `tls`, over TLS verified with those settings; with `webSocket`, over WebSocket.
+    static func open(port: UInt16, tls: TLSConnectSettings? = nil, webSocket: WebSocketSettings? = nil) async throws -> MQTTTestClient {
         MQTTTestClient(connection: try await Connection.connect(
-            to: "127.0.0.1", port: port, options: ConnectOptions(timeout: .seconds(5), tls: tls), on: loops.next()))
+            to: "127.0.0.1", port: port, options: ConnectOptions(timeout: .seconds(5), tls: tls, webSocket: webSocket), on: loops.next()))
     }
 
     func send(_ packet: Packet) async throws {

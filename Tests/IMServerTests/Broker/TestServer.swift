@@ -18,6 +18,10 @@ final class TestServer: Sendable {
     var tlsPort: UInt16? { server.mqttTLSAddress?.port }
     /// The HTTPS API port, when started with `tls`.
     var apiTLSPort: UInt16? { server.apiTLSAddress?.port }
+    /// The MQTT over WebSocket port (always open in tests).
+    var webSocketPort: UInt16? { server.webSocketAddress?.port }
+    /// The MQTT over WebSocket over TLS port, when started with `tls`.
+    var secureWebSocketPort: UInt16? { server.secureWebSocketAddress?.port }
     var backend: any ServerAPIBackend { server.backend }
 
     private init(server: EmbeddedServer, offset: ClockOffset) {
@@ -30,8 +34,8 @@ final class TestServer: Sendable {
                     clientControlsKickPolicy: clientKickPolicy, blocked: blocked)
     }
 
-    /// Starts a server with `apps` (by default one test app) on `directory`; with `tls`, TLS
-    /// listeners for MQTT and the API as well, on free ports.
+    /// Starts a server with `apps` (by default one test app) on `directory`, with a WebSocket
+    /// listener; with `tls`, TLS listeners for MQTT, WebSocket and the API as well, on free ports.
     static func start(
         directory: TemporaryDirectory, apps: [AppSettings] = [app()], limits: ServerLimits = ServerLimits(),
         tls: TLSServerIdentity? = nil
@@ -43,7 +47,8 @@ final class TestServer: Sendable {
             monotonic: system.monotonic)
         var options = EmbeddedServer.Options(
             configuration: ServerConfiguration(apps: apps, limits: limits), dataDirectory: directory.path, clock: clock)
-        if let tls { (options.tls, options.mqttTLSPort, options.apiTLSPort) = (tls, 0, 0) }
+        options.webSocketPort = 0
+        if let tls { (options.tls, options.mqttTLSPort, options.apiTLSPort, options.secureWebSocketPort) = (tls, 0, 0, 0) }
         let server = try await EmbeddedServer.start(options)
         return TestServer(server: server, offset: offset)
     }
@@ -62,9 +67,11 @@ final class TestServer: Sendable {
 
     /// A client logged in as `user` on `device`, with its inbox subscribed.
     func loggedIn(
-        _ user: String, device: String, platform: String? = nil, tls: TLSConnectSettings? = nil
+        _ user: String, device: String, platform: String? = nil, tls: TLSConnectSettings? = nil, webSocket: Bool = false
     ) async throws -> MQTTTestClient {
-        let client = try await MQTTTestClient.open(port: tls == nil ? port : tlsPort ?? port, tls: tls)
+        let plain = webSocket ? webSocketPort ?? port : port
+        let secure = webSocket ? secureWebSocketPort ?? port : tlsPort ?? port
+        let client = try await MQTTTestClient.open(port: tls == nil ? plain : secure, tls: tls, webSocket: webSocket ? WebSocketSettings() : nil)
         let connack = try await client.login(appKey: Self.appKey, token: try await token(user), device: device, platform: platform)
         // A failed login fails this test alone (a precondition would take the whole test process down).
         guard connack?.reasonCode == .success else {

@@ -90,20 +90,7 @@ struct TLSHostileInputTests {
         let sockets = SilentSockets()
         try await offPool { try sockets.open(count, port: port, greeting: halfHello, deadline: .now + .seconds(20)) }
 
-        let tls = try fixture.client()
-        let alice = try await server.loggedIn("alice", device: "phone-a", tls: tls)
-        let bob = try await server.loggedIn("bob", device: "phone-b", tls: tls)
-        #expect(try await alice.sendText("through the stalled crowd", to: "bob", cid: "c1", packetID: 1) == .success)
-        guard case .publish(let delivery)? = await bob.next() else {
-            Issue.record("bob got nothing")
-            return
-        }
-        #expect(try TextMessage.decode(delivery.payload).text == "through the stalled crowd")
-
-        let open = try await offPool { try sockets.awaitClosing(timeout: .seconds(15)) }
-        #expect(open == 0, "\(open) stalled handshakes not closed")
-        try await alice.send(.pingreq)
-        #expect(await alice.next() == .pingresp)
+        try await server.expectServed(despite: sockets, what: "handshakes", tls: try fixture.client())
         await server.stop()
     }
 }

@@ -22,6 +22,7 @@ final class TestServer: Sendable {
         let app = AppSettings(appKey: appKey, appSecret: appSecret, clientControlsKickPolicy: true, queueQuota: queueQuota)
         var options = EmbeddedServer.Options(configuration: ServerConfiguration(apps: [app]), dataDirectory: directory)
         if let tls { (options.tls, options.mqttTLSPort, options.apiTLSPort) = (tls, 0, 0) }
+        options.webSocketPort = 0
         let server = try await EmbeddedServer.start(options)
         return TestServer(server: server, directory: directory)
     }
