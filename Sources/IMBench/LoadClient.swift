@@ -33,8 +33,9 @@ final class LoadClient: ConnectionHandler, Sendable {
     static func open(_ connect: Connect, to target: LoadTarget, on loop: EventLoop, ledger: LoadLedger) async throws(BenchError) -> LoadClient {
         let connection: Connection
         do {
-            connection = try await Connection.connect(
-                to: target.address.host, port: target.address.port, options: ConnectOptions(timeout: .seconds(10)), on: loop)
+            var options = ConnectOptions(timeout: .seconds(10))
+            options.webSocket = target.webSocketPath.map { WebSocketSettings(path: $0) }
+            connection = try await Connection.connect(to: target.address.host, port: target.address.port, options: options, on: loop)
         } catch {
             throw BenchError("cannot connect to \(target): \(error)")
         }

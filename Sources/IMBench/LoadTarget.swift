@@ -1,6 +1,7 @@
 import Foundation
 import IMCommandLine
 import IMHTTP
+import IMProfiles
 import IMProtocol
 import MQTT
 
@@ -14,6 +15,8 @@ struct LoadTarget: Sendable, CustomStringConvertible {
     enum Topics: String, Sendable { case im, plain }
 
     var address: HostPort
+    /// MQTT over WebSocket at this path (`ws://`); nil: over TCP.
+    var webSocketPath: String?
     var topics: Topics
     var appKey: String?
     var appSecret: String?
@@ -23,16 +26,19 @@ struct LoadTarget: Sendable, CustomStringConvertible {
     /// does) would take a second run's messages for the first's.
     let run = String(UInt32.random(in: 0...UInt32.max), radix: 16)
 
-    var description: String { "mqtt://\(address)" }
+    var description: String { webSocketPath.map { "ws://\(address)\($0)" } ?? "mqtt://\(address)" }
 
     /// Reads `--target`, `--topics`, `--app-key`, `--app-secret` and `--users`.
     init(url: String, topics: String?, appKey: String?, appSecret: String?, usersFile: String?) throws(UsageError) {
+        let server: ServerAddress
         do throws(URLParseError) {
-            let rest = try Self.afterScheme(url)
-            address = try HostPort(parsing: rest, defaultPort: ServerAddress.defaultPort)
+            server = try ServerAddress(mqttURL: url)
         } catch {
-            throw UsageError("--target wants mqtt://HOST[:PORT], not '\(url)': \(error.reason)")
+            throw UsageError("--target wants mqtt://HOST[:PORT] or ws://HOST[:PORT][/PATH], not '\(url)': \(error.reason)")
         }
+        guard !server.tls else { throw UsageError("--target: the bench speaks plain MQTT or WebSocket (mqtt://, ws://), not TLS") }
+        address = HostPort(host: server.host, port: server.port)
+        webSocketPath = server.webSocketPath
         guard let mode = Topics(rawValue: topics ?? "im") else { throw UsageError("--topics wants im or plain, not '\(topics ?? "")'") }
         self.topics = mode
         self.appKey = appKey
@@ -51,13 +57,6 @@ struct LoadTarget: Sendable, CustomStringConvertible {
             }
             if users.isEmpty { throw UsageError("--users \(usersFile): no USER:PASSWORD lines") }
         }
-    }
-
-    private static func afterScheme(_ url: String) throws(URLParseError) -> Substring {
-        guard url.lowercased().hasPrefix("mqtt://") else { throw URLParseError("the bench speaks plain MQTT: mqtt://") }
-        var rest = url.dropFirst("mqtt://".count)
-        if rest.hasSuffix("/") { rest = rest.dropLast() }
-        return rest
     }
 
     /// The CONNECT of client `index`, named `user` (also its client identifier).

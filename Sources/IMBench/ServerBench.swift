@@ -11,10 +11,10 @@ struct ServerBench: BenchCommand {
     static let spec = CommandSpec.bench(
         "server",
         summary: "drive any MQTT 5 server with QoS 1 publishers and receivers and measure it",
-        usage: "--target mqtt://HOST[:PORT] [--pairs N] [--rate R] [--window W] [--duration S] [--topics im|plain] "
+        usage: "--target mqtt://HOST[:PORT]|ws://HOST[:PORT][/PATH] [--pairs N] [--rate R] [--window W] [--duration S] [--topics im|plain] "
             + "[--app-key K --app-secret S] [--users FILE] [--server-pid PID] [--threads T] [--json] [--report FILE.html]",
         options: [
-            OptionSpec("--target", value: "URL", help: "the server: mqtt://HOST[:PORT]"),
+            OptionSpec("--target", value: "URL", help: "the server: mqtt://HOST[:PORT], or ws://HOST[:PORT][/PATH] for MQTT over WebSocket"),
             OptionSpec("--pairs", value: "N", help: "publishers, each with its own receiver (default 20)"),
             OptionSpec("--rate", value: "R", help: "offer R messages per second in all, each on a schedule (default: saturated)"),
             OptionSpec("--window", value: "W", help: "saturated: messages each publisher keeps unacknowledged (default 16)"),

@@ -22,9 +22,10 @@ struct ServerBenchTests {
 
     @Test func drivesImserverWithTokensAndReadsItsCost() async throws {
         let data = TemporaryDirectory()
-        let port = try LoopbackPort.free()
+        let (port, webSocketPort) = (try LoopbackPort.free(), try LoopbackPort.free())
         let server = try ChildProcess.spawn(BenchProcess.products + "/imserver", [
-            "--listen", "127.0.0.1:\(port)", "--api", "127.0.0.1:0", "--data", data.path + "/server",
+            "--listen", "127.0.0.1:\(port)", "--api", "127.0.0.1:0", "--ws-listen", "127.0.0.1:\(webSocketPort)",
+            "--data", data.path + "/server",
         ], stdout: .null, stderr: .null)
         defer {
             server.signal(SIGKILL)
@@ -48,12 +49,26 @@ struct ServerBenchTests {
         let rated = try offered.result()
         expectConsistent(rated)
         #expect((396...404).contains(rated.int("published") ?? 0), "\(rated)")
+
+        // The same clients over WebSocket, to the same server.
+        try #require(LoopbackPort.waitUntilAccepting(webSocketPort))
+        let overWebSocket = try await BenchProcess.run([
+            "server", "--target", "ws://127.0.0.1:\(webSocketPort)/mqtt", "--app-key", "imsh-dev", "--app-secret", "imsh-dev-secret",
+            "--pairs", "2", "--duration", "1", "--json",
+        ])
+        #expect(overWebSocket.status == 0, "\(overWebSocket.stdout)\(overWebSocket.stderr)")
+        let webSocketResult = try overWebSocket.result()
+        #expect(webSocketResult["target"] == .string("ws://127.0.0.1:\(webSocketPort)/mqtt"))
+        expectConsistent(webSocketResult)
     }
 
     @Test func drivesAStockMosquittoWithUsersFromAFile() async throws {
         let directory = TemporaryDirectory()
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
-        let broker = try StockMosquitto(directory: directory.path, users: ["bench": "secret-1"])
+        // mosquitto queues 1,000 messages a client by default and drops the rest after
+        // acknowledging them to their publisher: saturated receivers would count them lost.
+        let broker = try StockMosquitto(
+            directory: directory.path, users: ["bench": "secret-1"], settings: "max_queued_messages 1000000", webSocket: true)
         defer { broker.stop() }
         let users = directory.path + "/users"
         try "bench:secret-1\n".write(toFile: users, atomically: true, encoding: .utf8)
@@ -65,6 +80,12 @@ struct ServerBenchTests {
         let result = try run.result()
         expectConsistent(result)
         #expect(result["server"] == .null, "no --server-pid: no server figures")
+        let overWebSocket = try await BenchProcess.run([
+            "server", "--target", "ws://127.0.0.1:\(try #require(broker.webSocketPort))", "--topics", "plain", "--users", users,
+            "--pairs", "2", "--duration", "1", "--json",
+        ])
+        #expect(overWebSocket.status == 0, "\(overWebSocket.stdout)\(overWebSocket.stderr)")
+        expectConsistent(try overWebSocket.result())
 
         try "bench:wrong\n".write(toFile: users, atomically: true, encoding: .utf8)
         let refused = try await BenchProcess.run([
@@ -77,7 +98,7 @@ struct ServerBenchTests {
     @Test(arguments: [
         (["server"], "--target is required"),
         (["server", "--target", "mqtt://127.0.0.1:1"], "--topics im logs in with tokens: give --app-key and --app-secret"),
-        (["server", "--target", "http://h", "--topics", "plain"], "--target wants mqtt://HOST[:PORT], not 'http://h'"),
+        (["server", "--target", "http://h", "--topics", "plain"], "--target wants mqtt://HOST[:PORT] or ws://HOST[:PORT][/PATH], not 'http://h'"),
         (["server", "--target", "mqtt://h", "--topics", "plain", "--server", "spawn"], "do not apply to bench server"),
         (["server", "--target", "mqtt://h", "--app-key", "k"], "--app-key and --app-secret go together"),
         (["server", "--target", "mqtt://h", "--topics", "plain", "--users", "/nonexistent"], "--users /nonexistent: cannot read the file"),
