@@ -10,7 +10,8 @@ extension Session {
         let link = SessionLink(
             generation: generation, connection: established.connection, server: established.server,
             keepAlive: seconds > 0 ? .seconds(seconds) : nil,
-            maximumPacketSize: connack.properties.maximumPacketSize.map(Int.init), now: clock.now,
+            maximumPacketSize: connack.properties.maximumPacketSize.map(Int.init),
+            receiveMaximum: connack.properties.receiveMaximum.map(Int.init) ?? Int(UInt16.max), now: clock.now,
             connectedAt: clock.epochMilliseconds)
         self.link = link
         serverUserID = connack.properties.userProperty(IMUserProperty.userID) ?? localUserID

@@ -97,16 +97,30 @@ extension Session {
     /// A message whose PUBLISH exceeds the server's Maximum Packet Size is not sent (MQTT
     /// forbids it, and the server would drop the connection, again at every resend): it fails
     /// at once with 0x95 packet too large, its report saying it was not sent, with both sizes.
+    ///
+    /// Past the server's Receive Maximum the message waits on the link until a PUBACK frees room.
     func publish(_ message: StoredMessage, on link: SessionLink) async {
-        guard let cid = message.cid, !link.publishedCIDs.contains(cid),
-              let (id, isResend) = outgoing.packetID(for: cid) else { return }
+        guard let cid = message.cid, !link.publishedCIDs.contains(cid) else { return }
+        guard link.inFlight.count < link.receiveMaximum else {
+            if !link.held.contains(where: { $0.cid == cid }) { link.held.append(message) }
+            return
+        }
+        guard let (id, isResend) = outgoing.packetID(for: cid) else { return }
         link.publishedCIDs.insert(cid)
         let bytes = Packet.publish(SessionPackets.publish(message, packetID: id, dup: isResend)).encoded()
         if let limit = link.maximumPacketSize, bytes.count > limit {
             let why = "as a PUBLISH it is \(bytes.count) bytes, over the server's Maximum Packet Size of \(limit) bytes (0x95)"
             return await acknowledged([PubAck(packetIdentifier: id, reasonCode: .packetTooLarge)], notSent: why)
         }
+        link.inFlight.insert(cid)
         link.send(encoded: bytes, at: clock.now)
+    }
+
+    /// Sends what the Receive Maximum held back, as far as the room the acknowledgements made.
+    private func releaseHeld(on link: SessionLink) async {
+        while link.inFlight.count < link.receiveMaximum, !link.held.isEmpty, self.link === link {
+            await publish(link.held.removeFirst(), on: link)
+        }
     }
 
     /// After CONNACK: what the server has not acknowledged goes out again, same cid.
@@ -172,10 +186,15 @@ extension Session {
             if acknowledgement.reasonCode.isFailure { failed.append(cid) } else { sent.append(cid) }
             reports.append(SendReport(cid: cid, acknowledgement, notSent: notSent))
         }
+        if let link {
+            link.inFlight.subtract(sent)
+            link.inFlight.subtract(failed)
+        }
         try? await database?.markAcknowledged(sent: sent, failed: failed)
         for report in reports {
             publish(.sendReport(report))
         }
+        if let link { await releaseHeld(on: link) }
     }
 
     /// A client message id: 16 random bytes in hex, unique without coordination.

@@ -13,6 +13,13 @@ final class SessionLink {
     let maximumPacketSize: Int?
     /// When the server accepted the login (ms since the epoch).
     let connectedAt: Int64
+    /// How many QoS 1 PUBLISHes the server takes unacknowledged (CONNACK Receive Maximum,
+    /// 65,535 when it says none): MQTT-3.3.4-7 forbids sending more.
+    let receiveMaximum: Int
+    /// Messages published on this connection and not yet acknowledged, by client message id.
+    var inFlight: Set<String> = []
+    /// Messages held back while `inFlight` is full, in the order they were to go out.
+    var held: [StoredMessage] = []
     /// Clock times of the last packet sent and received, for the heartbeat.
     var lastSent: Duration
     var lastReceived: Duration
@@ -27,9 +34,10 @@ final class SessionLink {
 
     init(
         generation: UInt64, connection: Connection, server: ServerAddress, keepAlive: Duration?,
-        maximumPacketSize: Int? = nil, now: Duration, connectedAt: Int64 = 0
+        maximumPacketSize: Int? = nil, receiveMaximum: Int = Int(UInt16.max), now: Duration, connectedAt: Int64 = 0
     ) {
         self.connectedAt = connectedAt
+        self.receiveMaximum = max(1, receiveMaximum)
         self.generation = generation
         self.connection = connection
         self.server = server
