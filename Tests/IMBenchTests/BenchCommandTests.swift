@@ -153,8 +153,8 @@ struct BenchCommandTests {
             (["connect", "--accounts", "many"], "imsh bench connect: --accounts wants a whole number from 1 to 1000000, not 'many'\n"),
             (["messages", "--pairs", "2", "--server", "remote"], "imsh bench messages: --server wants embedded or spawn, not 'remote'\n"),
             (["reconnect", "--accounts", "2", "--jitter", "2"], "imsh bench reconnect: --jitter wants a number from 0 to 1, not '2'\n"),
-            (["fly"], "imsh bench: unknown bench 'fly': use connect, messages, reconnect, login or shell\n"),
-            ([], "imsh bench: missing bench: connect, messages, reconnect, login or shell (see 'imsh bench --help')\n"),
+            (["fly"], "imsh bench: unknown bench 'fly': use connect, messages, reconnect, login, shell or server\n"),
+            ([], "imsh bench: missing bench: connect, messages, reconnect, login, shell or server (see 'imsh bench --help')\n"),
         ]
         for (arguments, message) in cases {
             let run = try await BenchProcess.run(arguments)
