@@ -38,21 +38,35 @@ public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Reads `host:port`, `[ipv6]:port`, or a bare host (port 1883 or 8883): the Server Reference
-    /// form, optionally as `mqtt://` or `mqtts://` URL. Without a scheme the address speaks TLS
+    /// form, optionally as an `mqtt://`, `mqtts://`, `ws://` or `wss://` URL (a WebSocket one with
+    /// its path, `/mqtt` when none, ports 80 and 443). Without a scheme the address speaks TLS
     /// when `tls` says so: a redirect from a TLS server stays on TLS.
     public init(parsing given: String, tls: Bool = false) throws(ServerAddressError) {
         var text = String(given.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
         var tls = tls
-        for (scheme, secure) in [("mqtts://", true), ("mqtt://", false)] where text.lowercased().hasPrefix(scheme) {
+        var path: String?
+        let schemes = [("mqtts://", true, false), ("mqtt://", false, false), ("wss://", true, true), ("ws://", false, true)]
+        for (scheme, secure, webSocket) in schemes where text.lowercased().hasPrefix(scheme) {
             text = String(text.dropFirst(scheme.count))
-            if text.hasSuffix("/") { text.removeLast() }
+            if webSocket {
+                let slash = text.firstIndex(of: "/") ?? text.endIndex
+                let written = String(text[slash...])
+                path = written.isEmpty || written == "/" ? Self.defaultWebSocketPath : written
+                text = String(text[..<slash])
+            } else if text.hasSuffix("/") {
+                text.removeLast()
+            }
             tls = secure
             break
         }
         self.tls = tls
+        webSocketPath = path
         guard !text.isEmpty else { throw ServerAddressError("empty server address; give host:port") }
+        let defaultPort = path == nil
+            ? (tls ? Self.defaultTLSPort : Self.defaultPort)
+            : (tls ? Self.defaultSecureWebSocketPort : Self.defaultWebSocketPort)
         do throws(URLParseError) {
-            let endpoint = try HostPort(parsing: text, defaultPort: tls ? Self.defaultTLSPort : Self.defaultPort)
+            let endpoint = try HostPort(parsing: text, defaultPort: defaultPort)
             (host, port) = (endpoint.host, endpoint.port)
         } catch {
             throw ServerAddressError("server address '\(text)': \(error.reason)")

@@ -10,6 +10,11 @@ struct ServerAddressTests {
         #expect(try ServerAddress(parsing: "mqtts://b.example") == ServerAddress(host: "b.example", port: 8883, tls: true))
         #expect(try ServerAddress(parsing: "b.example:1", tls: true) == ServerAddress(host: "b.example", port: 1, tls: true))
         #expect(try ServerAddress(parsing: "mqtt://b.example:2", tls: true) == ServerAddress(host: "b.example", port: 2))
+        // A Server Reference may name a WebSocket server: its path, else /mqtt, ports 80 and 443.
+        #expect(try ServerAddress(parsing: "ws://b.example:8080/broker") == ServerAddress(host: "b.example", port: 8080, webSocketPath: "/broker"))
+        #expect(try ServerAddress(parsing: "wss://b.example") == ServerAddress(host: "b.example", port: 443, tls: true, webSocketPath: "/mqtt"))
+        #expect(try ServerAddress(parsing: "ws://b.example/", tls: true) == ServerAddress(host: "b.example", port: 80, webSocketPath: "/mqtt"))
+        #expect(try ServerAddress(parsing: "wss://[::1]:9/p").description == "wss://[::1]:9/p")
         #expect(ServerAddress(host: "::1", port: 1).description == "[::1]:1")
         #expect(ServerAddress(host: "h", port: 2).description == "h:2")
     }

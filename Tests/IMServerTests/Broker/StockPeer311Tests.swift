@@ -64,7 +64,8 @@ struct StockPeer311Tests {
         let second = try await paho(server, "receive", user: "alice", device: "alice-311", ["--wait", "0.3"])
         #expect(second == ["connack 00", "suback 01"])
         let taken = try await first
-        #expect(taken.count == 3 && taken.last?.hasPrefix("disconnect") == true, "\(taken)")
+        // Logged in, then closed by the takeover (on a loaded machine it may come before the SUBACK).
+        #expect(taken.first == "connack 00" && taken.count <= 3 && taken.last?.hasPrefix("disconnect") == true, "\(taken)")
         await server.stop()
     }
 }
