@@ -7,19 +7,27 @@ extension WebSocketStream {
         guard var parser = requestParser else { return }
         // A request starts with a method (letters), maybe after blank lines: anything else, such
         // as a TLS ClientHello, is refused at once instead of waiting for a head that never ends.
-        if !requestStarted, let first = inbound.first(where: { $0 != 0x0D && $0 != 0x0A }) {
+        // The bytes before it are parsed first, as they would be had they come alone: the answer
+        // does not depend on how the bytes were cut into reads.
+        var chunk = inbound
+        inbound = []
+        var notHTTP = false
+        if !requestStarted, let index = chunk.firstIndex(where: { $0 != 0x0D && $0 != 0x0A }) {
             requestStarted = true
-            guard (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) else {
-                requestParser = nil
-                let reason = "not an HTTP request (a TLS ClientHello? this port serves ws://, not wss://)"
-                return refuseUpgrade(HTTPResponse(status: .badRequest, headers: ["Content-Type": "text/plain; charset=utf-8"],
-                                                  body: Array((reason + "\n").utf8)), reason: reason)
+            if !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(chunk[index]) {
+                notHTTP = true
+                chunk = Array(chunk[..<index])
             }
         }
-        parser.append(inbound)
-        inbound = []
+        parser.append(chunk)
         do throws(HTTPParseError) {
             guard let request = try parser.nextRequest() else {
+                guard !notHTTP else {
+                    requestParser = nil
+                    let reason = "not an HTTP request (a TLS ClientHello? this port serves ws://, not wss://)"
+                    return refuseUpgrade(HTTPResponse(status: .badRequest, headers: ["Content-Type": "text/plain; charset=utf-8"],
+                                                      body: Array((reason + "\n").utf8)), reason: reason)
+                }
                 requestParser = parser
                 return
             }
