@@ -75,10 +75,10 @@ public final class EmbeddedServer: Sendable {
     let webSocketListener: Listener?
     let secureWebSocketListener: Listener?
     let core: LoopBound<BrokerCore>
-    let store: ServerStore
+    let store: any ServerStore
 
     private init(backend: any ServerAPIBackend, group: EventLoopGroup, listeners: Listeners, tls: TLSServerIdentity?,
-                 core: LoopBound<BrokerCore>, store: ServerStore) {
+                 core: LoopBound<BrokerCore>, store: any ServerStore) {
         self.mqttAddress = listeners.mqtt.localAddress
         self.backend = backend
         self.group = group
@@ -106,7 +106,7 @@ public final class EmbeddedServer: Sendable {
 
     /// Opens the store and starts listening.
     public static func start(_ options: Options) async throws -> EmbeddedServer {
-        let store = try await ServerStore.open(directory: options.dataDirectory)
+        let store = try await SQLiteServerStore.open(directory: options.dataDirectory)
         do {
             let apps = try await store.effectiveApps(configured: options.configuration.apps)
             let group = try EventLoopGroup(threads: 1, name: "imserver")

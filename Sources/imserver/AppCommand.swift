@@ -65,9 +65,9 @@ enum AppCommand {
         }
         let configuration = ConfigurationFile.loadOrExit(parsed.value("--config"))
         let output = AppOutput(json: parsed.has("--json"))
-        let directory = parsed.value("--data") ?? ServerStore.defaultDirectory()
+        let directory = parsed.value("--data") ?? SQLiteServerStore.defaultDirectory()
         do {
-            let store = try await ServerStore.open(directory: directory)
+            let store = try await SQLiteServerStore.open(directory: directory)
             var failure: (any Error)?
             do {
                 try await run(action, store: store, apps: configuration.apps, output: output)
@@ -104,7 +104,7 @@ enum AppCommand {
         }
     }
 
-    private static func run(_ action: Action, store: ServerStore, apps: [AppSettings], output: AppOutput) async throws {
+    private static func run(_ action: Action, store: SQLiteServerStore, apps: [AppSettings], output: AppOutput) async throws {
         switch action {
         case .list:
             let overrides = try await store.appOverrides()

@@ -49,7 +49,7 @@ enum ServeCommand {
         let mqtt = endpoint(parsed, "--listen", default: "127.0.0.1:1883")!
         let api = endpoint(parsed, "--api", default: "127.0.0.1:8080")!
         let configuration = ConfigurationFile.loadOrExit(parsed.value("--config"))
-        let dataDirectory = parsed.value("--data") ?? ServerStore.defaultDirectory()
+        let dataDirectory = parsed.value("--data") ?? SQLiteServerStore.defaultDirectory()
 
         ProcessLimits.ignoreSIGPIPE()
         let descriptors = (try? ProcessLimits.raiseOpenFileLimit()) ?? 0

@@ -37,7 +37,7 @@ extension BrokerCore {
         guard let batch = loginBatches.registrations.next() else { return }
         let registrations = batch.compactMap { pending in
             pending.broker.login.map {
-                ServerStore.DeviceRegistration(appKey: $0.appKey, userID: $0.userID, deviceID: $0.deviceID, platform: $0.platform)
+                DeviceRegistration(appKey: $0.appKey, userID: $0.userID, deviceID: $0.deviceID, platform: $0.platform)
             }
         }
         let store = self.store

@@ -11,7 +11,7 @@ import MQTT
 /// connection is still the one it started for.
 final class BrokerCore {
     let loop: EventLoop
-    let store: ServerStore
+    let store: any ServerStore
     let limits: ServerLimits
     let clock: ServerClock
     /// The apps as configured; `apps` is these with the store's overrides applied.
@@ -35,7 +35,7 @@ final class BrokerCore {
     /// Wills waiting out their delay, by the device whose connection left them.
     var pendingWills: [DeviceKey: TimerID] = [:]
 
-    init(loop: EventLoop, store: ServerStore, configuration: ServerConfiguration, apps: [AppSettings], clock: ServerClock) {
+    init(loop: EventLoop, store: any ServerStore, configuration: ServerConfiguration, apps: [AppSettings], clock: ServerClock) {
         self.loop = loop
         self.store = store
         self.limits = configuration.limits

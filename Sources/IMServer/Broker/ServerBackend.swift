@@ -6,10 +6,10 @@ import MQTT
 final class ServerBackend: ServerAPIBackend {
     let core: LoopBound<BrokerCore>
     let loop: EventLoop
-    let store: ServerStore
+    let store: any ServerStore
     let clock: ServerClock
 
-    init(core: LoopBound<BrokerCore>, loop: EventLoop, store: ServerStore, clock: ServerClock) {
+    init(core: LoopBound<BrokerCore>, loop: EventLoop, store: any ServerStore, clock: ServerClock) {
         self.core = core
         self.loop = loop
         self.store = store

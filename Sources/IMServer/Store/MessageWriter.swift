@@ -33,8 +33,8 @@ struct MessageWriter {
         for userID in message.to where seen.insert(userID).inserted {
             recipients.append(userID)
         }
-        let joined = recipients.joined(separator: String(ServerStore.recipientSeparator))
-        try db.execute(ServerStore.SQL.insertMessage, [
+        let joined = recipients.joined(separator: String(SQLiteServerStore.recipientSeparator))
+        try db.execute(SQLiteServerStore.SQL.insertMessage, [
             .text(message.appKey), .text(uid), .text(message.from), .text(joined),
             .text(message.cid), .text(message.text), .integer(message.sentAt),
         ])
@@ -43,14 +43,14 @@ struct MessageWriter {
         var deliveries: [Delivery] = []
         for userID in recipients {
             for device in try devices(appKey: message.appKey, userID: userID) {
-                try db.execute(ServerStore.SQL.insertQueueEntry, [.integer(device.id), .integer(messageID)])
-                if device.deviceID != ServerStore.placeholderDeviceID {
+                try db.execute(SQLiteServerStore.SQL.insertQueueEntry, [.integer(device.id), .integer(messageID)])
+                if device.deviceID != SQLiteServerStore.placeholderDeviceID {
                     deliveries.append(Delivery(userID: userID, deviceID: device.deviceID))
                 }
             }
         }
         // Every message gets at least one queue entry (a placeholder's, if need be).
-        try db.execute(ServerStore.SQL.addQueuedUsage, [.text(message.appKey), .text(message.from), 1, .integer(Int64(size))])
+        try db.execute(SQLiteServerStore.SQL.addQueuedUsage, [.text(message.appKey), .text(message.from), 1, .integer(Int64(size))])
         if usageBySender[sender] != nil {
             usageBySender[sender]!.messages += 1
             usageBySender[sender]!.bytes += size
@@ -70,7 +70,7 @@ struct MessageWriter {
     /// The stored message with the same app, sender and cid, as a duplicate's result.
     private func copy(of message: NewMessage) throws -> StoredMessageResult? {
         let key: [DatabaseValue] = [.text(message.appKey), .text(message.from), .text(message.cid)]
-        return try db.fetchOne(ServerStore.SQL.firstCopy, key).map { row in
+        return try db.fetchOne(SQLiteServerStore.SQL.firstCopy, key).map { row in
             StoredMessageResult(uid: row[1].string ?? "", messageID: row[0].int64 ?? 0, sentAt: row[2].int64 ?? 0,
                                 isDuplicate: true, deliveries: [])
         }
@@ -78,7 +78,7 @@ struct MessageWriter {
 
     private mutating func usage(of sender: UserKey) throws -> QueueUsage {
         if let known = usageBySender[sender] { return known }
-        let row = try db.fetchOne(ServerStore.SQL.queuedUsage, [.text(sender.appKey), .text(sender.userID)])
+        let row = try db.fetchOne(SQLiteServerStore.SQL.queuedUsage, [.text(sender.appKey), .text(sender.userID)])
         let usage = QueueUsage(messages: Int(row?[0].int64 ?? 0), bytes: Int(row?[1].int64 ?? 0))
         usageBySender[sender] = usage
         return usage
@@ -88,11 +88,11 @@ struct MessageWriter {
     private mutating func devices(appKey: String, userID: String) throws -> [(id: Int64, deviceID: String)] {
         let key = UserKey(appKey: appKey, userID: userID)
         if let known = devicesByUser[key] { return known }
-        var rows = try ServerStore.deviceRows(db, appKey: appKey, userID: userID)
+        var rows = try SQLiteServerStore.deviceRows(db, appKey: appKey, userID: userID)
         if rows.isEmpty {
-            try db.execute(ServerStore.SQL.insertDevice,
-                           [.text(appKey), .text(userID), .text(ServerStore.placeholderDeviceID), "", 0])
-            rows = [(db.lastInsertRowID, ServerStore.placeholderDeviceID)]
+            try db.execute(SQLiteServerStore.SQL.insertDevice,
+                           [.text(appKey), .text(userID), .text(SQLiteServerStore.placeholderDeviceID), "", 0])
+            rows = [(db.lastInsertRowID, SQLiteServerStore.placeholderDeviceID)]
         }
         devicesByUser[key] = rows
         return rows

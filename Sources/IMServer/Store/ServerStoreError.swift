@@ -9,6 +9,9 @@ public enum ServerStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     case invalidUserID(String)
     /// A device id that is not 1-64 bytes of `[A-Za-z0-9_-]`.
     case invalidDeviceID(String)
+    /// The store cannot be reached now (PostgreSQL down or its connection lost); the same
+    /// call may succeed later, so the broker answers with a retryable code.
+    case unavailable(operation: String, location: String, reason: String)
     /// SQLite failed while doing `operation` (disk full, I/O error, database locked too long).
     case failed(operation: String, path: String, reason: String)
 
@@ -20,6 +23,8 @@ public enum ServerStoreError: Error, Sendable, Equatable, CustomStringConvertibl
             return "user id '\(id)' is not 1-64 characters of A-Z a-z 0-9 + = _ -"
         case .invalidDeviceID(let id):
             return "device id '\(id)' is not 1-64 characters of A-Z a-z 0-9 _ -"
+        case let .unavailable(operation, location, reason):
+            return "server database \(location) is unavailable: cannot \(operation): \(reason)"
         case let .failed(operation, path, reason):
             return "server database \(path): cannot \(operation): \(reason)"
         }

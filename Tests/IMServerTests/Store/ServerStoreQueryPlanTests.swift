@@ -6,11 +6,11 @@ import Testing
 /// Every hot-path statement must find its rows through an index: a full scan would grow with
 /// the number of stored messages and sink the message rate.
 struct ServerStoreQueryPlanTests {
-    @Test(arguments: ServerStore.SQL.hotPaths.map(\.name))
+    @Test(arguments: SQLiteServerStore.SQL.hotPaths.map(\.name))
     func usesAnIndex(name: String) async throws {
         let directory = TemporaryDirectory()
         let store = try await directory.open()
-        let sql = try #require(ServerStore.SQL.hotPaths.first { $0.name == name }?.sql)
+        let sql = try #require(SQLiteServerStore.SQL.hotPaths.first { $0.name == name }?.sql)
         let parameters = [DatabaseValue](repeating: .null, count: sql.filter { $0 == "?" }.count)
         let plan = try await store.queue.read { db in
             try db.fetchAll("EXPLAIN QUERY PLAN " + sql, parameters).compactMap { $0[3].string }

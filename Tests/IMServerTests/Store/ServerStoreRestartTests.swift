@@ -33,7 +33,7 @@ struct ServerStoreRestartTests {
         let directory = TemporaryDirectory()
         let path = try directory.write("server.sqlite", String(repeating: "not a database ", count: 100))
         do {
-            _ = try await ServerStore.open(directory: directory.path)
+            _ = try await SQLiteServerStore.open(directory: directory.path)
             Issue.record("opened a file that is not a database")
         } catch {
             guard case .cannotOpen(let reported, let reason) = error else {

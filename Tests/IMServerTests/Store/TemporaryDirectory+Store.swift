@@ -3,8 +3,8 @@ import TestSupport
 
 extension TemporaryDirectory {
     /// Opens the server store in this directory.
-    func open() async throws -> ServerStore {
-        try await ServerStore.open(directory: path)
+    func open() async throws -> SQLiteServerStore {
+        try await SQLiteServerStore.open(directory: path)
     }
 
     /// Writes `text` to `name` inside the directory and returns the file's path.

@@ -1,6 +1,6 @@
 import IMStore
 
-extension ServerStore {
+extension SQLiteServerStore {
     /// The schema's history; append a migration, never edit one that has shipped.
     ///
     /// Layout choices, for the hot paths (one message = one `message` row and one `queue` row

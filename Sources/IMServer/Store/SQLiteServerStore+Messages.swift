@@ -1,18 +1,9 @@
 import IMProtocol
 import IMStore
 
-extension ServerStore {
+extension SQLiteServerStore {
     /// The separator of `message.recipients`; no user id can contain it.
     static let recipientSeparator: Character = ","
-
-    /// Stores one message and queues it for every device of every recipient, in one transaction.
-    ///
-    /// See `storeMessages` for duplicates, placeholders and errors.
-    public func storeMessage(
-        appKey: String, from: String, to: [String], cid: String, text: String, sentAt: Int64
-    ) async throws(ServerStoreError) -> StoredMessageResult {
-        try await storeMessages([NewMessage(appKey: appKey, from: from, to: to, cid: cid, text: text, sentAt: sentAt)])[0]
-    }
 
     /// Stores many messages in one transaction (one commit): the way to keep up with a high
     /// message rate. Results come in the order of `messages`.
@@ -30,7 +21,7 @@ extension ServerStore {
     /// With `quota` (the app's, for what clients publish), a message that would take its sender's
     /// undelivered messages past it is not stored: its result carries `overQuota`.
     public func storeMessages(
-        _ messages: [NewMessage], quota: QueueQuota? = nil
+        _ messages: [NewMessage], quota: QueueQuota?
     ) async throws(ServerStoreError) -> [StoredMessageResult] {
         guard !messages.isEmpty else { return [] }
         for message in messages {
@@ -43,23 +34,4 @@ extension ServerStore {
         }
     }
 
-    /// One uid per time: 6 bytes of the time (ms, big-endian) then 10 random bytes (80 bits),
-    /// unpadded base64url, 22 characters.
-    ///
-    /// The time prefix makes a batch's uids neighbours in the uid index, so storing them dirties
-    /// a few index pages instead of one page per message (the index stays what keeps uids unique).
-    private func newUIDs(sentAt times: [Int64]) throws(ServerStoreError) -> [String] {
-        let randomLength = 10
-        let random: [UInt8]
-        do {
-            random = try Crypto.randomBytes(randomLength * times.count)
-        } catch {
-            throw .failed(operation: "make message uids", path: path, reason: "\(error)")
-        }
-        return times.enumerated().map { index, time in
-            let clamped = UInt64(max(time, 0))
-            let prefix = (0..<6).map { UInt8(truncatingIfNeeded: clamped >> (40 - 8 * $0)) }
-            return Base64URL.encode(prefix + random[index * randomLength..<(index + 1) * randomLength])
-        }
-    }
 }

@@ -1,12 +1,7 @@
 import IMProtocol
 import IMStore
 
-extension ServerStore {
-    /// What the server knows about `userID` of `appKey`; `.initial` for a user never touched.
-    public func userState(appKey: String, userID: String) async throws(ServerStoreError) -> UserState {
-        try await userStates([(appKey, userID)])[0]
-    }
-
+extension SQLiteServerStore {
     /// The states of several users in one read, in the order asked.
     public func userStates(_ users: [(appKey: String, userID: String)]) async throws(ServerStoreError) -> [UserState] {
         try await read("read the state of \(users.count) users") { db in
@@ -63,10 +58,4 @@ extension ServerStore {
         }
     }
 
-    /// Throws for the first id that is not a valid user id.
-    static func validate(userIDs: [String]) throws(ServerStoreError) {
-        if let bad = userIDs.first(where: { !IMIdentifier.isValidUserID($0) }) {
-            throw .invalidUserID(bad)
-        }
-    }
 }

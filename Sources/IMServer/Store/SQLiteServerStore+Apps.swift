@@ -1,7 +1,7 @@
 import IMProtocol
 import IMStore
 
-extension ServerStore {
+extension SQLiteServerStore {
     /// Every app override, by app key.
     public func appOverrides() async throws(ServerStoreError) -> [String: AppOverride] {
         try await read("read app overrides") { db in
@@ -12,11 +12,6 @@ extension ServerStore {
             }
             return overrides
         }
-    }
-
-    /// The configured apps with the stored overrides applied (see `AppOverride.effectiveApps`).
-    public func effectiveApps(configured: [AppSettings]) async throws(ServerStoreError) -> [AppSettings] {
-        AppOverride.effectiveApps(configured: configured, overrides: try await appOverrides())
     }
 
     /// Blocks or unblocks `appKey`, whatever its configuration says.

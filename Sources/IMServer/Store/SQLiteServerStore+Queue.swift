@@ -1,12 +1,12 @@
 import IMStore
 
-extension ServerStore {
+extension SQLiteServerStore {
     /// Up to `limit` messages waiting for the device, in store order, after message id `after`.
     ///
     /// Pass the last id already in flight as `after` to page on without waiting for
     /// acknowledgements. An unknown device has nothing waiting.
     public func pending(
-        appKey: String, userID: String, deviceID: String, after: Int64 = 0, limit: Int
+        appKey: String, userID: String, deviceID: String, after: Int64, limit: Int
     ) async throws(ServerStoreError) -> [QueuedMessage] {
         try await read("read the queue of device \(deviceID)") { db in
             try db.fetchAll(SQL.pending, [.text(appKey), .text(userID), .text(deviceID), .integer(after), .integer(Int64(max(limit, 0)))])
@@ -34,14 +34,6 @@ extension ServerStore {
         }
     }
 
-    /// Removes one message from the device's queue (its PUBACK arrived); returns whether it was there.
-    @discardableResult
-    public func acknowledge(
-        appKey: String, userID: String, deviceID: String, messageID: Int64
-    ) async throws(ServerStoreError) -> Bool {
-        try await acknowledge(appKey: appKey, userID: userID, deviceID: deviceID, messageIDs: [messageID]) > 0
-    }
-
     /// Removes several messages from the device's queue in one transaction; returns how many were there.
     @discardableResult
     public func acknowledge(
@@ -67,17 +59,6 @@ extension ServerStore {
     public func purgeExpired(appKey: String, before: Int64) async throws(ServerStoreError) -> PurgeResult {
         try await write("purge expired messages of app \(appKey)") { db in
             try Self.purge(db, appKey: appKey, before: before)
-        }
-    }
-
-    /// Purges every app of `apps` by its own `offlineRetention`, as of `now` (ms), in one transaction.
-    @discardableResult
-    public func purgeExpired(apps: [AppSettings], now: Int64) async throws(ServerStoreError) -> PurgeResult {
-        try await write("purge expired messages") { db in
-            try apps.reduce(PurgeResult()) { total, app in
-                let retention = app.offlineRetention / .milliseconds(1)
-                return total + (try Self.purge(db, appKey: app.appKey, before: now - Int64(retention)))
-            }
         }
     }
 

@@ -1,39 +1,9 @@
 import IMProtocol
 import IMStore
 
-extension ServerStore {
+extension SQLiteServerStore {
     /// The `device.device_id` of a user's placeholder queue: '' is never a valid device id.
     static let placeholderDeviceID = ""
-
-    /// Records that `deviceID` logged in as `userID`; returns true the first time.
-    ///
-    /// The user's first device takes over the messages queued while the user had none.
-    /// A known device that now reports another platform has it updated.
-    @discardableResult
-    public func registerDevice(
-        appKey: String, userID: String, deviceID: String, platform: Platform, now: Int64
-    ) async throws(ServerStoreError) -> Bool {
-        try Self.validate(userIDs: [userID])
-        guard IMIdentifier.isValidDeviceID(deviceID) else { throw .invalidDeviceID(deviceID) }
-        return try await write("register device \(deviceID) of user \(userID)") { db in
-            try Self.register(db, appKey: appKey, userID: userID, deviceID: deviceID, platform: platform, now: now)
-        }
-    }
-
-    /// One device login, for `registerDevices`.
-    public struct DeviceRegistration: Sendable {
-        public var appKey: String
-        public var userID: String
-        public var deviceID: String
-        public var platform: Platform
-
-        public init(appKey: String, userID: String, deviceID: String, platform: Platform) {
-            self.appKey = appKey
-            self.userID = userID
-            self.deviceID = deviceID
-            self.platform = platform
-        }
-    }
 
     /// Registers several device logins in one transaction (logins that arrive together cost
     /// one commit); each result is `registerDevice`'s.

@@ -1,4 +1,4 @@
-extension ServerStore {
+extension SQLiteServerStore {
     /// The statements of the hot paths (each message, each login, each acknowledgement, the purge),
     /// kept in one place so a test can check every one of them with `EXPLAIN QUERY PLAN`.
     enum SQL {

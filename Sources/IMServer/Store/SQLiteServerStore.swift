@@ -1,0 +1,149 @@
+import IMStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The IM server's durable state in SQLite: app overrides, users' states, devices, messages and each
+/// device's queue of undelivered messages, in one SQLite file `DATA/server.sqlite` (WAL mode).
+///
+/// Confinement: the connection belongs to one `DatabaseQueue`, which runs every call on its own
+/// serial dispatch queue, off Swift's cooperative pool; the class itself holds only immutable
+/// references, hence `Sendable`. Calls complete in submission order and each write is one
+/// transaction, so a method that returned has committed (durable against a killed process;
+/// see `Database.Configuration` for power loss).
+///
+/// Several processes may open the same file (the server and `imserver app`); SQLite's locks
+/// serialize their writes and `externalChangeCounter()` tells the server when to reload.
+public final class SQLiteServerStore: ServerStore {
+    /// The database file's name inside the data directory.
+    public static let fileName = "server.sqlite"
+
+    /// The database file.
+    public let path: String
+    public var location: String { path }
+    let queue: DatabaseQueue
+
+    private init(path: String, queue: DatabaseQueue) {
+        self.path = path
+        self.queue = queue
+    }
+
+    /// Per-connection settings. The uid and cid indexes take inserts at random places, so once
+    /// they outgrow SQLite's default 2 MiB page cache every message costs page reads; 64 MiB
+    /// keeps them in memory for millions of messages. Memory-mapped reads spare the copies.
+    static let connectionPragmas = "PRAGMA cache_size = -65536; PRAGMA mmap_size = 268435456"
+
+    /// Opens or creates `DIRECTORY/server.sqlite`, creating the directory (mode 0700) if missing,
+    /// and migrates it to the current schema. A directory others may write to or another user
+    /// owns is refused, as is a database (or journal) that is not a regular file.
+    ///
+    /// - Parameter synchronous: `.normal` survives a killed process; `.full` also power loss,
+    ///   at one fsync per commit.
+    /// - Throws: `ServerStoreError.cannotOpen` naming the file and the reason (permissions, a
+    ///   damaged file, a schema newer than this program). A damaged file is never moved aside
+    ///   here: the queued messages in it are the operator's to rescue.
+    public static func open(
+        directory: String, synchronous: Database.Synchronous = .normal
+    ) async throws(ServerStoreError) -> SQLiteServerStore {
+        let path = directory + "/" + fileName
+        if let failure = Database.createDirectories(directory) {
+            throw .cannotOpen(path: path, reason: failure)
+        }
+        if let unsafe = DataDirectory.unsafety(of: directory) {
+            throw .cannotOpen(path: path, reason: unsafe)
+        }
+        // SQLite follows a symlinked database and writes its journals beside the target.
+        if let planted = DataDirectory.firstNonRegularFile([path, path + "-wal", path + "-shm"]) {
+            throw .cannotOpen(path: path, reason: "\(planted) is not a regular file (a symlink?); remove it")
+        }
+        var configuration = Database.Configuration()
+        configuration.synchronous = synchronous
+        do {
+            let (queue, _) = try await DatabaseQueue.open(path: path, configuration: configuration, migrator: migrator)
+            try await queue.run { db in try db.executeScript(Self.connectionPragmas) }
+            return SQLiteServerStore(path: path, queue: queue)
+        } catch let error as DatabaseError {
+            throw .cannotOpen(path: path, reason: Self.reason(error))
+        } catch {
+            throw .cannotOpen(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Closes the file after the work already submitted; later calls fail.
+    public func close() async { await queue.close() }
+
+    /// The default data directory: `$XDG_STATE_HOME/imserver`, else `$HOME/.local/state/imserver`,
+    /// else `./imserver-data` when neither variable is set.
+    public static func defaultDirectory(environment: (String) -> String? = SQLiteServerStore.environment) -> String {
+        if let state = environment("XDG_STATE_HOME"), state.hasPrefix("/") {
+            return state + "/imserver"
+        }
+        if let home = environment("HOME"), !home.isEmpty {
+            return home + "/.local/state/imserver"
+        }
+        return "imserver-data"
+    }
+
+    /// The process environment's value for `name`.
+    public static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    /// A number that changes whenever another connection (another process, or another
+    /// `SQLiteServerStore` on the same file) commits to the database; this store's own commits leave it.
+    ///
+    /// This is SQLite's `PRAGMA data_version` on the store's connection: cheap (no disk read),
+    /// so a server can poll it every second and reload `appOverrides()` only when it moved.
+    public func externalChangeCounter() async throws(ServerStoreError) -> Int64 {
+        try await run("read the change counter") { db in
+            try db.fetchOne("PRAGMA data_version")?[0].int64 ?? 0
+        }
+    }
+
+    // MARK: Running work
+
+    /// Runs `body` in one immediate transaction; any failure becomes `failed(operation)`.
+    func write<T: Sendable>(
+        _ operation: String, _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws(ServerStoreError) -> T {
+        try await mapErrors(operation) { try await self.queue.write(body) }
+    }
+
+    /// Runs `body` in one deferred transaction (one consistent snapshot).
+    func read<T: Sendable>(
+        _ operation: String, _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws(ServerStoreError) -> T {
+        try await mapErrors(operation) { try await self.queue.read(body) }
+    }
+
+    /// Runs `body` outside any transaction (for pragmas that must not open one).
+    func run<T: Sendable>(
+        _ operation: String, _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws(ServerStoreError) -> T {
+        try await mapErrors(operation) { try await self.queue.run(body) }
+    }
+
+    private func mapErrors<T>(_ operation: String, _ body: () async throws -> T) async throws(ServerStoreError) -> T {
+        do {
+            return try await body()
+        } catch let error as ServerStoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw .failed(operation: operation, path: path, reason: Self.reason(error))
+        } catch {
+            throw .failed(operation: operation, path: path, reason: "\(error)")
+        }
+    }
+
+    /// SQLite's message with a hint for the failures an operator can fix.
+    private static func reason(_ error: DatabaseError) -> String {
+        switch error.code {
+        case .full: return "\(error.message) (free some disk space)"
+        case .busy, .locked: return "\(error.message) (another process holds the database; try again)"
+        case .readOnly, .permission, .cannotOpen: return "\(error.message) (check the file's and directory's permissions)"
+        case .corrupt, .notADatabase: return "\(error.message) (the file is damaged; move it and its -wal aside)"
+        default: return error.message
+        }
+    }
+}

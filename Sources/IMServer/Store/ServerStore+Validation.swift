@@ -1,0 +1,30 @@
+import IMProtocol
+
+extension ServerStore {
+    /// Throws for the first id that is not a valid user id.
+    static func validate(userIDs: [String]) throws(ServerStoreError) {
+        if let bad = userIDs.first(where: { !IMIdentifier.isValidUserID($0) }) {
+            throw .invalidUserID(bad)
+        }
+    }
+
+    /// One uid per time: 6 bytes of the time (ms, big-endian) then 10 random bytes (80 bits),
+    /// unpadded base64url, 22 characters.
+    ///
+    /// The time prefix makes a batch's uids neighbours in the uid index, so storing them dirties
+    /// a few index pages instead of one page per message (the index stays what keeps uids unique).
+    func newUIDs(sentAt times: [Int64]) throws(ServerStoreError) -> [String] {
+        let randomLength = 10
+        let random: [UInt8]
+        do {
+            random = try Crypto.randomBytes(randomLength * times.count)
+        } catch {
+            throw .failed(operation: "make message uids", path: location, reason: "\(error)")
+        }
+        return times.enumerated().map { index, time in
+            let clamped = UInt64(max(time, 0))
+            let prefix = (0..<6).map { UInt8(truncatingIfNeeded: clamped >> (40 - 8 * $0)) }
+            return Base64URL.encode(prefix + random[index * randomLength..<(index + 1) * randomLength])
+        }
+    }
+}
