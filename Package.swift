@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CProcess", path: "Sources/CProcess"),
         // The commit a release build was made from (scripts/install defines it), for --version.
         .systemLibrary(name: "CBuildInfo", path: "Sources/CBuildInfo"),
+        // libpq, the PostgreSQL client library, for imserver's shared store.
+        .systemLibrary(name: "CPQ", path: "Sources/CPQ", providers: [.apt(["libpq-dev"])]),
 
         // MQTT 5 codec: pure values, no I/O.
         .target(name: "MQTT"),
@@ -44,6 +46,8 @@ let package = Package(
         .target(name: "IMProtocol", dependencies: ["CCrypto", "IMJSON", "IMHTTP"]),
         // HTTP/1.1 message codec: pure values, no I/O.
         .target(name: "IMHTTP"),
+        // PostgreSQL client on libpq: connections, a bounded pool off the cooperative pool, LISTEN.
+        .target(name: "IMPostgres", dependencies: ["CPQ"]),
 
         // The one HTTP/1.1 client (plain or TLS, in the event loop) and the signed server-API client on it.
         .target(name: "IMHTTPClient", dependencies: ["IMHTTP", "IMTransport", "IMProtocol", "IMJSON"]),
@@ -52,7 +56,7 @@ let package = Package(
         // imsh's profiles: app-key environments and their accounts, read from JSON files.
         .target(name: "IMProfiles", dependencies: ["IMConfig", "IMJSON", "IMProtocol", "IMHTTP", "IMTransport"]),
         // The IM server: device policy, connect limits, MQTT side and HTTP API.
-        .target(name: "IMServer", dependencies: ["IMConfig", "IMJSON", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
+        .target(name: "IMServer", dependencies: ["IMConfig", "IMJSON", "IMStore", "IMPostgres", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
         // The client session engine: reconnection policy, sessions, local database.
         .target(name: "IMEngine", dependencies: [
             "CNetlink", "IMJSON", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP", "IMHTTPClient", "IMProcess",
@@ -109,7 +113,7 @@ let package = Package(
         ]),
         // What several test targets share: a deadline for async tests, a pseudo-terminal and a model of its screen,
         // and a look into the SQLite files a killed process left.
-        .target(name: "TestSupport", dependencies: ["IMStore", "IMProcess", "IMJSON"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["IMStore", "IMProcess", "IMJSON", "IMPostgres"], path: "Tests/TestSupport"),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CEdit", "CSQLite", "CCrypto"]),
     ]
 )

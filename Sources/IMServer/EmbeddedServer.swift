@@ -15,8 +15,16 @@ public final class EmbeddedServer: Sendable {
         public var apiHost: String
         /// 0 picks a free port; read it back from `apiAddress`.
         public var apiPort: UInt16
-        /// The data directory (created if missing); the store is `DIR/server.sqlite`.
+        /// The data directory (created if missing); the store is `DIR/server.sqlite` unless
+        /// `storeURL` names a PostgreSQL database.
         public var dataDirectory: String
+        /// A `postgres://` URL (or libpq key=value string): keep everything there, shared with
+        /// the other nodes naming the same database, instead of in the data directory.
+        public var storeURL: String?
+        /// This node's name among several on one PostgreSQL store (default: host name and a random suffix).
+        public var nodeName: String?
+        /// Connections to PostgreSQL this node may open at most (its pool).
+        public var storeConnections = 4
         public var clock: ServerClock
         /// The certificate of the TLS listeners; needed when either TLS port is set.
         public var tls: TLSServerIdentity?
@@ -76,9 +84,10 @@ public final class EmbeddedServer: Sendable {
     let secureWebSocketListener: Listener?
     let core: LoopBound<BrokerCore>
     let store: any ServerStore
+    let cluster: PostgresCluster?
 
     private init(backend: any ServerAPIBackend, group: EventLoopGroup, listeners: Listeners, tls: TLSServerIdentity?,
-                 core: LoopBound<BrokerCore>, store: any ServerStore) {
+                 core: LoopBound<BrokerCore>, store: any ServerStore, cluster: PostgresCluster?) {
         self.mqttAddress = listeners.mqtt.localAddress
         self.backend = backend
         self.group = group
@@ -92,6 +101,7 @@ public final class EmbeddedServer: Sendable {
         self.tls = tls
         self.core = core
         self.store = store
+        self.cluster = cluster
     }
 
     /// Every listening socket of the server.
@@ -106,29 +116,32 @@ public final class EmbeddedServer: Sendable {
 
     /// Opens the store and starts listening.
     public static func start(_ options: Options) async throws -> EmbeddedServer {
-        let store = try await SQLiteServerStore.open(directory: options.dataDirectory)
+        let (store, cluster) = try await openStore(options)
         do {
             let apps = try await store.effectiveApps(configured: options.configuration.apps)
             let group = try EventLoopGroup(threads: 1, name: "imserver")
             let loop = group.loops[0]
             let core = LoopBound(
-                BrokerCore(loop: loop, store: store, configuration: options.configuration, apps: apps, clock: options.clock),
+                BrokerCore(loop: loop, store: store, cluster: cluster, configuration: options.configuration, apps: apps, clock: options.clock),
                 loop: loop)
             let limits = options.configuration.limits
             let highWater = min(256 * 1024, limits.outgoingBufferLimit)
             let connectionOptions = ConnectionOptions(
                 maximumFrameSize: limits.maxPacketSize, highWaterMark: highWater, lowWaterMark: highWater / 4,
                 outboundLimit: limits.outgoingBufferLimit)
-            let backend = ServerBackend(core: core, loop: loop, store: store, clock: options.clock)
+            let backend = ServerBackend(core: core, loop: loop, store: store, cluster: cluster, clock: options.clock)
             let listeners: Listeners
             do {
+                try await joinCluster(cluster, core: core, loop: loop, options: options)
                 listeners = try await openListeners(options, group: group, core: core, backend: backend, connectionOptions: connectionOptions)
             } catch {
+                await cluster?.stop()
                 group.shutdown()
                 throw error
             }
             loop.execute { core.value.startMaintenance() }
-            return EmbeddedServer(backend: backend, group: group, listeners: listeners, tls: options.tls, core: core, store: store)
+            return EmbeddedServer(
+                backend: backend, group: group, listeners: listeners, tls: options.tls, core: core, store: store, cluster: cluster)
         } catch {
             await store.close()
             throw error
@@ -158,6 +171,7 @@ public final class EmbeddedServer: Sendable {
         }
         let group = self.group
         await BlockingCall.run { group.shutdown() }
+        await cluster?.stop()
         await store.close()
     }
 

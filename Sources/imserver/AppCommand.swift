@@ -13,13 +13,14 @@ enum AppCommand {
         version: imshVersion,
         summary: "list the apps, block or unblock one, rotate its secret",
         usage: [
-            "list [--data DIR] [--config FILE] [--json]",
-            "block KEY [--data DIR] [--config FILE]",
-            "unblock KEY [--data DIR] [--config FILE]",
-            "rotate-secret KEY [--data DIR] [--config FILE] [--json]",
+            "list [--data DIR | --store URL] [--config FILE] [--json]",
+            "block KEY [--data DIR | --store URL] [--config FILE]",
+            "unblock KEY [--data DIR | --store URL] [--config FILE]",
+            "rotate-secret KEY [--data DIR | --store URL] [--config FILE] [--json]",
         ],
         options: [
             OptionSpec("--data", value: "DIR", help: "the server's data directory (default $XDG_STATE_HOME/imserver, else ~/.local/state/imserver)"),
+            OptionSpec("--store", value: "URL", help: "the PostgreSQL database of the server's nodes (postgres://...), instead of --data"),
             OptionSpec("--config", value: "FILE", help: "the server's configuration file (default: the development app only)"),
             OptionSpec("--json", help: "print JSON objects, one a line"),
         ],
@@ -31,7 +32,7 @@ enum AppCommand {
               rotate-secret KEY
                              give the app a new random secret and print it; every token of the app stops working
 
-            A server running on the same data directory notices a change within a second.
+            A server running on the same data directory (every node on the same --store) notices a change within a second.
             exit status: 0 done, 1 unknown app key or database error, 2 usage error, 3 bad configuration file
             """)
 
@@ -65,9 +66,13 @@ enum AppCommand {
         }
         let configuration = ConfigurationFile.loadOrExit(parsed.value("--config"))
         let output = AppOutput(json: parsed.has("--json"))
-        let directory = parsed.value("--data") ?? SQLiteServerStore.defaultDirectory()
+        if parsed.value("--data") != nil && parsed.value("--store") != nil {
+            CommandLineTool.fail(spec, UsageError("--data and --store name two places to keep the data: give one"))
+        }
+        let location = StoreLocation(
+            directory: parsed.value("--data") ?? SQLiteServerStore.defaultDirectory(), storeURL: parsed.value("--store"))
         do {
-            let store = try await SQLiteServerStore.open(directory: directory)
+            let store = try await location.open(nodeName: "imserver-app", connections: 1)
             var failure: (any Error)?
             do {
                 try await run(action, store: store, apps: configuration.apps, output: output)
@@ -104,7 +109,7 @@ enum AppCommand {
         }
     }
 
-    private static func run(_ action: Action, store: SQLiteServerStore, apps: [AppSettings], output: AppOutput) async throws {
+    private static func run(_ action: Action, store: any ServerStore, apps: [AppSettings], output: AppOutput) async throws {
         switch action {
         case .list:
             let overrides = try await store.appOverrides()

@@ -9,7 +9,7 @@ import Glibc
 #endif
 
 /// `imserver [--listen HOST:PORT] [--api HOST:PORT] [--tls-listen HOST:PORT] [--api-tls-listen HOST:PORT]
-/// [--ws-listen HOST:PORT] [--wss-listen HOST:PORT] [--cert FILE --key FILE [--client-ca FILE]] [--data DIR] [--config FILE] [--json]`:
+/// [--ws-listen HOST:PORT] [--wss-listen HOST:PORT] [--cert FILE --key FILE [--client-ca FILE]] [--data DIR | --store URL [--node-name NAME] [--store-connections N]] [--config FILE] [--json]`:
 /// runs the server until SIGINT or SIGTERM, then stops gracefully; SIGHUP reloads the certificate.
 enum ServeCommand {
     static let spec = CommandSpec(
@@ -19,8 +19,9 @@ enum ServeCommand {
         usage: [
             "[--listen HOST:PORT] [--api HOST:PORT] [--tls-listen HOST:PORT] [--api-tls-listen HOST:PORT]\n"
                 + "         [--ws-listen HOST:PORT] [--wss-listen HOST:PORT]\n"
-                + "         [--cert FILE --key FILE [--client-ca FILE]] [--data DIR] [--config FILE] [--json]",
-            "app list|block|unblock|rotate-secret [KEY] [--data DIR] [--config FILE] (see 'imserver app --help')",
+                + "         [--cert FILE --key FILE [--client-ca FILE]]\n"
+                + "         [--data DIR | --store URL [--node-name NAME] [--store-connections N]] [--config FILE] [--json]",
+            "app list|block|unblock|rotate-secret [KEY] [--data DIR | --store URL] [--config FILE] (see 'imserver app --help')",
             "cert --out DIR --host NAME... (see 'imserver cert --help')",
         ],
         options: [
@@ -34,6 +35,9 @@ enum ServeCommand {
             OptionSpec("--key", value: "FILE", help: "its private key, PEM, readable by the owner only"),
             OptionSpec("--client-ca", value: "FILE", help: "require TLS clients to present a certificate issued by these CAs"),
             OptionSpec("--data", value: "DIR", help: "data directory (default $XDG_STATE_HOME/imserver, else ~/.local/state/imserver)"),
+            OptionSpec("--store", value: "URL", help: "keep everything in this PostgreSQL database (postgres://...), shared with other nodes"),
+            OptionSpec("--node-name", value: "NAME", help: "this node's name among those on --store (default: host name and a random suffix)"),
+            OptionSpec("--store-connections", value: "N", help: "at most N connections to --store (default 4)"),
             OptionSpec("--config", value: "FILE", help: "apps and limits (JSON); without it the development app imsh-dev exists"),
             OptionSpec("--json", help: "print events as JSON objects, one a line"),
             CompletionScript.option,
@@ -50,17 +54,20 @@ enum ServeCommand {
         let api = endpoint(parsed, "--api", default: "127.0.0.1:8080")!
         let configuration = ConfigurationFile.loadOrExit(parsed.value("--config"))
         let dataDirectory = parsed.value("--data") ?? SQLiteServerStore.defaultDirectory()
+        let store = storeOptions(parsed)
 
         ProcessLimits.ignoreSIGPIPE()
         let descriptors = (try? ProcessLimits.raiseOpenFileLimit()) ?? 0
         if !json {
             // Each connection holds a descriptor; the store, listeners and streams need a few more.
             let room = min(max(0, descriptors - 64), configuration.limits.maxConnections)
-            CommandLineTool.writeOut("data \(dataDirectory), open-file limit \(descriptors): room for about \(room) connections\n")
+            let kept = store.url.map { "store \(PostgresServerStore.redacted($0)) as node \(store.nodeName)" } ?? "data \(dataDirectory)"
+            CommandLineTool.writeOut("\(kept), open-file limit \(descriptors): room for about \(room) connections\n")
         }
         var options = EmbeddedServer.Options(
             configuration: configuration, mqttHost: mqtt.host, mqttPort: mqtt.port,
             apiHost: api.host, apiPort: api.port, dataDirectory: dataDirectory)
+        (options.storeURL, options.nodeName, options.storeConnections) = (store.url, store.nodeName, store.connections)
         options.warning = { CommandLineTool.writeError("imserver: warning: \($0)\n") }
         if let endpoint = endpoint(parsed, "--ws-listen") {
             (options.webSocketHost, options.webSocketPort) = (endpoint.host, endpoint.port)

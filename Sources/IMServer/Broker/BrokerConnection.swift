@@ -39,6 +39,8 @@ final class BrokerConnection: ConnectionHandler {
     var speaks311 = false
     /// CONNACK 0x00 went out: from then on the connection's end may send its will.
     var wentOnline = false
+    /// Its row in the cluster's `presence` table, once recorded (several nodes only).
+    var presenceSequence: Int64?
     /// The will to send if the connection ends abnormally; DISCONNECT 0x00 clears it.
     var will: WillMessage?
 

@@ -38,7 +38,9 @@ extension BrokerCore {
     }
 
     /// The user's standing is known: check it, apply the device policy, register the device.
-    func continueLogin(_ pending: LoginBatches.Pending, state: UserState) {
+    /// `elsewhere` are the user's devices online on other nodes: they count for the policy's
+    /// refusal; their evictions happen there, when this login's notice arrives (`joinCluster`).
+    func continueLogin(_ pending: LoginBatches.Pending, state: UserState, elsewhere: [RemoteDevice] = []) {
         let (broker, connect, claims) = (pending.broker, pending.connect, pending.claims)
         guard let login = broker.login else { return }
         // The app may have been blocked or removed while the store answered.
@@ -55,9 +57,10 @@ extension BrokerCore {
             clientID: login.deviceID, platform: login.platform.rawValue,
             isReconnection: connect.properties.userProperty(IMUserProperty.reconnect) == IMUserProperty.flagSet,
             kickEnable: connect.properties.userProperty(IMUserProperty.kickEnable) == IMUserProperty.flagSet)
+        // Connection ids start at 1, so 0 marks the devices of other nodes.
         let devices = others.compactMap { other in
             other.login.map { DevicePolicy.OnlineDevice(connectionID: other.id, clientID: $0.deviceID, platform: $0.platform.rawValue) }
-        }
+        } + elsewhere.map { DevicePolicy.OnlineDevice(connectionID: 0, clientID: $0.deviceID, platform: $0.platform) }
         switch DevicePolicy(clientControlsKickPolicy: app.clientControlsKickPolicy).decide(attempt, online: devices) {
         case .refuseOtherDeviceOnline:
             return refuse(broker, .notAuthorized, .otherDeviceOnline)
@@ -86,6 +89,7 @@ extension BrokerCore {
         broker.clientMaximumPacketSize = connect.properties.maximumPacketSize.map(Int.init)
         acknowledgeLogin(broker)
         broker.startKeepAlive(seconds: connect.keepAlive)
+        joinCluster(broker)
     }
 
     /// CONNACK 0x00: the connection is online from here.

@@ -14,11 +14,17 @@ extension BrokerCore {
         guard let batch = loginBatches.standing.next() else { return }
         let users = batch.map { (appKey: $0.broker.login?.appKey ?? "", userID: $0.claims.userID) }
         let store = self.store
-        perform({ try await store.userStates(users) }) { core, result in
+        let cluster = self.cluster
+        let now = clock.wallMilliseconds()
+        perform({
+            let states = try await store.userStates(users)
+            let elsewhere = try await cluster?.onlineElsewhere(users, now: now) ?? users.map { _ in [] }
+            return (states, elsewhere)
+        }) { core, result in
             core.loginBatches.standing.finish()
             for (index, pending) in batch.enumerated() where pending.broker.phase == .authenticating {
                 switch result {
-                case .success(let states): core.continueLogin(pending, state: states[index])
+                case .success(let (states, elsewhere)): core.continueLogin(pending, state: states[index], elsewhere: elsewhere[index])
                 case .failure: core.refuse(pending.broker, .serverUnavailable, nil)
                 }
             }

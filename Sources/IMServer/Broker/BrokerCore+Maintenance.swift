@@ -2,6 +2,7 @@ import IMTransport
 
 extension BrokerCore {
     /// Every second: notices `imserver app` edits made by another process and reloads the apps.
+    /// Every two seconds, with other nodes: the node's heartbeat.
     /// Every minute: removes messages past their app's retention.
     func startMaintenance() {
         var ticks = 0
@@ -9,6 +10,7 @@ extension BrokerCore {
             guard !shuttingDown else { return }
             ticks += 1
             reloadAppsIfChanged()
+            if ticks % 2 == 0 { clusterHeartbeat() }
             if ticks % 60 == 0 { purgeExpiredMessages() }
             loop.scheduleTimer(after: .seconds(1), tick)
         }

@@ -43,6 +43,11 @@ extension BrokerCore {
                     }
                     if !stored.isDuplicate { core.notify(appKey: pending.message.appKey, stored.deliveries) }
                 }
+            case .failure(ServerStoreError.unavailable):
+                // The store is out of reach for now: DISCONNECT 0x89 makes the client come back
+                // on its schedule and send again what was never acknowledged (a resend of a
+                // stored message is found by its cid), where PUBACK 0x80 would make it give up.
+                return core.disconnect(broker, .serverBusy, reason: "the server cannot reach its database; connect again later")
             case .failure:
                 // Not stored, so not acknowledged as stored: the client keeps it and resends.
                 for packetID in batch.compactMap(\.packetIdentifier) {

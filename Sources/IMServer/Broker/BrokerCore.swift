@@ -12,6 +12,8 @@ import MQTT
 final class BrokerCore {
     let loop: EventLoop
     let store: any ServerStore
+    /// The other nodes on the same PostgreSQL database, when there can be any.
+    let cluster: PostgresCluster?
     let limits: ServerLimits
     let clock: ServerClock
     /// The apps as configured; `apps` is these with the store's overrides applied.
@@ -35,9 +37,10 @@ final class BrokerCore {
     /// Wills waiting out their delay, by the device whose connection left them.
     var pendingWills: [DeviceKey: TimerID] = [:]
 
-    init(loop: EventLoop, store: any ServerStore, configuration: ServerConfiguration, apps: [AppSettings], clock: ServerClock) {
+    init(loop: EventLoop, store: any ServerStore, cluster: PostgresCluster? = nil, configuration: ServerConfiguration, apps: [AppSettings], clock: ServerClock) {
         self.loop = loop
         self.store = store
+        self.cluster = cluster
         self.limits = configuration.limits
         self.clock = clock
         self.configuredApps = configuration.apps
@@ -62,6 +65,7 @@ final class BrokerCore {
         connections[broker.id] = nil
         removeFromOnline(broker)
         connectionEndedWithWill(broker)
+        leaveCluster(broker)
     }
 
     func removeFromOnline(_ broker: BrokerConnection) {
@@ -72,7 +76,7 @@ final class BrokerCore {
     }
 
     /// Sends DISCONNECT with `reason` (and `im-error`), then closes: the server-side disconnects of section 2.
-    func disconnect(_ broker: BrokerConnection, _ reason: ReasonCode, _ name: IMErrorName? = nil) {
+    func disconnect(_ broker: BrokerConnection, _ reason: ReasonCode, _ name: IMErrorName? = nil, reason text: String? = nil) {
         guard broker.phase != .closed else { return }
         guard broker.phase == .online else {
             // No CONNACK yet, so no DISCONNECT may come first: just drop the attempt.
@@ -81,6 +85,7 @@ final class BrokerCore {
         }
         var properties: Properties = []
         if let name { properties.appendUserProperty(IMUserProperty.error, name.rawValue) }
+        if let text { properties.reasonString = text }
         broker.send(.disconnect(Disconnect(reasonCode: reason, properties: properties)))
         removeFromOnline(broker)
         broker.close(.graceful)

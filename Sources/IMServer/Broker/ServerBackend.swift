@@ -8,12 +8,14 @@ final class ServerBackend: ServerAPIBackend {
     let loop: EventLoop
     let store: any ServerStore
     let clock: ServerClock
+    let cluster: PostgresCluster?
 
-    init(core: LoopBound<BrokerCore>, loop: EventLoop, store: any ServerStore, clock: ServerClock) {
+    init(core: LoopBound<BrokerCore>, loop: EventLoop, store: any ServerStore, cluster: PostgresCluster?, clock: ServerClock) {
         self.core = core
         self.loop = loop
         self.store = store
         self.clock = clock
+        self.cluster = cluster
     }
 
     /// Runs `body` with the core on its loop and returns its result.
@@ -42,7 +44,7 @@ final class ServerBackend: ServerAPIBackend {
     func block(appKey: String, userIDs: [String], minutes: Int) async throws {
         let until = clock.wallMilliseconds() + Int64(minutes) * 60_000
         try await store.block(appKey: appKey, userIDs: userIDs, until: until)
-        await onLoop { $0.disconnect(appKey: appKey, userIDs: userIDs, .administrativeAction, .userBlocked) }
+        try await disconnectEverywhere(appKey: appKey, userIDs: userIDs, .administrativeAction, .userBlocked)
     }
 
     func unblock(appKey: String, userIDs: [String]) async throws {
@@ -51,7 +53,7 @@ final class ServerBackend: ServerAPIBackend {
 
     func deactivate(appKey: String, userIDs: [String]) async throws {
         try await store.deactivate(appKey: appKey, userIDs: userIDs)
-        await onLoop { $0.disconnect(appKey: appKey, userIDs: userIDs, .administrativeAction, .userAbandoned) }
+        try await disconnectEverywhere(appKey: appKey, userIDs: userIDs, .administrativeAction, .userAbandoned)
     }
 
     func reactivate(appKey: String, userIDs: [String]) async throws {
@@ -59,11 +61,21 @@ final class ServerBackend: ServerAPIBackend {
     }
 
     func kick(appKey: String, userIDs: [String]) async throws {
-        await onLoop { $0.disconnect(appKey: appKey, userIDs: userIDs, .administrativeAction, .kicked) }
+        try await disconnectEverywhere(appKey: appKey, userIDs: userIDs, .administrativeAction, .kicked)
+    }
+
+    /// Disconnects the users' devices here and, with other nodes, tells them to do the same.
+    private func disconnectEverywhere(
+        appKey: String, userIDs: [String], _ reason: ReasonCode, _ name: IMErrorName
+    ) async throws {
+        await onLoop { $0.disconnect(appKey: appKey, userIDs: userIDs, reason, name) }
+        try await cluster?.announce(.disconnect(appKey: appKey, userIDs: userIDs, reasonCode: reason.rawValue, errorName: name.rawValue))
     }
 
     func isOnline(appKey: String, userID: String) async -> Bool {
-        await onLoop { $0.online[UserKey(appKey: appKey, userID: userID)]?.isEmpty == false }
+        if await onLoop({ $0.online[UserKey(appKey: appKey, userID: userID)]?.isEmpty == false }) { return true }
+        let elsewhere = try? await cluster?.onlineElsewhere([(appKey, userID)], now: clock.wallMilliseconds())
+        return elsewhere?.first?.isEmpty == false
     }
 
     func publish(appKey: String, from: String, to: [String], text: String) async throws -> String {

@@ -36,9 +36,13 @@ final class TestServer: Sendable {
 
     /// Starts a server with `apps` (by default one test app) on `directory`, with a WebSocket
     /// listener; with `tls`, TLS listeners for MQTT, WebSocket and the API as well, on free ports.
+    ///
+    /// The store is `storeURL`'s PostgreSQL database when given; else, when the environment
+    /// names a PostgreSQL server (`IMSH_TEST_POSTGRES`, as `scripts/test` does for its second
+    /// run of the server tests), a fresh database there; else SQLite in `directory`.
     static func start(
         directory: TemporaryDirectory, apps: [AppSettings] = [app()], limits: ServerLimits = ServerLimits(),
-        tls: TLSServerIdentity? = nil
+        tls: TLSServerIdentity? = nil, storeURL: String? = nil, nodeName: String? = nil
     ) async throws -> TestServer {
         let offset = ClockOffset()
         let system = ServerClock.system
@@ -48,6 +52,8 @@ final class TestServer: Sendable {
         var options = EmbeddedServer.Options(
             configuration: ServerConfiguration(apps: apps, limits: limits), dataDirectory: directory.path, clock: clock)
         options.webSocketPort = 0
+        options.storeURL = try storeURL ?? TestPostgresDatabase.fromEnvironment()
+        options.nodeName = nodeName
         if let tls { (options.tls, options.mqttTLSPort, options.apiTLSPort, options.secureWebSocketPort) = (tls, 0, 0, 0) }
         let server = try await EmbeddedServer.start(options)
         return TestServer(server: server, offset: offset)

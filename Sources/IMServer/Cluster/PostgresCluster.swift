@@ -1,0 +1,126 @@
+import IMPostgres
+import Synchronization
+
+/// This node's part in a service of several imserver nodes on one PostgreSQL database: its row
+/// in `node` (kept fresh by `heartbeat`), the `presence` rows of its logged-in connections, and
+/// a listener for the other nodes' `ClusterNotice`s.
+///
+/// A node that stops cleanly removes its rows. One killed with SIGKILL cannot: its rows are
+/// ignored once its heartbeat is `deadAfter` old, and the next live node's heartbeat deletes
+/// them, so a dead node's devices never block a login (`im-kick-enable`) for long.
+final class PostgresCluster: Sendable {
+    let store: PostgresServerStore
+    var nodeName: String { store.nodeName }
+    /// A node whose heartbeat is older than this (ms) counts as gone.
+    static let deadAfter: Int64 = 10_000
+    private let conninfo: String
+    private let listener = Mutex<PostgresListener?>(nil)
+
+    init(store: PostgresServerStore, conninfo: String) {
+        self.store = store
+        self.conninfo = conninfo
+    }
+
+    /// Records the node, clears rows a previous run under the same name left, and starts
+    /// listening. `onConnected` runs after every (re)connection of the listener, when
+    /// notices may have been missed; `onNotice` gets the other nodes' notices in order.
+    func start(
+        now: Int64, onConnected: @escaping @Sendable () -> Void, onNotice: @escaping @Sendable (ClusterNotice) -> Void,
+        onUnreadable: @escaping @Sendable (ClusterNoticeError) -> Void
+    ) async throws(ServerStoreError) {
+        let node = nodeName
+        try await store.write("register node \(node)") { connection in
+            _ = try connection.execute("DELETE FROM presence WHERE node = $1", [.text(node)])
+            _ = try connection.execute("""
+                INSERT INTO node(name, started_at, seen_at) VALUES ($1, $2, $2)
+                ON CONFLICT (name) DO UPDATE SET started_at = excluded.started_at, seen_at = excluded.seen_at
+                """, [.text(node), .integer(now)])
+        }
+        let started = PostgresListener(conninfo: conninfo, channel: PostgresServerStore.channel, onConnected: onConnected) { payload in
+            do throws(ClusterNoticeError) {
+                let notice = try ClusterNotice(parsing: payload)
+                if notice.node != node { onNotice(notice) }
+            } catch {
+                onUnreadable(error)
+            }
+        }
+        listener.withLock { $0 = started }
+    }
+
+    /// Stops listening and removes this node's rows.
+    func stop() async {
+        let current = listener.withLock { current in
+            defer { current = nil }
+            return current
+        }
+        current?.stop()
+        let node = nodeName
+        _ = try? await store.write("leave the cluster") { connection in
+            _ = try connection.execute("DELETE FROM presence WHERE node = $1", [.text(node)])
+            _ = try connection.execute("DELETE FROM node WHERE name = $1", [.text(node)])
+        }
+    }
+
+    /// Marks the node alive and removes what nodes silent for `deadAfter` left behind.
+    func heartbeat(now: Int64) async throws(ServerStoreError) {
+        let node = nodeName
+        try await store.write("heartbeat of node \(node)") { connection in
+            _ = try connection.execute("UPDATE node SET seen_at = $2 WHERE name = $1", [.text(node), .integer(now)])
+            _ = try connection.execute("""
+                DELETE FROM presence WHERE node IN (SELECT name FROM node WHERE seen_at < $1);
+                """, [.integer(now - Self.deadAfter)])
+            _ = try connection.execute("DELETE FROM node WHERE seen_at < $1", [.integer(now - Self.deadAfter)])
+        }
+    }
+
+    /// Records a login that was accepted here and tells the other nodes, in one transaction;
+    /// returns its sequence number (later logins have higher ones).
+    func joined(_ login: DeviceRegistration, connection id: UInt64, now: Int64) async throws(ServerStoreError) -> Int64 {
+        let node = nodeName
+        return try await store.write("record the login of device \(login.deviceID)") { connection in
+            let inserted = try connection.execute("""
+                INSERT INTO presence(node, connection, app_key, user_id, device_id, platform, since)
+                VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING sequence
+                """, [.text(node), .integer(Int64(bitPattern: id)), .text(login.appKey), .text(login.userID),
+                      .text(login.deviceID), .text(login.platform.rawValue), .integer(now)])
+            let sequence = inserted.rows.first?[0].int64 ?? 0
+            try PostgresServerStore.notify(connection, ClusterNotice(node: node, event: .login(
+                sequence: sequence, appKey: login.appKey, userID: login.userID, deviceID: login.deviceID,
+                platform: login.platform.rawValue)))
+            return sequence
+        }
+    }
+
+    /// Forgets a login of this node that ended.
+    func left(sequence: Int64) async throws(ServerStoreError) {
+        try await store.write("record a logout") { connection in
+            _ = try connection.execute("DELETE FROM presence WHERE sequence = $1", [.integer(sequence)])
+        }
+    }
+
+    /// The devices of these users online on other live nodes, per user in the order asked.
+    func onlineElsewhere(_ users: [(appKey: String, userID: String)], now: Int64) async throws(ServerStoreError) -> [[RemoteDevice]] {
+        guard !users.isEmpty else { return [] }
+        let node = nodeName
+        let keys = users.map { PostgresValue.text($0.appKey + "\u{1}" + $0.userID) }
+        return try await store.read("read who is online elsewhere") { connection in
+            let rows = try connection.execute("""
+                SELECT p.app_key || chr(1) || p.user_id, p.device_id, p.platform, p.sequence FROM presence p
+                JOIN node n ON n.name = p.node
+                WHERE (p.app_key || chr(1) || p.user_id) = ANY($1::text[]) AND p.node <> $2 AND n.seen_at >= $3
+                """, [.text(PostgresServerStore.arrayLiteral(keys)), .text(node), .integer(now - Self.deadAfter)]).rows
+            var found: [String: [RemoteDevice]] = [:]
+            for row in rows {
+                found[row[0].string ?? "", default: []].append(
+                    RemoteDevice(deviceID: row[1].string ?? "", platform: row[2].string ?? "", sequence: row[3].int64 ?? 0))
+            }
+            return users.map { found[$0.appKey + "\u{1}" + $0.userID] ?? [] }
+        }
+    }
+
+    /// Tells every other node (an API action to carry out on their connections too).
+    func announce(_ event: ClusterEvent) async throws(ServerStoreError) {
+        let notice = ClusterNotice(node: nodeName, event: event)
+        try await store.read("notify the other nodes") { connection in try PostgresServerStore.notify(connection, notice) }
+    }
+}

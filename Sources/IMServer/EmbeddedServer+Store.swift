@@ -1,0 +1,35 @@
+import IMTransport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension EmbeddedServer {
+    /// The store the options name: PostgreSQL (with this node's part in the cluster) for a
+    /// `storeURL`, else SQLite in the data directory.
+    static func openStore(_ options: Options) async throws(ServerStoreError) -> (any ServerStore, PostgresCluster?) {
+        let location = StoreLocation(directory: options.dataDirectory, storeURL: options.storeURL)
+        let store = try await location.open(nodeName: options.nodeName ?? defaultNodeName(), connections: options.storeConnections)
+        guard let shared = store as? PostgresServerStore, case .postgres(let url) = location else { return (store, nil) }
+        return (store, PostgresCluster(store: shared, conninfo: url))
+    }
+
+    /// The host name and 6 random hex digits: unique per run, readable in `node` and logs.
+    public static func defaultNodeName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let named = gethostname(&buffer, 255) == 0
+        let host = named ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "imserver"
+        return host + "-" + String(UInt32.random(in: 0..<0x100_0000), radix: 16)
+    }
+
+    /// Starts listening to the other nodes: their notices run on the broker's loop.
+    static func joinCluster(_ cluster: PostgresCluster?, core: LoopBound<BrokerCore>, loop: EventLoop, options: Options) async throws {
+        guard let cluster else { return }
+        let warning = options.warning
+        try await cluster.start(
+            now: options.clock.wallMilliseconds(),
+            onConnected: { loop.execute { core.value.catchUpAfterMissedNotices() } },
+            onNotice: { notice in loop.execute { core.value.apply(notice) } },
+            onUnreadable: { error in warning("\(error) (from a newer node?); skipped") })
+    }
+}

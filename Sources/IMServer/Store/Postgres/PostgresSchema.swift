@@ -1,0 +1,64 @@
+import IMPostgres
+
+/// The PostgreSQL schema's history, applied at start by whichever node comes first.
+///
+/// Append a migration, never edit one that has shipped. Nodes starting together serialize on
+/// an advisory lock, so each migration runs once; a database migrated by a newer program
+/// (a version this one does not know) is refused rather than used half-understood.
+enum PostgresSchema {
+    static let migrations: [(name: String, sql: String)] = [
+        ("v1: apps, users, devices, messages, queues, usage, nodes", """
+            CREATE TABLE app_override(
+                app_key TEXT PRIMARY KEY, blocked BOOLEAN, secret TEXT, secret_rotated_at BIGINT);
+            CREATE TABLE change_counter(id INTEGER PRIMARY KEY CHECK (id = 1), value BIGINT NOT NULL);
+            INSERT INTO change_counter VALUES (1, 0);
+            CREATE TABLE user_state(
+                app_key TEXT NOT NULL, user_id TEXT NOT NULL, blocked_until BIGINT,
+                deactivated BOOLEAN NOT NULL DEFAULT false, tokens_invalid_before BIGINT,
+                PRIMARY KEY (app_key, user_id));
+            CREATE TABLE device(
+                id BIGSERIAL PRIMARY KEY, app_key TEXT NOT NULL, user_id TEXT NOT NULL, device_id TEXT NOT NULL,
+                platform TEXT NOT NULL, registered_at BIGINT NOT NULL, UNIQUE (app_key, user_id, device_id));
+            CREATE TABLE message(
+                id BIGSERIAL PRIMARY KEY, app_key TEXT NOT NULL, uid TEXT NOT NULL UNIQUE, sender TEXT NOT NULL,
+                recipients TEXT NOT NULL, cid TEXT NOT NULL, text TEXT NOT NULL, sent_at BIGINT NOT NULL,
+                UNIQUE (app_key, sender, cid));
+            CREATE INDEX message_age ON message(app_key, sent_at);
+            CREATE TABLE queue(device BIGINT NOT NULL, message BIGINT NOT NULL, PRIMARY KEY (device, message));
+            CREATE INDEX queue_message ON queue(message);
+            CREATE TABLE queued_usage(
+                app_key TEXT NOT NULL, user_id TEXT NOT NULL, messages BIGINT NOT NULL, bytes BIGINT NOT NULL,
+                PRIMARY KEY (app_key, user_id));
+            CREATE TABLE node(name TEXT PRIMARY KEY, started_at BIGINT NOT NULL, seen_at BIGINT NOT NULL);
+            CREATE TABLE presence(
+                sequence BIGSERIAL PRIMARY KEY, node TEXT NOT NULL, connection BIGINT NOT NULL,
+                app_key TEXT NOT NULL, user_id TEXT NOT NULL, device_id TEXT NOT NULL, platform TEXT NOT NULL,
+                since BIGINT NOT NULL);
+            CREATE INDEX presence_user ON presence(app_key, user_id);
+            CREATE INDEX presence_node ON presence(node, connection);
+            """),
+    ]
+
+    /// The advisory lock key nodes take while migrating.
+    static let migrationLock: Int64 = 0x696D_7363_6865
+
+    /// Brings the database to the newest schema, in one transaction.
+    static func migrate(_ connection: PostgresConnection) throws {
+        try connection.transaction { connection in
+            _ = try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(migrationLock)])
+            _ = try connection.execute("""
+                CREATE TABLE IF NOT EXISTS imserver_schema(
+                    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
+                """)
+            let applied = try connection.execute("SELECT coalesce(max(version), 0) FROM imserver_schema").rows.first?[0].int64 ?? 0
+            guard applied <= Int64(migrations.count) else {
+                throw PostgresSchemaError.newer(version: applied, known: migrations.count)
+            }
+            for (index, migration) in migrations.enumerated() where Int64(index + 1) > applied {
+                try connection.executeScript(migration.sql)
+                _ = try connection.execute("INSERT INTO imserver_schema(version, name) VALUES ($1, $2)",
+                                           [.integer(Int64(index + 1)), .text(migration.name)])
+            }
+        }
+    }
+}

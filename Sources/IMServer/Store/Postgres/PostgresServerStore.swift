@@ -1,0 +1,102 @@
+import IMPostgres
+import IMProtocol
+
+/// The IM server's durable state in PostgreSQL, shared by every imserver node that names the
+/// same database: the same tables and meaning as `SQLiteServerStore`, so nodes agree on users,
+/// devices, messages and queues.
+///
+/// Work runs on a bounded `PostgresPool` (a thread per connection, off Swift's cooperative
+/// pool). Each call is one transaction. Writes that create message ids or device rows take one
+/// transaction-level advisory lock, so message ids become visible in the order they were
+/// taken: a device pages its queue with "ids above the last one sent", which a message
+/// committed late with a smaller id would slip under.
+///
+/// A lost or refused connection is `ServerStoreError.unavailable`; the pool reconnects on the
+/// next call, so service resumes by itself when PostgreSQL is back.
+public final class PostgresServerStore: ServerStore {
+    /// The database URL without its password.
+    public let location: String
+    /// This node's name: its presence rows and the notifications it sends carry it.
+    public let nodeName: String
+    let pool: PostgresPool
+
+    /// The advisory lock key of writes that take message ids or create device rows.
+    static let writeLock: Int64 = 0x696D_7365_7276
+
+    private init(location: String, nodeName: String, pool: PostgresPool) {
+        self.location = location
+        self.nodeName = nodeName
+        self.pool = pool
+    }
+
+    /// Connects to `url` (a `postgres://` URL or libpq key=value string) with at most
+    /// `connections` connections and migrates the schema (nodes starting together take turns).
+    ///
+    /// - Throws: `cannotOpen` for a URL libpq refuses, a database it cannot reach, or a schema
+    ///   newer than this program.
+    public static func open(url: String, nodeName: String, connections: Int = 4) async throws(ServerStoreError) -> PostgresServerStore {
+        let location = redacted(url)
+        if let reason = PostgresConnection.validate(url) {
+            throw .cannotOpen(path: location, reason: reason)
+        }
+        let store = PostgresServerStore(location: location, nodeName: nodeName, pool: PostgresPool(conninfo: url, size: max(1, connections)))
+        do {
+            try await store.pool.run { connection in try PostgresSchema.migrate(connection) }
+        } catch {
+            await store.close()
+            throw .cannotOpen(path: location, reason: "\(error)")
+        }
+        return store
+    }
+
+    public func close() async { await pool.close() }
+
+    /// `url` with any password replaced by `***`, for messages and logs.
+    public static func redacted(_ url: String) -> String {
+        let words = url.split(separator: " ", omittingEmptySubsequences: false)
+        guard words.count == 1, let schemeEnd = url.firstRange(of: "://") else {
+            // key=value form: hide the password's value.
+            return words.map { $0.hasPrefix("password=") ? "password=***" : String($0) }.joined(separator: " ")
+        }
+        let rest = url[schemeEnd.upperBound...]
+        guard let at = rest.firstIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") else { return url }
+        return String(url[..<colon]) + ":***" + String(url[at...])
+    }
+
+    public func externalChangeCounter() async throws(ServerStoreError) -> Int64 {
+        try await read("read the change counter") { connection in
+            try connection.execute("SELECT value FROM change_counter WHERE id = 1").rows.first?[0].int64 ?? 0
+        }
+    }
+
+    // MARK: Running work
+
+    /// Runs `body` in one transaction; retried on serialization failures and deadlocks.
+    func write<T: Sendable>(
+        _ operation: String, _ body: @escaping @Sendable (PostgresConnection) throws -> T
+    ) async throws(ServerStoreError) -> T {
+        try await mapErrors(operation) { try await self.pool.transaction(body) }
+    }
+
+    /// Runs `body` as one statement or read-only sequence, outside an explicit transaction.
+    func read<T: Sendable>(
+        _ operation: String, _ body: @escaping @Sendable (PostgresConnection) throws -> T
+    ) async throws(ServerStoreError) -> T {
+        try await mapErrors(operation) { try await self.pool.run(body) }
+    }
+
+    private func mapErrors<T>(_ operation: String, _ body: () async throws -> T) async throws(ServerStoreError) -> T {
+        do {
+            return try await body()
+        } catch let error as ServerStoreError {
+            throw error
+        } catch let error as PostgresError {
+            switch error.kind {
+            case .connection: throw .unavailable(operation: operation, location: location, reason: error.message)
+            case .query: throw .failed(operation: operation, path: location, reason: error.message)
+            }
+        } catch {
+            throw .failed(operation: operation, path: location, reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import IMCommandLine
+import IMServer
+
+extension ServeCommand {
+    /// What --store, --node-name and --store-connections ask for.
+    struct StoreOptions {
+        /// The PostgreSQL database, or nil for the data directory's SQLite file.
+        var url: String?
+        var nodeName: String
+        var connections: Int
+    }
+
+    /// Reads the store options; exits with a usage error for a bad value or a combination that
+    /// means nothing (--data with --store, node options without --store).
+    static func storeOptions(_ parsed: ParsedArguments) -> StoreOptions {
+        do throws(UsageError) {
+            let reader = OptionReader(parsed: parsed, command: "imserver")
+            let url = parsed.value("--store")
+            if url != nil && parsed.value("--data") != nil {
+                throw UsageError("--data and --store name two places to keep the data: give one")
+            }
+            if url == nil, let option = ["--node-name", "--store-connections"].first(where: { parsed.value($0) != nil }) {
+                throw UsageError("\(option) goes with --store (the nodes of one PostgreSQL database)")
+            }
+            if let name = parsed.value("--node-name"), !isValidNodeName(name) {
+                throw UsageError("--node-name wants 1-64 characters of A-Z a-z 0-9 . _ -, not '\(name)'")
+            }
+            return StoreOptions(
+                url: url, nodeName: parsed.value("--node-name") ?? EmbeddedServer.defaultNodeName(),
+                connections: try reader.integer("--store-connections", in: 1...256) ?? 4)
+        } catch {
+            CommandLineTool.fail(spec, error)
+        }
+    }
+
+    static func isValidNodeName(_ name: String) -> Bool {
+        (1...64).contains(name.utf8.count)
+            && name.utf8.allSatisfy { $0 == 0x2E || $0 == 0x5F || $0 == 0x2D || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+    }
+}

@@ -1,0 +1,36 @@
+import IMServer
+import TestSupport
+
+/// Nodes of one imserver service on a PostgreSQL of the test's own: each node an embedded
+/// server with its own loop, connection pool and listener, all on one fresh database.
+final class TestCluster: Sendable {
+    /// Holds PostgreSQL's files (and the nodes' unused data directories) until the cluster ends.
+    let directory: TemporaryDirectory
+    let postgres: StockPostgres
+    let storeURL: String
+    let nodes: [TestServer]
+
+    private init(directory: TemporaryDirectory, postgres: StockPostgres, storeURL: String, nodes: [TestServer]) {
+        self.directory = directory
+        self.postgres = postgres
+        self.storeURL = storeURL
+        self.nodes = nodes
+    }
+
+    /// Starts PostgreSQL in a temporary directory and `count` nodes named node-1, node-2, ...
+    static func start(_ count: Int, apps: [AppSettings] = [TestServer.app()]) async throws -> TestCluster {
+        let directory = TemporaryDirectory()
+        let postgres = try StockPostgres(directory: directory.path)
+        let storeURL = try postgres.createDatabase("imserver")
+        var nodes: [TestServer] = []
+        for index in 1...count {
+            nodes.append(try await TestServer.start(directory: directory, apps: apps, storeURL: storeURL, nodeName: "node-\(index)"))
+        }
+        return TestCluster(directory: directory, postgres: postgres, storeURL: storeURL, nodes: nodes)
+    }
+
+    func stop() async {
+        for node in nodes { await node.stop() }
+        postgres.stop()
+    }
+}
