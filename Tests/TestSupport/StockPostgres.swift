@@ -100,7 +100,7 @@ public final class StockPostgres: Sendable {
         let logFD = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         defer { close(logFD) }
         let settings = [
-            "listen_addresses=127.0.0.1", "fsync=off", "synchronous_commit=off", "full_page_writes=off",
+            "listen_addresses=127.0.0.1", "fsync=off",
             "shared_buffers=16MB", "max_connections=200", "deadlock_timeout=100ms",
         ]
         return try ChildProcess.spawn("/usr/bin/env", Self.asServerUser + [

@@ -11,12 +11,18 @@ public enum TestPostgresDatabase {
     /// The environment variable holding the server's URL (`scripts/with-postgres` sets it).
     public static let variable = "IMSH_TEST_POSTGRES"
     private static let counter = Atomic<Int>(0)
+    private static let byDirectory = Mutex<[String: String]>([:])
 
-    /// A new empty database on the server `IMSH_TEST_POSTGRES` names, or nil when it is unset.
-    public static func fromEnvironment() throws -> String? {
+    /// The database of `directory` on the server `IMSH_TEST_POSTGRES` names (created on first
+    /// use, so a test that reopens its directory finds its data), or nil when it is unset.
+    public static func fromEnvironment(for directory: String) throws -> String? {
         guard let value = getenv(variable) else { return nil }
         let base = String(cString: value)
-        return base.isEmpty ? nil : try create(on: base)
+        guard !base.isEmpty else { return nil }
+        if let known = byDirectory.withLock({ $0[directory] }) { return known }
+        let url = try create(on: base)
+        byDirectory.withLock { $0[directory] = url }
+        return url
     }
 
     /// Creates a database with a unique name on the server of `baseURL` (a `postgres://` URL

@@ -2,19 +2,6 @@ import IMProtocol
 import MQTT
 
 extension BrokerCore {
-    /// Records an accepted login in the cluster, which tells the other nodes to drop what it displaces.
-    func joinCluster(_ broker: BrokerConnection) {
-        guard let cluster, let login = broker.login else { return }
-        let registration = DeviceRegistration(appKey: login.appKey, userID: login.userID, deviceID: login.deviceID, platform: login.platform)
-        let (id, now) = (broker.id, clock.wallMilliseconds())
-        perform({ try await cluster.joined(registration, connection: id, now: now) }) { core, result in
-            guard case .success(let sequence) = result else { return }
-            broker.presenceSequence = sequence
-            // It ended while the row was written: the row must not outlive it.
-            if broker.phase == .closed { core.leaveCluster(broker) }
-        }
-    }
-
     /// Removes a connection's presence row once it is closed.
     func leaveCluster(_ broker: BrokerConnection) {
         guard let cluster, let sequence = broker.presenceSequence else { return }

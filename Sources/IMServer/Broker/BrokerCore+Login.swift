@@ -39,7 +39,7 @@ extension BrokerCore {
 
     /// The user's standing is known: check it, apply the device policy, register the device.
     /// `elsewhere` are the user's devices online on other nodes: they count for the policy's
-    /// refusal; their evictions happen there, when this login's notice arrives (`joinCluster`).
+    /// refusal; their evictions happen there, when this login's notice arrives (`PostgresCluster.joined`).
     func continueLogin(_ pending: LoginBatches.Pending, state: UserState, elsewhere: [RemoteDevice] = []) {
         let (broker, connect, claims) = (pending.broker, pending.connect, pending.claims)
         guard let login = broker.login else { return }
@@ -89,7 +89,6 @@ extension BrokerCore {
         broker.clientMaximumPacketSize = connect.properties.maximumPacketSize.map(Int.init)
         acknowledgeLogin(broker)
         broker.startKeepAlive(seconds: connect.keepAlive)
-        joinCluster(broker)
     }
 
     /// CONNACK 0x00: the connection is online from here.

@@ -41,16 +41,30 @@ extension BrokerCore {
 
     private func flushRegistrations() {
         guard let batch = loginBatches.registrations.next() else { return }
-        let registrations = batch.compactMap { pending in
+        let admitted = batch.compactMap { pending in
             pending.broker.login.map {
-                DeviceRegistration(appKey: $0.appKey, userID: $0.userID, deviceID: $0.deviceID, platform: $0.platform)
+                (pending, DeviceRegistration(appKey: $0.appKey, userID: $0.userID, deviceID: $0.deviceID, platform: $0.platform))
             }
         }
-        let store = self.store
+        let registrations = admitted.map(\.1)
+        let connections = admitted.map(\.0.broker.id)
+        let (store, cluster) = (self.store, self.cluster)
         let now = clock.wallMilliseconds()
-        perform({ try await store.registerDevices(registrations, now: now) }) { core, result in
+        // With other nodes, the logins join the cluster before their CONNACKs, so that every
+        // node sees a device online as soon as the device does.
+        perform({ () async throws -> [Int64]? in
+            try await store.registerDevices(registrations, now: now)
+            return try await cluster?.joined(Array(zip(registrations, connections)), now: now)
+        }) { core, result in
             core.loginBatches.registrations.finish()
-            for pending in batch where pending.broker.phase == .authenticating {
+            for (index, (pending, _)) in admitted.enumerated() {
+                let sequence = (try? result.get())??[index]
+                pending.broker.presenceSequence = sequence
+                guard pending.broker.phase == .authenticating else {
+                    // It ended while the rows were written: they must not outlive it.
+                    core.leaveCluster(pending.broker)
+                    continue
+                }
                 guard case .success = result else {
                     core.removeFromOnline(pending.broker)
                     core.refuse(pending.broker, .serverUnavailable, nil)

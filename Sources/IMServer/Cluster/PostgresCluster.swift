@@ -73,21 +73,24 @@ final class PostgresCluster: Sendable {
         }
     }
 
-    /// Records a login that was accepted here and tells the other nodes, in one transaction;
-    /// returns its sequence number (later logins have higher ones).
-    func joined(_ login: DeviceRegistration, connection id: UInt64, now: Int64) async throws(ServerStoreError) -> Int64 {
+    /// Records logins accepted here and tells the other nodes, in one transaction; returns
+    /// their sequence numbers (later logins have higher ones), in order.
+    func joined(_ logins: [(DeviceRegistration, UInt64)], now: Int64) async throws(ServerStoreError) -> [Int64] {
+        guard !logins.isEmpty else { return [] }
         let node = nodeName
-        return try await store.write("record the login of device \(login.deviceID)") { connection in
-            let inserted = try connection.execute("""
-                INSERT INTO presence(node, connection, app_key, user_id, device_id, platform, since)
-                VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING sequence
-                """, [.text(node), .integer(Int64(bitPattern: id)), .text(login.appKey), .text(login.userID),
-                      .text(login.deviceID), .text(login.platform.rawValue), .integer(now)])
-            let sequence = inserted.rows.first?[0].int64 ?? 0
-            try PostgresServerStore.notify(connection, ClusterNotice(node: node, event: .login(
-                sequence: sequence, appKey: login.appKey, userID: login.userID, deviceID: login.deviceID,
-                platform: login.platform.rawValue)))
-            return sequence
+        return try await store.write("record \(logins.count) logins") { connection in
+            try logins.map { login, id in
+                let inserted = try connection.execute("""
+                    INSERT INTO presence(node, connection, app_key, user_id, device_id, platform, since)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING sequence
+                    """, [.text(node), .integer(Int64(bitPattern: id)), .text(login.appKey), .text(login.userID),
+                          .text(login.deviceID), .text(login.platform.rawValue), .integer(now)])
+                let sequence = inserted.rows.first?[0].int64 ?? 0
+                try PostgresServerStore.notify(connection, ClusterNotice(node: node, event: .login(
+                    sequence: sequence, appKey: login.appKey, userID: login.userID, deviceID: login.deviceID,
+                    platform: login.platform.rawValue)))
+                return sequence
+            }
         }
     }
 

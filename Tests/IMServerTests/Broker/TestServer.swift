@@ -52,7 +52,7 @@ final class TestServer: Sendable {
         var options = EmbeddedServer.Options(
             configuration: ServerConfiguration(apps: apps, limits: limits), dataDirectory: directory.path, clock: clock)
         options.webSocketPort = 0
-        options.storeURL = try storeURL ?? TestPostgresDatabase.fromEnvironment()
+        options.storeURL = try storeURL ?? TestPostgresDatabase.fromEnvironment(for: directory.path)
         options.nodeName = nodeName
         if let tls { (options.tls, options.mqttTLSPort, options.apiTLSPort, options.secureWebSocketPort) = (tls, 0, 0, 0) }
         let server = try await EmbeddedServer.start(options)

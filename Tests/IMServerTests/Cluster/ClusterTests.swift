@@ -9,99 +9,99 @@ import TestSupport
 @Suite(.timeLimit(.minutes(1)))
 struct ClusterTests {
     @Test func aLoginOnNode2KicksTheSameUsersOtherPhoneOnNode1() async throws {
-        let cluster = try await TestCluster.start(2)
-        let phoneA = try await cluster.nodes[0].loggedIn("alice", device: "phone-a")
-        let phoneB = try await cluster.nodes[1].loggedIn("alice", device: "phone-b")
-        guard case .disconnect(let kicked)? = await phoneA.next() else { Issue.record("A was not kicked"); return }
-        #expect(kicked.reasonCode == .sessionTakenOver)
-        #expect(kicked.properties.userProperty(IMUserProperty.error) == "other-device-login")
-        #expect(await phoneA.closed())
-        try await phoneB.send(.pingreq)
-        #expect(await phoneB.next() == .pingresp)
-        await cluster.stop()
+        try await TestCluster.with(2) { cluster in
+            let phoneA = try await cluster.nodes[0].loggedIn("alice", device: "phone-a")
+            let phoneB = try await cluster.nodes[1].loggedIn("alice", device: "phone-b")
+            guard case .disconnect(let kicked)? = await phoneA.next() else { Issue.record("A was not kicked"); return }
+            #expect(kicked.reasonCode == .sessionTakenOver)
+            #expect(kicked.properties.userProperty(IMUserProperty.error) == "other-device-login")
+            #expect(await phoneA.closed())
+            try await phoneB.send(.pingreq)
+            #expect(await phoneB.next() == .pingresp)
+        }
     }
 
     @Test func theSameDeviceOnAnotherNodeTakesTheSessionOver() async throws {
-        let cluster = try await TestCluster.start(2)
-        let first = try await cluster.nodes[0].loggedIn("alice", device: "phone")
-        let second = try await cluster.nodes[1].loggedIn("alice", device: "phone")
-        guard case .disconnect(let kicked)? = await first.next() else { Issue.record("the first was not taken over"); return }
-        #expect(kicked.reasonCode == .sessionTakenOver)
-        #expect(kicked.properties.userProperty(IMUserProperty.error) == nil)
-        try await second.send(.pingreq)
-        #expect(await second.next() == .pingresp)
-        await cluster.stop()
+        try await TestCluster.with(2) { cluster in
+            let first = try await cluster.nodes[0].loggedIn("alice", device: "phone")
+            let second = try await cluster.nodes[1].loggedIn("alice", device: "phone")
+            guard case .disconnect(let kicked)? = await first.next() else { Issue.record("the first was not taken over"); return }
+            #expect(kicked.reasonCode == .sessionTakenOver)
+            #expect(kicked.properties.userProperty(IMUserProperty.error) == nil)
+            try await second.send(.pingreq)
+            #expect(await second.next() == .pingresp)
+        }
     }
 
     @Test func aDeviceOfAnotherClassOnAnotherNodeStaysOnline() async throws {
-        let cluster = try await TestCluster.start(2)
-        let phone = try await cluster.nodes[0].loggedIn("alice", device: "phone")
-        let laptop = try await cluster.nodes[1].loggedIn("alice", device: "laptop", platform: "pc")
-        try await Task.sleep(for: .milliseconds(300))
-        try await phone.send(.pingreq)
-        #expect(await phone.next() == .pingresp)
-        try await laptop.send(.pingreq)
-        #expect(await laptop.next() == .pingresp)
-        await cluster.stop()
+        try await TestCluster.with(2) { cluster in
+            let phone = try await cluster.nodes[0].loggedIn("alice", device: "phone")
+            let laptop = try await cluster.nodes[1].loggedIn("alice", device: "laptop", platform: "pc")
+            try await Task.sleep(for: .milliseconds(300))
+            try await phone.send(.pingreq)
+            #expect(await phone.next() == .pingresp)
+            try await laptop.send(.pingreq)
+            #expect(await laptop.next() == .pingresp)
+        }
     }
 
     /// `im-kick-enable` on a reconnection gives way to a device online on another node.
     @Test func aReconnectionWithKickEnableGivesWayToADeviceOnAnotherNode() async throws {
-        let cluster = try await TestCluster.start(2)
-        let online = try await cluster.nodes[0].loggedIn("alice", device: "phone-b")
-        let node2 = cluster.nodes[1]
-        let returning = try await MQTTTestClient.open(port: node2.port)
-        let connack = try await returning.login(
-            appKey: TestServer.appKey, token: try await node2.token("alice"), device: "phone-a", reconnect: true, kickEnable: true)
-        #expect(connack?.reasonCode == .notAuthorized)
-        #expect(connack?.properties.userProperty(IMUserProperty.error) == "other-device-online")
-        try await online.send(.pingreq)
-        #expect(await online.next() == .pingresp)
-        await cluster.stop()
+        try await TestCluster.with(2) { cluster in
+            let online = try await cluster.nodes[0].loggedIn("alice", device: "phone-b")
+            let node2 = cluster.nodes[1]
+            let returning = try await MQTTTestClient.open(port: node2.port)
+            let connack = try await returning.login(
+                appKey: TestServer.appKey, token: try await node2.token("alice"), device: "phone-a", reconnect: true, kickEnable: true)
+            #expect(connack?.reasonCode == .notAuthorized)
+            #expect(connack?.properties.userProperty(IMUserProperty.error) == "other-device-online")
+            try await online.send(.pingreq)
+            #expect(await online.next() == .pingresp)
+        }
     }
 
     @Test func aMessageSentOnNode1ReachesItsRecipientOnNode2AtOnce() async throws {
-        let cluster = try await TestCluster.start(3)
-        let bob = try await cluster.nodes[1].loggedIn("bob", device: "phone")
-        let alice = try await cluster.nodes[0].loggedIn("alice", device: "phone")
-        #expect(try await alice.sendText("hi bob", to: "bob", cid: "c1", packetID: 1) == .success)
-        guard case .publish(let delivered)? = await bob.next(within: .seconds(3)) else { Issue.record("bob got nothing"); return }
-        #expect(try TextMessage.decode(delivered.payload).text == "hi bob")
-        #expect(delivered.topic == IMTopic.inbox(from: "alice").name)
-        await cluster.stop()
+        try await TestCluster.with(3) { cluster in
+            let bob = try await cluster.nodes[1].loggedIn("bob", device: "phone")
+            let alice = try await cluster.nodes[0].loggedIn("alice", device: "phone")
+            #expect(try await alice.sendText("hi bob", to: "bob", cid: "c1", packetID: 1) == .success)
+            guard case .publish(let delivered)? = await bob.next(within: .seconds(3)) else { Issue.record("bob got nothing"); return }
+            #expect(try TextMessage.decode(delivered.payload).text == "hi bob")
+            #expect(delivered.topic == IMTopic.inbox(from: "alice").name)
+        }
     }
 
     @Test func aMessageForAnOfflineUserWaitsForItsLoginOnAnyNode() async throws {
-        let cluster = try await TestCluster.start(3)
-        let alice = try await cluster.nodes[0].loggedIn("alice", device: "phone")
-        #expect(try await alice.sendText("while you were out", to: "carol", cid: "c1", packetID: 1) == .success)
-        let carol = try await cluster.nodes[2].loggedIn("carol", device: "tablet")
-        guard case .publish(let delivered)? = await carol.next(within: .seconds(3)) else { Issue.record("carol got nothing"); return }
-        #expect(try TextMessage.decode(delivered.payload).text == "while you were out")
-        await cluster.stop()
+        try await TestCluster.with(3) { cluster in
+            let alice = try await cluster.nodes[0].loggedIn("alice", device: "phone")
+            #expect(try await alice.sendText("while you were out", to: "carol", cid: "c1", packetID: 1) == .success)
+            let carol = try await cluster.nodes[2].loggedIn("carol", device: "tablet")
+            guard case .publish(let delivered)? = await carol.next(within: .seconds(3)) else { Issue.record("carol got nothing"); return }
+            #expect(try TextMessage.decode(delivered.payload).text == "while you were out")
+        }
     }
 
     @Test(arguments: ["kick", "block", "deactivate"])
     func anAPICallOnNode1ActsOnADeviceOnNode2(_ action: String) async throws {
-        let cluster = try await TestCluster.start(2)
-        let bob = try await cluster.nodes[1].loggedIn("bob", device: "phone")
-        let api = cluster.nodes[0].backend
-        #expect(await api.isOnline(appKey: TestServer.appKey, userID: "bob"))
-        let expected: String
-        switch action {
-        case "kick": try await api.kick(appKey: TestServer.appKey, userIDs: ["bob"]); expected = "kicked"
-        case "block": try await api.block(appKey: TestServer.appKey, userIDs: ["bob"], minutes: 5); expected = "user-blocked"
-        default: try await api.deactivate(appKey: TestServer.appKey, userIDs: ["bob"]); expected = "user-abandoned"
+        try await TestCluster.with(2) { cluster in
+            let bob = try await cluster.nodes[1].loggedIn("bob", device: "phone")
+            let api = cluster.nodes[0].backend
+            #expect(await api.isOnline(appKey: TestServer.appKey, userID: "bob"))
+            let expected: String
+            switch action {
+            case "kick": try await api.kick(appKey: TestServer.appKey, userIDs: ["bob"]); expected = "kicked"
+            case "block": try await api.block(appKey: TestServer.appKey, userIDs: ["bob"], minutes: 5); expected = "user-blocked"
+            default: try await api.deactivate(appKey: TestServer.appKey, userIDs: ["bob"]); expected = "user-abandoned"
+            }
+            guard case .disconnect(let ended)? = await bob.next(within: .seconds(3)) else { Issue.record("bob stayed online"); return }
+            #expect(ended.reasonCode == .administrativeAction)
+            #expect(ended.properties.userProperty(IMUserProperty.error) == expected)
+            if action != "kick" {
+                // The standing is shared: node 2 refuses bob's next login too.
+                let again = try await MQTTTestClient.open(port: cluster.nodes[1].port)
+                let connack = try await again.login(appKey: TestServer.appKey, token: try await cluster.nodes[1].token("bob"), device: "phone")
+                #expect(connack?.reasonCode == (action == "block" ? ReasonCode(0x8A) : .notAuthorized))
         }
-        guard case .disconnect(let ended)? = await bob.next(within: .seconds(3)) else { Issue.record("bob stayed online"); return }
-        #expect(ended.reasonCode == .administrativeAction)
-        #expect(ended.properties.userProperty(IMUserProperty.error) == expected)
-        if action != "kick" {
-            // The standing is shared: node 2 refuses bob's next login too.
-            let again = try await MQTTTestClient.open(port: cluster.nodes[1].port)
-            let connack = try await again.login(appKey: TestServer.appKey, token: try await cluster.nodes[1].token("bob"), device: "phone")
-            #expect(connack?.reasonCode == (action == "block" ? ReasonCode(0x8A) : .notAuthorized))
         }
-        await cluster.stop()
     }
 }

@@ -18,15 +18,35 @@ final class TestCluster: Sendable {
     }
 
     /// Starts PostgreSQL in a temporary directory and `count` nodes named node-1, node-2, ...
-    static func start(_ count: Int, apps: [AppSettings] = [TestServer.app()]) async throws -> TestCluster {
+    private static func start(_ count: Int, apps: [AppSettings] = [TestServer.app()]) async throws -> TestCluster {
         let directory = TemporaryDirectory()
         let postgres = try StockPostgres(directory: directory.path)
         let storeURL = try postgres.createDatabase("imserver")
         var nodes: [TestServer] = []
-        for index in 1...count {
-            nodes.append(try await TestServer.start(directory: directory, apps: apps, storeURL: storeURL, nodeName: "node-\(index)"))
+        do {
+            for index in 1...count {
+                nodes.append(try await TestServer.start(directory: directory, apps: apps, storeURL: storeURL, nodeName: "node-\(index)"))
+            }
+        } catch {
+            for node in nodes { await node.stop() }
+            postgres.stop()
+            throw error
         }
         return TestCluster(directory: directory, postgres: postgres, storeURL: storeURL, nodes: nodes)
+    }
+
+    /// Runs `body` with `count` nodes and stops them and PostgreSQL afterwards, also when it throws.
+    static func with(
+        _ count: Int, apps: [AppSettings] = [TestServer.app()], _ body: (TestCluster) async throws -> Void
+    ) async throws {
+        let cluster = try await start(count, apps: apps)
+        do {
+            try await body(cluster)
+        } catch {
+            await cluster.stop()
+            throw error
+        }
+        await cluster.stop()
     }
 
     func stop() async {

@@ -5,7 +5,7 @@ import TestSupport
 
 struct ServerStoreMessageTests {
     /// A store with bob's phone registered.
-    func storeWithBobsPhone(_ directory: TemporaryDirectory) async throws -> SQLiteServerStore {
+    func storeWithBobsPhone(_ directory: TemporaryDirectory) async throws -> any ServerStore {
         let store = try await directory.open()
         try await store.registerDevice(appKey: "app", userID: "bob", deviceID: "phone", platform: .mobile, now: 1)
         return store

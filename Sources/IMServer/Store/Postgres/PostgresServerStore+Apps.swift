@@ -20,6 +20,7 @@ extension PostgresServerStore {
                 """, [.text(appKey), .boolean(blocked)])
             try Self.bumpChangeCounter(connection)
         }
+        ownChanges.add(1, ordering: .relaxed)
     }
 
     public func rotateSecret(_ appKey: String, now: Int64) async throws(ServerStoreError) -> String {
@@ -36,10 +37,12 @@ extension PostgresServerStore {
                 """, [.text(appKey), .text(secret), .integer(now)])
             try Self.bumpChangeCounter(connection)
         }
+        ownChanges.add(1, ordering: .relaxed)
         return secret
     }
 
-    /// Moves the counter every node polls, so each reloads the overrides within a second.
+    /// Moves the counter every node polls, so each reloads the overrides within a second
+    /// (`externalChangeCounter` leaves out this store's own moves, as SQLite's does).
     private static func bumpChangeCounter(_ connection: PostgresConnection) throws {
         _ = try connection.execute("UPDATE change_counter SET value = value + 1 WHERE id = 1")
     }

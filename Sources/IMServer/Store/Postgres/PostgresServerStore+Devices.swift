@@ -52,7 +52,7 @@ extension PostgresServerStore {
 
     /// The `device` rows of a user: real devices, or only the placeholder, or none.
     static func deviceRows(_ connection: PostgresConnection, appKey: String, userID: String) throws -> [(id: Int64, deviceID: String)] {
-        try connection.execute("SELECT id, device_id FROM device WHERE app_key = $1 AND user_id = $2 ORDER BY id",
+        try connection.execute("SELECT id, device_id FROM device WHERE app_key = $1 AND user_id = $2 ORDER BY device_id",
                                [.text(appKey), .text(userID)]).rows.map { ($0[0].int64 ?? 0, $0[1].string ?? "") }
     }
 }

@@ -1,5 +1,6 @@
 import IMPostgres
 import IMProtocol
+import Synchronization
 
 /// The IM server's durable state in PostgreSQL, shared by every imserver node that names the
 /// same database: the same tables and meaning as `SQLiteServerStore`, so nodes agree on users,
@@ -19,14 +20,19 @@ public final class PostgresServerStore: ServerStore {
     /// This node's name: its presence rows and the notifications it sends carry it.
     public let nodeName: String
     let pool: PostgresPool
+    /// The pool's size.
+    let connections: Int
+    /// How often this store moved the change counter itself.
+    let ownChanges = Atomic<Int64>(0)
 
     /// The advisory lock key of writes that take message ids or create device rows.
     static let writeLock: Int64 = 0x696D_7365_7276
 
-    private init(location: String, nodeName: String, pool: PostgresPool) {
+    private init(location: String, nodeName: String, url: String, connections: Int) {
         self.location = location
+        self.connections = connections
         self.nodeName = nodeName
-        self.pool = pool
+        self.pool = PostgresPool(conninfo: url, size: connections)
     }
 
     /// Connects to `url` (a `postgres://` URL or libpq key=value string) with at most
@@ -39,7 +45,7 @@ public final class PostgresServerStore: ServerStore {
         if let reason = PostgresConnection.validate(url) {
             throw .cannotOpen(path: location, reason: reason)
         }
-        let store = PostgresServerStore(location: location, nodeName: nodeName, pool: PostgresPool(conninfo: url, size: max(1, connections)))
+        let store = PostgresServerStore(location: location, nodeName: nodeName, url: url, connections: max(1, connections))
         do {
             try await store.pool.run { connection in try PostgresSchema.migrate(connection) }
         } catch {
@@ -66,10 +72,27 @@ public final class PostgresServerStore: ServerStore {
     public func externalChangeCounter() async throws(ServerStoreError) -> Int64 {
         try await read("read the change counter") { connection in
             try connection.execute("SELECT value FROM change_counter WHERE id = 1").rows.first?[0].int64 ?? 0
-        }
+        } - ownChanges.load(ordering: .relaxed)
     }
 
     // MARK: Running work
+
+    /// Runs `body` again when it failed because its pooled connection had been lost (after a
+    /// PostgreSQL restart each idle connection fails once): up to one try per connection and
+    /// one fresh one, so a server that is back serves the call, and one that is down fails it
+    /// fast (a refused connection costs no wait). A lost connection rolls its transaction
+    /// back; only a loss during COMMIT leaves the outcome unknown, and every write here may
+    /// run twice (resends are found by cid, registrations and acknowledgements repeat harmlessly).
+    static func retryingLostConnections<T>(attempts: Int, _ body: () async throws -> T) async throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try await body()
+            } catch let error as PostgresError where error.kind == .connection && attempt < attempts {
+                attempt += 1
+            }
+        }
+    }
 
     /// Runs `body` in one transaction; retried on serialization failures and deadlocks.
     func write<T: Sendable>(
@@ -87,7 +110,7 @@ public final class PostgresServerStore: ServerStore {
 
     private func mapErrors<T>(_ operation: String, _ body: () async throws -> T) async throws(ServerStoreError) -> T {
         do {
-            return try await body()
+            return try await Self.retryingLostConnections(attempts: connections + 1, body)
         } catch let error as ServerStoreError {
             throw error
         } catch let error as PostgresError {

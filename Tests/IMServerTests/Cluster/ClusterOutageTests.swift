@@ -1,0 +1,51 @@
+import IMProtocol
+import IMServer
+import MQTT
+import Testing
+import TestSupport
+
+/// PostgreSQL stopped under running nodes: logins and sends fail with retryable codes, nothing
+/// crashes, and service (with notices between nodes) resumes once it is back.
+@Suite(.timeLimit(.minutes(1)))
+struct ClusterOutageTests {
+    @Test func anOutageRefusesWithRetryableCodesAndServiceResumesAfterIt() async throws {
+        try await TestCluster.with(2) { cluster in
+            let (node1, node2) = (cluster.nodes[0], cluster.nodes[1])
+            let alice = try await node1.loggedIn("alice", device: "phone")
+            let aliceToken = try await node1.token("alice")
+            cluster.postgres.stop()
+
+            let refused = try await MQTTTestClient.open(port: node1.port)
+            let connack = try await refused.login(appKey: TestServer.appKey, token: try await node1.token("carol"), device: "phone")
+            #expect(connack?.reasonCode == .serverUnavailable)
+
+            // A send that cannot be stored ends the connection with 0x89: the client comes back and sends again.
+            try await alice.send(.publish(Publish(
+                topic: IMTopic.send(to: "bob").name, payload: TextMessage(text: "during", cid: "c1").encoded(),
+                qos: .atLeastOnce, packetIdentifier: 1)))
+            guard case .disconnect(let busy)? = await alice.next(within: .seconds(10)) else { Issue.record("no DISCONNECT"); return }
+            #expect(busy.reasonCode == .serverBusy)
+
+            try cluster.postgres.restart()
+            let bob = try await loginSoon(node2, "bob")
+            let back = try await MQTTTestClient.open(port: node1.port)
+            #expect(try await back.login(appKey: TestServer.appKey, token: aliceToken, device: "phone")?.reasonCode == .success)
+            // The resend of the message the outage refused, now stored and delivered across nodes.
+            #expect(try await back.sendText("during", to: "bob", cid: "c1", packetID: 2) == .success)
+            guard case .publish(let delivered)? = await bob.next(within: .seconds(5)) else { Issue.record("bob got nothing"); return }
+            #expect(try TextMessage.decode(delivered.payload).text == "during")
+        }
+    }
+
+    /// Logs `user` in on `node`, trying again while the pool finds its way back to PostgreSQL.
+    private func loginSoon(_ node: TestServer, _ user: String) async throws -> MQTTTestClient {
+        let deadline = ContinuousClock.now + .seconds(15)
+        while true {
+            do {
+                return try await node.loggedIn(user, device: "phone")
+            } catch where ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
+    }
+}
