@@ -57,7 +57,7 @@ struct ImserverDescriptorTests {
         }
         guard result == 0 else {
             close(fd)
-            throw ImserverFailure("connect to 127.0.0.1:\(port) failed: errno \(errno)")
+            throw TestFailure("connect to 127.0.0.1:\(port) failed: errno \(errno)")
         }
         return fd
     }

@@ -121,6 +121,6 @@ struct ImserverStockRefusalTests {
             if answer.objectValue?["status"]?.stringValue == "1" { return }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw ImserverFailure("\(user) did not come online within 25 s")
+        throw TestFailure("\(user) did not come online within 25 s")
     }
 }

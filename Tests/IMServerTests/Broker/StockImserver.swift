@@ -35,7 +35,7 @@ final class StockImserver: Sendable {
             """.write(toFile: config, atomically: true, encoding: .utf8)
         let process = try await ImserverProcess.start(dataDirectory: directory.path + "/data", extra: ["--config", config])
         guard let api = process.listening["api"]?.split(separator: ":").last.flatMap({ UInt16($0) }) else {
-            throw ImserverFailure("imserver did not say where its API listens: \(process.listening)")
+            throw TestFailure("imserver did not say where its API listens: \(process.listening)")
         }
         return StockImserver(process: process, directory: directory, apiPort: api)
     }
@@ -58,7 +58,7 @@ final class StockImserver: Sendable {
     func token(_ user: String) async throws -> String {
         let (status, answer) = try await call("/user/getToken.json", [("userId", user), ("name", user)])
         guard status == .ok, let token = answer.objectValue?["token"]?.stringValue else {
-            throw ImserverFailure("getToken for \(user): \(status) \(answer)")
+            throw TestFailure("getToken for \(user): \(status) \(answer)")
         }
         return token
     }
@@ -66,7 +66,7 @@ final class StockImserver: Sendable {
     /// Calls `path` for `user` (with `fields` more) and fails unless the API answers 200.
     func administer(_ path: String, _ user: String, _ fields: [(String, String)] = []) async throws {
         let (status, answer) = try await call(path, [("userId", user)] + fields)
-        guard status == .ok else { throw ImserverFailure("\(path) for \(user): \(status) \(answer)") }
+        guard status == .ok else { throw TestFailure("\(path) for \(user): \(status) \(answer)") }
     }
 
     /// Runs paho_peer.py `action` as `user` (a token from the API unless `token` is given).
