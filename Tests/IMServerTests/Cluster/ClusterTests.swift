@@ -105,3 +105,32 @@ struct ClusterTests {
         }
     }
 }
+
+/// `imserver app` on the shared database, as an operator runs it: every node follows.
+@Suite(.timeLimit(.minutes(1)))
+struct ClusterAppCommandTests {
+    @Test func anAppBlockedWithStoreIsRefusedOnEveryNode() async throws {
+        try await TestCluster.with(2) { cluster in
+            let config = try cluster.directory.write("server.json", """
+                {"apps": [{"appKey": "\(TestServer.appKey)", "appSecret": "\(TestServer.secret)"}]}
+                """)
+            // Tokens first: a node that knows the app is blocked issues none.
+            var tokens: [String] = []
+            for node in cluster.nodes { tokens.append(try await node.token("alice")) }
+            let blocked = try AppCommandRunner.run(["block", TestServer.appKey, "--store", cluster.storeURL, "--config", config])
+            #expect(blocked.status == 0, "\(blocked.stderr)")
+            for (node, token) in zip(cluster.nodes, tokens) {
+                var code: ReasonCode?
+                for _ in 0..<40 where code != .notAuthorized {
+                    let client = try await MQTTTestClient.open(port: node.port)
+                    code = try await client.login(appKey: TestServer.appKey, token: token, device: "phone")?.reasonCode
+                    client.close()
+                    if code != .notAuthorized { try await Task.sleep(for: .milliseconds(100)) }
+                }
+                #expect(code == .notAuthorized)
+            }
+            let wrong = try AppCommandRunner.run(["list", "--store", cluster.storeURL, "--data", cluster.directory.path])
+            #expect(wrong.status == 2 && wrong.stderr.contains("--data and --store"))
+        }
+    }
+}
