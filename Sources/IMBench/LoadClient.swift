@@ -29,15 +29,15 @@ final class LoadClient: ConnectionHandler, Sendable {
         self.ledger = ledger
     }
 
-    /// Connects to `target` and logs in with `connect`; throws what refused it.
-    static func open(_ connect: Connect, to target: LoadTarget, on loop: EventLoop, ledger: LoadLedger) async throws(BenchError) -> LoadClient {
+    /// Connects to `server` and logs in with `connect`; throws what refused it.
+    static func open(_ connect: Connect, to server: LoadTarget.Endpoint, on loop: EventLoop, ledger: LoadLedger) async throws(BenchError) -> LoadClient {
         let connection: Connection
         do {
             var options = ConnectOptions(timeout: .seconds(10))
-            options.webSocket = target.webSocketPath.map { WebSocketSettings(path: $0) }
-            connection = try await Connection.connect(to: target.address.host, port: target.address.port, options: options, on: loop)
+            options.webSocket = server.webSocketPath.map { WebSocketSettings(path: $0) }
+            connection = try await Connection.connect(to: server.address.host, port: server.address.port, options: options, on: loop)
         } catch {
-            throw BenchError("cannot connect to \(target): \(error)")
+            throw BenchError("cannot connect to \(server): \(error)")
         }
         let client = LoadClient(connection: connection, loop: loop, ledger: ledger)
         let packet = Packet.connect(connect).encoded()

@@ -14,9 +14,16 @@ import MQTT
 struct LoadTarget: Sendable, CustomStringConvertible {
     enum Topics: String, Sendable { case im, plain }
 
-    var address: HostPort
-    /// MQTT over WebSocket at this path (`ws://`); nil: over TCP.
-    var webSocketPath: String?
+    /// One server of the target: its address, and its WebSocket path (nil: MQTT over TCP).
+    struct Endpoint: Sendable, CustomStringConvertible {
+        var address: HostPort
+        var webSocketPath: String?
+
+        var description: String { webSocketPath.map { "ws://\(address)\($0)" } ?? "mqtt://\(address)" }
+    }
+
+    /// The servers, in the order given: nodes of one service when more than one.
+    var servers: [Endpoint]
     var topics: Topics
     var appKey: String?
     var appSecret: String?
@@ -26,19 +33,21 @@ struct LoadTarget: Sendable, CustomStringConvertible {
     /// does) would take a second run's messages for the first's.
     let run = String(UInt32.random(in: 0...UInt32.max), radix: 16)
 
-    var description: String { webSocketPath.map { "ws://\(address)\($0)" } ?? "mqtt://\(address)" }
+    var description: String { servers.map(\.description).joined(separator: ",") }
 
     /// Reads `--target`, `--topics`, `--app-key`, `--app-secret` and `--users`.
     init(url: String, topics: String?, appKey: String?, appSecret: String?, usersFile: String?) throws(UsageError) {
-        let server: ServerAddress
-        do throws(URLParseError) {
-            server = try ServerAddress(mqttURL: url)
-        } catch {
-            throw UsageError("--target wants mqtt://HOST[:PORT] or ws://HOST[:PORT][/PATH], not '\(url)': \(error.reason)")
+        servers = []
+        for item in url.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+            let server: ServerAddress
+            do throws(URLParseError) {
+                server = try ServerAddress(mqttURL: item)
+            } catch {
+                throw UsageError("--target wants mqtt://HOST[:PORT] or ws://HOST[:PORT][/PATH], not '\(item)': \(error.reason)")
+            }
+            guard !server.tls else { throw UsageError("--target: the bench speaks plain MQTT or WebSocket (mqtt://, ws://), not TLS") }
+            servers.append(Endpoint(address: HostPort(host: server.host, port: server.port), webSocketPath: server.webSocketPath))
         }
-        guard !server.tls else { throw UsageError("--target: the bench speaks plain MQTT or WebSocket (mqtt://, ws://), not TLS") }
-        address = HostPort(host: server.host, port: server.port)
-        webSocketPath = server.webSocketPath
         guard let mode = Topics(rawValue: topics ?? "im") else { throw UsageError("--topics wants im or plain, not '\(topics ?? "")'") }
         self.topics = mode
         self.appKey = appKey
@@ -57,6 +66,12 @@ struct LoadTarget: Sendable, CustomStringConvertible {
             }
             if users.isEmpty { throw UsageError("--users \(usersFile): no USER:PASSWORD lines") }
         }
+    }
+
+    /// Where the client of `pair` logs in: receivers on the servers in turn, each publisher on
+    /// the server after its receiver's, so that with several nodes every message crosses two.
+    func server(pair: Int, publisher: Bool) -> Endpoint {
+        servers[(pair + (publisher ? 1 : 0)) % servers.count]
     }
 
     /// The CONNECT of client `index`, named `user` (also its client identifier).

@@ -11,10 +11,10 @@ struct ServerBench: BenchCommand {
     static let spec = CommandSpec.bench(
         "server",
         summary: "drive any MQTT 5 server with QoS 1 publishers and receivers and measure it",
-        usage: "--target mqtt://HOST[:PORT]|ws://HOST[:PORT][/PATH] [--pairs N] [--rate R] [--window W] [--duration S] [--topics im|plain] "
+        usage: "--target URL[,URL...] [--pairs N] [--rate R] [--window W] [--duration S] [--topics im|plain] "
             + "[--app-key K --app-secret S] [--users FILE] [--server-pid PID] [--threads T] [--json] [--report FILE.html]",
         options: [
-            OptionSpec("--target", value: "URL", help: "the server: mqtt://HOST[:PORT], or ws://HOST[:PORT][/PATH] for MQTT over WebSocket"),
+            OptionSpec("--target", value: "URL[,URL...]", help: "the server: mqtt://HOST[:PORT], or ws://HOST[:PORT][/PATH] for MQTT over WebSocket; several: nodes of one service, each message crossing two"),
             OptionSpec("--pairs", value: "N", help: "publishers, each with its own receiver (default 20)"),
             OptionSpec("--rate", value: "R", help: "offer R messages per second in all, each on a schedule (default: saturated)"),
             OptionSpec("--window", value: "W", help: "saturated: messages each publisher keeps unacknowledged (default 16)"),
@@ -117,7 +117,8 @@ struct ServerBench: BenchCommand {
                     let user = isPublisher ? "lbs\(pair)" : receivers[pair]
                     do throws(BenchError) {
                         let client = try await LoadClient.open(
-                            try target.connect(user: user, index: index), to: target, on: loop, ledger: ledger)
+                            try target.connect(user: user, index: index), to: target.server(pair: pair, publisher: isPublisher),
+                            on: loop, ledger: ledger)
                         if !isPublisher { try await client.subscribe(target.filter(of: user)) }
                         opened.increment()
                         return (pair, isPublisher, .success(client))
