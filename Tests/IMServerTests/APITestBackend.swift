@@ -87,6 +87,16 @@ actor APITestBackend: ServerAPIBackend {
         try await record(.kick(app: appKey, users: userIDs))
     }
 
+    /// Nonces as a store keeps them: until their expiry.
+    private var nonces: [String: Int64] = [:]
+
+    func admitNonce(appKey: String, nonce: String, expiresAt: Int64, now: Int64) async throws -> Bool {
+        let key = appKey + " " + nonce
+        if let expiry = nonces[key], expiry > now { return false }
+        nonces[key] = expiresAt
+        return true
+    }
+
     func isOnline(appKey: String, userID: String) async -> Bool {
         try? await record(.isOnline(app: appKey, user: userID))
         return online.contains(userID)

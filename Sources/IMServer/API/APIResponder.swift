@@ -69,6 +69,16 @@ struct APIResponder: Sendable {
             appKey: app.appKey, nonce: credentials.nonce, timestamp: credentials.timestampMillis, now: now)
         {
         case .accepted:
+            // The guard bounds memory and answers floods here; the store remembers across
+            // restarts and across the nodes of one PostgreSQL store.
+            let expiry = replayGuard.expiry(timestamp: credentials.timestampMillis, now: now)
+            let first: Bool
+            do {
+                first = try await backend.admitNonce(appKey: app.appKey, nonce: credentials.nonce, expiresAt: expiry, now: now)
+            } catch {
+                throw APIError(.serviceUnavailable, code: .internalError, "cannot record the request's nonce: \(error)")
+            }
+            guard first else { throw .unauthorized("nonce \(credentials.nonce) was already used within 5 minutes") }
             return app.appKey
         case .replayed:
             throw .unauthorized("nonce \(credentials.nonce) was already used within 5 minutes")

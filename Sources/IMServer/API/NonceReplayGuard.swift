@@ -30,11 +30,16 @@ final class NonceReplayGuard: Sendable {
 
     /// Checks `nonce` for `appKey` at `now` (ms) and remembers it when accepted.
     func admit(appKey: String, nonce: String, timestamp: Int64, now: Int64) -> Verdict {
-        let (sum, overflow) = max(now, timestamp).addingReportingOverflow(window)
-        let expiry = overflow ? Int64.max : sum
+        let expiry = expiry(timestamp: timestamp, now: now)
         return apps.withLock { apps in
             apps[appKey, default: AppNonces()].admit(nonce, expiry: expiry, now: now, capacity: capacity)
         }
+    }
+
+    /// Until when a nonce used at `now` with `timestamp` must be remembered.
+    func expiry(timestamp: Int64, now: Int64) -> Int64 {
+        let (sum, overflow) = max(now, timestamp).addingReportingOverflow(window)
+        return overflow ? Int64.max : sum
     }
 
     /// Live nonces remembered for `appKey` (for tests and monitoring).

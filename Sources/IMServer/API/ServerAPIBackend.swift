@@ -18,6 +18,9 @@ public protocol ServerAPIBackend: Sendable {
     func reactivate(appKey: String, userIDs: [String]) async throws
     /// Disconnects every device of the users (0x98 `kicked`).
     func kick(appKey: String, userIDs: [String]) async throws
+    /// Records a signed request's nonce until `expiresAt`; false for a replay (the nonce is
+    /// recorded and not expired), also one made to another node of the same store.
+    func admitNonce(appKey: String, nonce: String, expiresAt: Int64, now: Int64) async throws -> Bool
     /// Whether any device of the user is online.
     func isOnline(appKey: String, userID: String) async -> Bool
     /// Stores a text message from `from` to each of `to` and delivers it as in section 5;

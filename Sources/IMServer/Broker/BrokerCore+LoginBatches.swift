@@ -53,7 +53,7 @@ extension BrokerCore {
         // With other nodes, the logins join the cluster before their CONNACKs, so that every
         // node sees a device online as soon as the device does.
         perform({ () async throws -> [Int64]? in
-            try await store.registerDevices(registrations, now: now)
+            _ = try await store.registerDevices(registrations, now: now)
             return try await cluster?.joined(Array(zip(registrations, connections)), now: now)
         }) { core, result in
             core.loginBatches.registrations.finish()

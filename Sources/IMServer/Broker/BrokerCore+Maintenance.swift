@@ -35,6 +35,9 @@ extension BrokerCore {
         let store = self.store
         let apps = Array(self.apps.values)
         let now = clock.wallMilliseconds()
-        perform({ try await store.purgeExpired(apps: apps, now: now) }) { _, _ in }
+        perform({
+            try await store.purgeExpired(apps: apps, now: now)
+            try await store.forgetNonces(expiredAt: now)
+        }) { _, _ in }
     }
 }

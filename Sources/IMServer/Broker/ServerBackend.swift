@@ -72,6 +72,10 @@ final class ServerBackend: ServerAPIBackend {
         try await cluster?.announce(.disconnect(appKey: appKey, userIDs: userIDs, reasonCode: reason.rawValue, errorName: name.rawValue))
     }
 
+    func admitNonce(appKey: String, nonce: String, expiresAt: Int64, now: Int64) async throws -> Bool {
+        try await store.admitNonce(appKey: appKey, nonce: nonce, expiresAt: expiresAt, now: now)
+    }
+
     func isOnline(appKey: String, userID: String) async -> Bool {
         if await onLoop({ $0.online[UserKey(appKey: appKey, userID: userID)]?.isEmpty == false }) { return true }
         let elsewhere = try? await cluster?.onlineElsewhere([(appKey, userID)], now: clock.wallMilliseconds())

@@ -78,6 +78,18 @@ extension SQLiteServerStore {
                     WHERE EXISTS (SELECT 1 FROM queue WHERE message = m.id) GROUP BY app_key, sender;
                 """)
         }
+        // The server API's nonces, so that a replay is refused after a restart too.
+        migrator.register("v3: api nonces") { db in
+            try db.executeScript("""
+                CREATE TABLE api_nonce(
+                    app_key TEXT NOT NULL,
+                    nonce TEXT NOT NULL,
+                    expires_at INTEGER NOT NULL,
+                    PRIMARY KEY (app_key, nonce)
+                ) WITHOUT ROWID;
+                CREATE INDEX api_nonce_expiry ON api_nonce(expires_at);
+                """)
+        }
         return migrator
     }()
 }

@@ -62,4 +62,11 @@ public protocol ServerStore: Sendable {
     /// Deletes the app's messages stored before `before`, with every queue entry still holding them.
     @discardableResult
     func purgeExpired(appKey: String, before: Int64) async throws(ServerStoreError) -> PurgeResult
+
+    // MARK: Server API nonces
+    /// Records the nonce of a signed API request until `expiresAt`; false when it is recorded
+    /// already and not expired at `now` (a replay, perhaps to another node).
+    func admitNonce(appKey: String, nonce: String, expiresAt: Int64, now: Int64) async throws(ServerStoreError) -> Bool
+    /// Forgets the nonces expired at `now`.
+    func forgetNonces(expiredAt now: Int64) async throws(ServerStoreError)
 }

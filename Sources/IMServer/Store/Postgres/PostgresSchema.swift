@@ -37,6 +37,11 @@ enum PostgresSchema {
             CREATE INDEX presence_user ON presence(app_key, user_id);
             CREATE INDEX presence_node ON presence(node, connection);
             """),
+        ("v2: api nonces", """
+            CREATE TABLE api_nonce(
+                app_key TEXT NOT NULL, nonce TEXT NOT NULL, expires_at BIGINT NOT NULL, PRIMARY KEY (app_key, nonce));
+            CREATE INDEX api_nonce_expiry ON api_nonce(expires_at);
+            """),
     ]
 
     /// The advisory lock key nodes take while migrating.
