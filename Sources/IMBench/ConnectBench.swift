@@ -6,14 +6,17 @@ struct ConnectBench: BenchCommand {
     static let spec = CommandSpec.bench(
         "connect",
         summary: "connect many accounts at once and measure time, latency, memory and descriptors",
-        usage: "--accounts N [--profile P] [--rate R] [--hold S] [--server embedded|spawn] [--data DIR] [--threads T] [--timeout S] [--json] [--report FILE.html]",
+        usage: "--accounts N [--profile P] [--rate R] [--hold S] [--workers N] [--server embedded|spawn|URL[,URL...] [--app-key K --app-secret S]] "
+            + "[--data DIR] [--threads T] [--timeout S] [--json] [--report FILE.html]",
         options: [
             OptionSpec("--accounts", value: "N", help: "how many sessions (new users bench0...; with --profile, the first N of its accounts)"),
             OptionSpec("--profile", value: "P", completion: .profileNames, help: "use profile P's server and app, and its accounts when it has some"),
             OptionSpec("--profiles", value: "DIR", help: "where profiles are (else $IMSH_PROFILES, ./profiles, ~/.config/imsh/profiles)"),
             OptionSpec("--rate", value: "R", help: "start at most R connects per second (default: all at once)"),
             OptionSpec("--hold", value: "S", help: "keep the sessions connected S seconds before disconnecting (default 0)"),
-        ],
+            OptionSpec("--workers", value: "N", help: "run the sessions in N worker processes, each with its own descriptor limit, and merge their figures (with --server spawn or URLs)"),
+            OptionSpec("--worker", value: "K/N", help: "internal: run as worker K of N for a parent --workers run, reading the accounts on standard input"),
+        ] + CommonOptions.appOptions,
         epilogue: """
             Creates the users through the server API, gives each session its own SQLite database,
             connects them all and reports: the time until all were connected, connects per second,
@@ -21,6 +24,14 @@ struct ConnectBench: BenchCommand {
             before and at all connected (total, per session, anon/file/shmem), open descriptors,
             and for a spawned imserver its VmRSS and descriptors. With the server embedded, its
             memory and descriptors count in imsh's.
+
+            With --server URL,URL,... session i connects to server i mod count, with tokens of
+            --app-key signed here; the report gives each server's count. With --workers N the
+            accounts are split into N contiguous shares, one per worker process (imsh itself),
+            each connecting its share from one common start; the report is computed over all
+            sessions (all connected: from the common start to the last connection in any
+            worker), adds the workers' memory and descriptors, and names each worker. A worker
+            that fails fails the run with what it wrote on standard error.
 
             exit status: 0 all connected, 1 some did not (or the bench could not run), 2 usage error
             """)
@@ -31,10 +42,18 @@ struct ConnectBench: BenchCommand {
     var profiles: String?
     var rate: Double?
     var hold: Duration = .zero
+    var workers: Int?
+    /// Set in a worker process: which share it runs.
+    var worker: WorkerShare?
 
     init(_ reader: OptionReader) throws(UsageError) {
         try reader.noPositionals()
-        common = try CommonOptions(reader)
+        common = try CommonOptions(reader, serverList: true)
+        workers = try reader.integer("--workers", in: 1...256)
+        if let text = reader.parsed.value("--worker") {
+            guard let share = WorkerShare(text) else { throw UsageError("--worker wants K/N with 1 <= K <= N, not '\(text)'") }
+            worker = share
+        }
         accounts = try reader.integer("--accounts", in: 1...1_000_000)
         profile = reader.parsed.value("--profile")
         profiles = reader.parsed.value("--profiles")
@@ -45,9 +64,17 @@ struct ConnectBench: BenchCommand {
             throw UsageError("give --profile or --server, not both: the profile names its server")
         }
         if profile == nil, profiles != nil { throw UsageError("--profiles only goes with --profile") }
+        if workers != nil {
+            if profile != nil { throw UsageError("--workers does not go with --profile: give the servers with --server spawn or URLs") }
+            if common.server == .embedded {
+                throw UsageError("--workers needs a server apart from this process: --server spawn, or the servers' URLs")
+            }
+        }
     }
 
     func run(progress: ProgressLine) async throws(BenchError) -> any BenchReport {
+        if let worker { return try await ConnectWorker.run(worker, common: common, rate: rate) }
+        if let workers { return try await runWorkers(workers, progress: progress) }
         let target = try profile.map { name throws(BenchError) in try ProfileTarget.load(name, directory: profiles) }
         let sessions = accounts ?? target?.profile.accounts.count ?? 0
         guard sessions > 0 else { throw BenchError("profile \(profile ?? "") has no accounts: give --accounts N to create users") }
@@ -66,6 +93,7 @@ struct ConnectBench: BenchCommand {
         let fleet = try await stage.fleet(accounts)
         var report = ConnectReport(accounts: accounts.count, threads: common.threads, rate: rate,
                                    placement: await stage.server.placement)
+        report.servers = ConnectReport.shares(accounts)
         report.existingDatabases = fleet.existingDatabases()
         report.memory.serverBefore = await stage.serverStatus()
         report.memory.before = ProcessStatus.current()
@@ -85,5 +113,23 @@ struct ConnectBench: BenchCommand {
         }
         report.disconnect = ContinuousClock.now - disconnecting
         return report
+    }
+
+    /// The accounts made here, connected by `count` worker processes.
+    private func runWorkers(_ count: Int, progress: ProgressLine) async throws(BenchError) -> ConnectReport {
+        let sessions = accounts ?? 0
+        return try await BenchStage.run(common, sessions: sessions, clientsInProcess: false, progress: progress) { stage throws(BenchError) in
+            let server = await stage.server.servers.first
+            // Every worker's session is told its server: a worker starts no server of its own.
+            let chosen = try await stage.users("bench", count: sessions).map { account in
+                var account = account
+                account.server = account.server ?? server
+                return account
+            }
+            let pool = WorkerPool(count: count, common: common, rate: rate, hold: hold)
+            var report = try await pool.run(chosen, on: stage)
+            if case .addresses = common.server { report.servers = ConnectReport.shares(chosen) }
+            return report
+        }
     }
 }

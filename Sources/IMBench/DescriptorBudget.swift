@@ -17,10 +17,12 @@ struct DescriptorBudget: Sendable, Equatable {
     var serverInProcess: Bool
     /// Light clients of `imsh bench login` have no database.
     var withDatabases = true
+    /// False when the sessions run in other processes (`--workers`): only the server's ends count.
+    var clients = true
 
     /// Descriptors the bench expects to hold at its peak.
     var needed: Int {
-        sessions * (1 + (withDatabases ? Self.perDatabase : 0) + (serverInProcess ? 1 : 0)) + Self.margin
+        sessions * ((clients ? 1 + (withDatabases ? Self.perDatabase : 0) : 0) + (serverInProcess ? 1 : 0)) + Self.margin
     }
 
     /// Makes the soft limit at least `needed`: up to the hard limit, then past it where the

@@ -7,14 +7,15 @@ struct MessagesBench: BenchCommand {
     static let spec = CommandSpec.bench(
         "messages",
         summary: "send messages between many pairs of sessions and measure throughput, latency, losses and duplicates",
-        usage: "--pairs N [--rate R] [--duration S] [--profile P] [--server embedded|spawn] [--data DIR] [--threads T] [--timeout S] [--json] [--report FILE.html]",
+        usage: "--pairs N [--rate R] [--duration S] [--profile P] [--server embedded|spawn|URL[,URL...] [--app-key K --app-secret S]] [--data DIR] "
+            + "[--threads T] [--timeout S] [--json] [--report FILE.html]",
         options: [
             OptionSpec("--pairs", value: "N", help: "N senders (send0...) each writing to its own receiver (recv0...)"),
             OptionSpec("--rate", value: "R", help: "messages per second in all, spread evenly over the senders (default 1000)"),
             OptionSpec("--duration", value: "S", help: "send for S seconds (default 10)"),
             OptionSpec("--profile", value: "P", help: "use profile P's server, app and TLS settings (its accounts are not used)"),
             OptionSpec("--profiles", value: "DIR", help: "where profiles are (else $IMSH_PROFILES, ./profiles, ~/.config/imsh/profiles)"),
-        ],
+        ] + CommonOptions.appOptions,
         epilogue: """
             Connects the 2N sessions, then each sender sends at R/N messages a second. A message
             counts as acknowledged on the server's PUBACK (stored by the server) and as received
@@ -23,7 +24,8 @@ struct MessagesBench: BenchCommand {
             --timeout), then reports: sent, acknowledged, received, lost (acknowledged but never
             received), duplicated (one message stored twice in a receiver's database, or delivered
             twice), throughput (received per second, first send to last receipt) and latency
-            p50/p90/p99/max.
+            p50/p90/p99/max. With --server URL,URL,... pair i (sender and receiver) uses server
+            i mod count.
 
             exit status: 0 every message acknowledged and received once, 1 otherwise, 2 usage error
             """)
@@ -40,7 +42,7 @@ struct MessagesBench: BenchCommand {
 
     init(_ reader: OptionReader) throws(UsageError) {
         try reader.noPositionals()
-        common = try CommonOptions(reader)
+        common = try CommonOptions(reader, serverList: true)
         pairs = try reader.required("--pairs", reader.integer("--pairs", in: 1...500_000))
         rate = try reader.number("--rate", in: 0.01...10_000_000) ?? 1000
         duration = try reader.seconds("--duration", in: 0.001...86_400) ?? .seconds(10)
