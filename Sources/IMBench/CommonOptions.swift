@@ -74,7 +74,7 @@ struct CommonOptions: Sendable {
             do throws(URLParseError) {
                 addresses.append(try ServerAddress(mqttURL: String(url)))
             } catch {
-                throw UsageError("--server wants embedded, spawn or URLs such as mqtt://HOST:PORT separated by commas, not '\(url)': \(error.reason)")
+                throw UsageError("--server wants embedded, spawn or MQTT URLs separated by commas, not '\(url)': \(error.reason)")
             }
         }
         return .addresses(addresses)

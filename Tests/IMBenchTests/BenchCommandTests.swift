@@ -151,7 +151,9 @@ struct BenchCommandTests {
         let cases: [([String], String)] = [
             (["connect"], "imsh bench connect: --accounts is required (see 'imsh bench connect --help')\n"),
             (["connect", "--accounts", "many"], "imsh bench connect: --accounts wants a whole number from 1 to 1000000, not 'many'\n"),
-            (["messages", "--pairs", "2", "--server", "remote"], "imsh bench messages: --server wants embedded or spawn, not 'remote'\n"),
+            (["messages", "--pairs", "2", "--server", "remote"],
+             "imsh bench messages: --server wants embedded, spawn or MQTT URLs separated by commas, not 'remote': "
+                + "expected mqtt://HOST:PORT, mqtts://HOST:PORT, ws://HOST:PORT/PATH or wss://HOST:PORT/PATH\n"),
             (["reconnect", "--accounts", "2", "--jitter", "2"], "imsh bench reconnect: --jitter wants a number from 0 to 1, not '2'\n"),
             (["fly"], "imsh bench: unknown bench 'fly': use connect, messages, reconnect, login, shell or server\n"),
             ([], "imsh bench: missing bench: connect, messages, reconnect, login, shell or server (see 'imsh bench --help')\n"),
