@@ -42,7 +42,7 @@ struct MemoryReport: Sendable {
 
     var lines: [String] {
         guard let before, let connected else { return ["memory       /proc/self/status not readable"] }
-        let whose = workers > 0 ? "\(workers) worker processes added up; the server runs apart"
+        let whose = workers > 0 ? "\(workers) worker process\(workers == 1 ? "" : "es") added up; the server runs apart"
             : placement.isInProcess ? "client and server in this process" : "client only; the server runs apart"
         var lines = [
             "memory       VmRSS \(Units.mebibytesText(kilobytes: before.residentKB)) before, "
