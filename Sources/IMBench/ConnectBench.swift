@@ -126,10 +126,32 @@ struct ConnectBench: BenchCommand {
                 account.server = account.server ?? server
                 return account
             }
-            let pool = WorkerPool(count: count, common: common, rate: rate, hold: hold)
-            var report = try await pool.run(chosen, on: stage)
+            let appKey = await stage.server.appKey
+            let lines = (1...count).map { index in
+                WorkerChannel.accountsLine(appKey: appKey, chosen[WorkerShare(index: index, count: count).range(of: sessions)])
+            }
+            var report = ConnectReport(accounts: sessions, threads: common.threads, rate: rate, placement: await stage.server.placement)
+            let spread = rate.map { Duration.seconds(Double(sessions) / $0) } ?? .zero
+            let pool = WorkerPool(count: count, common: common, measuredWithin: spread + common.timeout)
+            let outcome = try await pool.run(
+                bench: "connect", options: { share in workerOptions(share, of: sessions) }, lines: lines, on: stage, phase: "connect",
+                beforeStart: { report.memory.serverBefore = await stage.serverStatus() },
+                afterMeasured: {
+                    report.memory.serverConnected = await stage.serverStatus()
+                    if hold > .zero {
+                        await stage.progress.during("hold", status: { "\(BenchClock.seconds(hold)) s" }) { try? await Task.sleep(for: hold) }
+                    }
+                })
+            let outcomes = outcome.results.compactMap { WorkerOutcome(json: $0) }
+            guard outcomes.count == count else { throw BenchError("a worker's result could not be read") }
+            report.merge(outcomes, start: outcome.start, hold: hold > .zero ? hold : nil)
             if case .addresses = common.server { report.servers = ConnectReport.shares(chosen) }
             return report
         }
+    }
+
+    /// A connect worker's own options: its share of the accounts and of the rate.
+    private func workerOptions(_ share: WorkerShare, of sessions: Int) -> [String] {
+        ["--accounts", String(share.range(of: sessions).count)] + (rate.map { ["--rate", String($0 / Double(share.count))] } ?? [])
     }
 }

@@ -4,67 +4,71 @@ import IMTransport
 import Glibc
 #endif
 
-/// The parent of `imsh bench connect --workers N`: hands each worker process a contiguous share
-/// of the accounts, starts them all at one instant, and merges their raw figures into one
-/// report, as if one process had connected every session.
+/// The parent of `imsh bench connect|messages --workers N`: hands each worker process (imsh
+/// itself, `--worker K/N`) its share of the accounts, starts them all at one instant, and
+/// collects their raw results for the bench to merge into one report.
 ///
 /// A worker that fails (cannot start, ends early, says nothing in time) fails the run with
 /// what it wrote on standard error; the others are killed.
 struct WorkerPool: Sendable {
+    /// What the workers answered, and the common start their times count from.
+    struct Outcome: Sendable {
+        var results: [JSONObject]
+        var start: ContinuousClock.Instant
+    }
+
     let count: Int
     let common: CommonOptions
-    let rate: Double?
-    let hold: Duration
+    /// How long the measured part may take from the start, beyond which a silent worker fails.
+    let measuredWithin: Duration
     /// Time for a worker to make its sessions, and to close them, beyond the connect timeout.
     static let slack: Duration = .seconds(120)
     /// How far ahead of now the common start is set, so that every worker reads it in time.
     static let startLead: Duration = .milliseconds(100)
 
-    func run(_ accounts: [BenchAccount], on stage: BenchStage) async throws(BenchError) -> ConnectReport {
+    /// Runs `imsh bench BENCH --worker K/N OPTIONS(K) ...` for each share, with `lines[K-1]` as
+    /// its accounts; `beforeStart` and `afterMeasured` run here at those moments.
+    func run(
+        bench: String, options: (WorkerShare) -> [String], lines: [String], on stage: BenchStage, phase: String,
+        beforeStart: () async -> Void, afterMeasured: () async -> Void
+    ) async throws(BenchError) -> Outcome {
         ProcessLimits.ignoreSIGPIPE()
-        let appKey = await stage.server.appKey
         var workers: [WorkerProcess] = []
         for index in 1...count {
             let share = WorkerShare(index: index, count: count)
+            let arguments = [
+                "bench", bench, "--worker", share.description, "--threads", String(common.threads),
+                "--timeout", String(BenchClock.seconds(common.timeout)),
+                "--data", "\(stage.directory.clients)/worker\(share.index)", "--json",
+            ] + options(share)
             do {
-                workers.append(try WorkerProcess(share: share, arguments: arguments(share, accounts: accounts.count, stage: stage)))
+                workers.append(try WorkerProcess(share: share, arguments: arguments))
             } catch {
                 for worker in workers { await BlockingCall.run { worker.stop() } }
                 throw error
             }
         }
         let ready = ContinuousClock.now + common.timeout + Self.slack
-        _ = try await phase(workers, "did not get its sessions ready", stage: stage, phase: "workers") { worker in
-            let line = ConnectWorker.accountsLine(appKey: appKey, accounts[worker.share.range(of: accounts.count)])
-            return worker.send(line) ? worker.next("ready", until: ready) : nil
+        _ = try await self.phase(workers, "did not get its sessions ready", stage: stage, phase: "workers") { worker in
+            worker.send(lines[worker.share.index - 1]) ? worker.next("ready", until: ready) : nil
         }
-        var report = ConnectReport(accounts: accounts.count, threads: common.threads, rate: rate, placement: await stage.server.placement)
-        report.memory.serverBefore = await stage.serverStatus()
+        await beforeStart()
         let startNs = BenchClock.nanoseconds() + WorkerOutcome.nanoseconds(Self.startLead)
         let start = ContinuousClock.now + .nanoseconds(startNs - BenchClock.nanoseconds())
-        let spread = rate.map { Duration.seconds(Double(accounts.count) / $0) } ?? .zero
-        let connected = start + spread + common.timeout + Self.slack
+        let measured = start + measuredWithin + Self.slack
         let startLine = JSONValue.object(JSONObject([("start", .integer(startNs))])).jsonText
-        _ = try await phase(workers, "did not finish connecting", stage: stage, phase: "connect") { worker in
-            worker.send(startLine) ? worker.next("connected", until: connected) : nil
+        _ = try await self.phase(workers, "did not finish its measurement", stage: stage, phase: phase) { worker in
+            worker.send(startLine) ? worker.next("measured", until: measured) : nil
         }
-        report.memory.serverConnected = await stage.serverStatus()
-        if hold > .zero {
-            await stage.progress.during("hold", status: { "\(BenchClock.seconds(hold)) s" }) {
-                try? await Task.sleep(for: hold)
-            }
-        }
+        await afterMeasured()
         let ended = ContinuousClock.now + common.timeout + Self.slack
-        let results = try await phase(workers, "gave no result", stage: stage, phase: "disconnect") { worker in
+        let results = try await self.phase(workers, "gave no result", stage: stage, phase: "disconnect") { worker in
             worker.send(#"{"stop":true}"#) ? worker.next(nil, until: ended) : nil
         }
         for worker in workers {
             if let failure = await BlockingCall.run({ worker.finish() }) { throw failure }
         }
-        let outcomes = results.compactMap { WorkerOutcome(json: $0) }
-        guard outcomes.count == count else { throw BenchError("a worker's result could not be read") }
-        report.merge(outcomes, start: start, hold: hold > .zero ? hold : nil)
-        return report
+        return Outcome(results: results, start: start)
     }
 
     /// Runs `body` for every worker at once, each on a thread of its own; the first to answer
@@ -100,21 +104,10 @@ struct WorkerPool: Sendable {
         throw error
     }
 
+    /// The workers' progress counters added up, as `connected 10, failed 0 in 3 workers`.
     private static func progress(_ workers: [WorkerProcess], of total: Int) -> String {
-        let counts = workers.map { worker in worker.counts.withLock { $0 } }
-        let connected = counts.map(\.connected).reduce(0, +), failed = counts.map(\.failed).reduce(0, +)
-        return "\(connected) connected, \(failed) failed in \(total) workers"
-    }
-
-    /// `imsh bench connect --worker K/N ...`: the options that shape a worker's sessions.
-    private func arguments(_ share: WorkerShare, accounts: Int, stage: BenchStage) -> [String] {
-        var arguments = [
-            "bench", "connect", "--worker", share.description, "--accounts", String(share.range(of: accounts).count),
-            "--threads", String(common.threads), "--timeout", String(BenchClock.seconds(common.timeout)),
-            "--data", "\(stage.directory.clients)/worker\(share.index)", "--json",
-        ]
-        // Each worker starts its share of the rate, so that together they keep to it.
-        if let rate { arguments += ["--rate", String(rate / Double(count))] }
-        return arguments
+        var sums: [String: Int] = [:]
+        for worker in workers { sums.merge(worker.counts.withLock { $0 }, uniquingKeysWith: +) }
+        return sums.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + " in \(total) workers"
     }
 }

@@ -7,13 +7,13 @@ import Glibc
 #endif
 
 /// One worker of `imsh bench connect --workers N` as its parent sees it: an imsh child with
-/// pipes, spoken to in JSON lines (see `ConnectWorker`). Every call blocks: use `BlockingCall`.
+/// pipes, spoken to in JSON lines (see `WorkerChannel`). Every call blocks: use `BlockingCall`.
 final class WorkerProcess: Sendable {
     let share: WorkerShare
     let child: ChildProcess
     private let reader: Mutex<LineReader>
-    /// Its sessions connected and failed so far, from its progress lines.
-    let counts = Mutex((connected: 0, failed: 0))
+    /// Its counters so far (such as sessions connected), from its progress lines.
+    let counts = Mutex<[String: Int]>([:])
 
     /// Starts this process's own executable as `imsh ARGUMENTS`.
     init(share: WorkerShare, arguments: [String]) throws(BenchError) {
@@ -48,8 +48,11 @@ final class WorkerProcess: Sendable {
             while let line = reader.nextLine(within: ContinuousClock.now.duration(to: deadline)) {
                 guard let object = (try? JSONValue(parsing: line))?.objectValue else { continue }
                 if object["event"] == "progress" {
-                    let connected = Int(object["connected"]?.integerValue ?? 0), failed = Int(object["failed"]?.integerValue ?? 0)
-                    counts.withLock { $0 = (connected, failed) }
+                    var latest: [String: Int] = [:]
+                    object.forEachMember { key, value in
+                        if let number = value.integerValue { latest[key] = Int(number) }
+                    }
+                    counts.withLock { $0 = latest }
                 } else if let name, object["event"] == .string(name) {
                     return object
                 } else if name == nil, object["type"] == "worker" {

@@ -100,7 +100,7 @@ struct BenchWorkersTests {
         #expect(run.stderr.hasPrefix("imsh bench connect: worker 2/2 (pid "), "\(run.stderr)")
         #expect(run.stderr.contains("did not get its sessions ready") && run.stderr.contains("cannot create the data directory"),
                 "\(run.stderr)")
-        let first = "\(BenchProcess.imsh) bench connect --worker 1/2 --accounts 3 --threads 2 --timeout 60.0 --data \(data.path)/clients/worker1 --json"
+        let first = "\(BenchProcess.imsh) bench connect --worker 1/2 --threads 2 --timeout 60.0 --data \(data.path)/clients/worker1 --json --accounts 3"
         #expect(LiveProcesses.awaitGone(first).isEmpty, "worker 1 was stopped")
 
         // The same worker, alive while a run holds its sessions: the command line above is a worker's.
