@@ -14,9 +14,7 @@ struct ConnectBench: BenchCommand {
             OptionSpec("--profiles", value: "DIR", help: "where profiles are (else $IMSH_PROFILES, ./profiles, ~/.config/imsh/profiles)"),
             OptionSpec("--rate", value: "R", help: "start at most R connects per second (default: all at once)"),
             OptionSpec("--hold", value: "S", help: "keep the sessions connected S seconds before disconnecting (default 0)"),
-            OptionSpec("--workers", value: "N", help: "run the sessions in N worker processes, each with its own descriptor limit, and merge their figures (with --server spawn or URLs)"),
-            OptionSpec("--worker", value: "K/N", help: "internal: run as worker K of N for a parent --workers run, reading the accounts on standard input"),
-        ] + CommonOptions.appOptions,
+        ] + WorkerOptions.options + CommonOptions.appOptions,
         epilogue: """
             Creates the users through the server API, gives each session its own SQLite database,
             connects them all and reports: the time until all were connected, connects per second,
@@ -42,18 +40,12 @@ struct ConnectBench: BenchCommand {
     var profiles: String?
     var rate: Double?
     var hold: Duration = .zero
-    var workers: Int?
-    /// Set in a worker process: which share it runs.
-    var worker: WorkerShare?
+    var spread = WorkerOptions()
 
     init(_ reader: OptionReader) throws(UsageError) {
         try reader.noPositionals()
         common = try CommonOptions(reader, serverList: true)
-        workers = try reader.integer("--workers", in: 1...256)
-        if let text = reader.parsed.value("--worker") {
-            guard let share = WorkerShare(text) else { throw UsageError("--worker wants K/N with 1 <= K <= N, not '\(text)'") }
-            worker = share
-        }
+
         accounts = try reader.integer("--accounts", in: 1...1_000_000)
         profile = reader.parsed.value("--profile")
         profiles = reader.parsed.value("--profiles")
@@ -64,17 +56,12 @@ struct ConnectBench: BenchCommand {
             throw UsageError("give --profile or --server, not both: the profile names its server")
         }
         if profile == nil, profiles != nil { throw UsageError("--profiles only goes with --profile") }
-        if workers != nil {
-            if profile != nil { throw UsageError("--workers does not go with --profile: give the servers with --server spawn or URLs") }
-            if common.server == .embedded {
-                throw UsageError("--workers needs a server apart from this process: --server spawn, or the servers' URLs")
-            }
-        }
+        spread = try WorkerOptions(reader, common: common, profile: profile)
     }
 
     func run(progress: ProgressLine) async throws(BenchError) -> any BenchReport {
-        if let worker { return try await ConnectWorker.run(worker, common: common, rate: rate) }
-        if let workers { return try await runWorkers(workers, progress: progress) }
+        if let worker = spread.worker { return try await ConnectWorker.run(worker, common: common, rate: rate) }
+        if let workers = spread.workers { return try await runWorkers(workers, progress: progress) }
         let target = try profile.map { name throws(BenchError) in try ProfileTarget.load(name, directory: profiles) }
         let sessions = accounts ?? target?.profile.accounts.count ?? 0
         guard sessions > 0 else { throw BenchError("profile \(profile ?? "") has no accounts: give --accounts N to create users") }

@@ -108,6 +108,7 @@ struct WorkerPool: Sendable {
     private static func progress(_ workers: [WorkerProcess], of total: Int) -> String {
         var sums: [String: Int] = [:]
         for worker in workers { sums.merge(worker.counts.withLock { $0 }, uniquingKeysWith: +) }
+        guard !sums.isEmpty else { return "\(total) workers" }
         return sums.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + " in \(total) workers"
     }
 }
