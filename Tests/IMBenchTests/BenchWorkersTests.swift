@@ -67,6 +67,20 @@ struct BenchWorkersTests {
         #expect(text.stdout.contains("workers      1/3 pid ") && text.stdout.contains("(3 worker processes added up"))
     }
 
+    @Test func messagesFromTwoWorkersAreCountedOnceOverAllPairs() async throws {
+        let run = try await BenchProcess.run(
+            ["messages", "--pairs", "5", "--rate", "100", "--duration", "1", "--workers", "2", "--server", "spawn", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let result = try run.result()
+        // As in one process: 5 senders, one message each 50 ms for 1 s, 20 each; 3 pairs in the first worker, 2 in the second.
+        #expect(result.int("sent") == 100 && result.int("acknowledged") == 100 && result.int("received") == 100)
+        #expect(result.int("storedAtReceivers") == 100 && result.int("lost") == 0 && result.int("duplicated") == 0)
+        #expect(result.object("latency")?.int("count") == 100)
+        let workers = result.objects("workers")
+        #expect(workers.map { $0.string("worker") } == ["1/2", "2/2"])
+        #expect(workers.map { $0.int("sent") } == [60, 40] && workers.map { $0.int("received") } == [60, 40])
+    }
+
     @Test func aListOfServersTakesTheSessionsInTurn() async throws {
         let data = TemporaryDirectory()
         let first = try Server(directory: data.file("a")), second = try Server(directory: data.file("b"))
