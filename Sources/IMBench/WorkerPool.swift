@@ -65,9 +65,11 @@ struct WorkerPool: Sendable {
         let results = try await self.phase(workers, "gave no result", stage: stage, phase: "disconnect") { worker in
             worker.send(#"{"stop":true}"#) ? worker.next(nil, until: ended) : nil
         }
+        var failures: [BenchError] = []
         for worker in workers {
-            if let failure = await BlockingCall.run({ worker.finish() }) { throw failure }
+            if let failure = await BlockingCall.run({ worker.finish() }) { failures.append(failure) }
         }
+        if let failure = failures.first { throw failure }
         return Outcome(results: results, start: start)
     }
 
