@@ -127,6 +127,20 @@ struct BenchWorkersTests {
         }
         #expect(seen, "worker 1 runs as \(first)")
         #expect(try await held.status == 0)
+
+        // A worker killed while the sessions are held: the run fails, naming it.
+        async let killed = BenchProcess.run(["connect", "--accounts", "6", "--workers", "2", "--server", "spawn", "--data", data.path, "--hold", "2"])
+        var victim: Int32?
+        for _ in 0..<100 where victim == nil {
+            victim = LiveProcesses.matching(first).first
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let pid = try #require(victim)
+        kill(pid, SIGKILL)
+        let failed = try await killed
+        #expect(failed.status == 1)
+        #expect(failed.stderr.hasPrefix("imsh bench connect: worker 1/2 (pid \(pid)) "), "\(failed.stderr)")
+        #expect(failed.stderr.contains("(killed)"), "\(failed.stderr)")
     }
 
     @Test(arguments: [
