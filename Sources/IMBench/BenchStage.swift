@@ -62,6 +62,17 @@ struct BenchStage: Sendable {
         }
     }
 
+    /// `accounts`, each told its server (a list's, else this stage's): for worker processes,
+    /// which start no server of their own.
+    func pinned(_ accounts: [BenchAccount]) async -> [BenchAccount] {
+        let server = await self.server.servers.first
+        return accounts.map { account in
+            var account = account
+            account.server = account.server ?? server
+            return account
+        }
+    }
+
     /// An engine with a session per account, its databases under `clients/`.
     func fleet(_ accounts: [BenchAccount], jitter: Double = 0) async throws(BenchError) -> SessionFleet {
         try SessionFleet(

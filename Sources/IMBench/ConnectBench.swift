@@ -106,20 +106,14 @@ struct ConnectBench: BenchCommand {
     private func runWorkers(_ count: Int, progress: ProgressLine) async throws(BenchError) -> ConnectReport {
         let sessions = accounts ?? 0
         return try await BenchStage.run(common, sessions: sessions, clientsInProcess: false, progress: progress) { stage throws(BenchError) in
-            let server = await stage.server.servers.first
-            // Every worker's session is told its server: a worker starts no server of its own.
-            let chosen = try await stage.users("bench", count: sessions).map { account in
-                var account = account
-                account.server = account.server ?? server
-                return account
-            }
+            let chosen = await stage.pinned(try await stage.users("bench", count: sessions))
             let appKey = await stage.server.appKey
             let lines = (1...count).map { index in
                 WorkerChannel.accountsLine(appKey: appKey, chosen[WorkerShare(index: index, count: count).range(of: sessions)])
             }
             var report = ConnectReport(accounts: sessions, threads: common.threads, rate: rate, placement: await stage.server.placement)
-            let spread = rate.map { Duration.seconds(Double(sessions) / $0) } ?? .zero
-            let pool = WorkerPool(count: count, common: common, measuredWithin: spread + common.timeout)
+            let starting = rate.map { Duration.seconds(Double(sessions) / $0) } ?? .zero
+            let pool = WorkerPool(count: count, common: common, measuredWithin: starting + common.timeout)
             let outcome = try await pool.run(
                 bench: "connect", options: { share in workerOptions(share, of: sessions) }, lines: lines, on: stage, phase: "connect",
                 beforeStart: { report.memory.serverBefore = await stage.serverStatus() },

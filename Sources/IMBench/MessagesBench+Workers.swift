@@ -6,18 +6,13 @@ extension MessagesBench {
     /// The users made here, each worker process sending over its share of the pairs.
     func runWorkers(_ count: Int, progress: ProgressLine) async throws(BenchError) -> MessagesReport {
         try await BenchStage.run(common, sessions: 2 * pairs, clientsInProcess: false, progress: progress) { stage throws(BenchError) in
-            let server = await stage.server.servers.first
-            // Every worker's session is told its server: a worker starts no server of its own.
-            let (senders, receivers) = try await (stage.users("send", count: pairs), stage.users("recv", count: pairs))
+            let senders = await stage.pinned(try await stage.users("send", count: pairs))
+            let receivers = await stage.pinned(try await stage.users("recv", count: pairs))
             let appKey = await stage.server.appKey
+            // A worker takes its pairs' senders, then their receivers.
             let lines = (1...count).map { index in
                 let range = WorkerShare(index: index, count: count).range(of: pairs)
-                let share = (senders[range] + receivers[range]).map { account in
-                    var account = account
-                    account.server = account.server ?? server
-                    return account
-                }
-                return WorkerChannel.accountsLine(appKey: appKey, share[...])
+                return WorkerChannel.accountsLine(appKey: appKey, (senders[range] + receivers[range])[...])
             }
             var report = MessagesReport(pairs: pairs, rate: rate, duration: duration, placement: await stage.server.placement)
             let pool = WorkerPool(count: count, common: common, measuredWithin: duration + common.timeout + Self.drainGrace)
