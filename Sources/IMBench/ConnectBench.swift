@@ -105,6 +105,7 @@ struct ConnectBench: BenchCommand {
     /// The accounts made here, connected by `count` worker processes.
     private func runWorkers(_ count: Int, progress: ProgressLine) async throws(BenchError) -> ConnectReport {
         let sessions = accounts ?? 0
+        try WorkerOptions.checkShare(largest: WorkerShare(index: 1, count: count).range(of: sessions).count)
         return try await BenchStage.run(common, sessions: sessions, clientsInProcess: false, progress: progress) { stage throws(BenchError) in
             let chosen = await stage.pinned(try await stage.users("bench", count: sessions))
             let appKey = await stage.server.appKey

@@ -5,7 +5,8 @@ import Glibc
 extension MessagesBench {
     /// The users made here, each worker process sending over its share of the pairs.
     func runWorkers(_ count: Int, progress: ProgressLine) async throws(BenchError) -> MessagesReport {
-        try await BenchStage.run(common, sessions: 2 * pairs, clientsInProcess: false, progress: progress) { stage throws(BenchError) in
+        try WorkerOptions.checkShare(largest: 2 * WorkerShare(index: 1, count: count).range(of: pairs).count)
+        return try await BenchStage.run(common, sessions: 2 * pairs, clientsInProcess: false, progress: progress) { stage throws(BenchError) in
             let senders = await stage.pinned(try await stage.users("send", count: pairs))
             let receivers = await stage.pinned(try await stage.users("recv", count: pairs))
             let appKey = await stage.server.appKey

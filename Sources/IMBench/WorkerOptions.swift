@@ -28,4 +28,14 @@ struct WorkerOptions: Sendable {
             throw UsageError("--workers needs a server apart from this process: --server spawn, or the servers' URLs")
         }
     }
+
+    /// Fails at once when a worker's `largest` share of sessions cannot fit its descriptor limit
+    /// (workers inherit this process's): better now than after making the users.
+    static func checkShare(largest: Int) throws(BenchError) {
+        do throws(BenchError) {
+            try DescriptorBudget(sessions: largest, serverInProcess: false).reserve()
+        } catch {
+            throw BenchError("one worker's share: \(error)")
+        }
+    }
 }
