@@ -170,10 +170,7 @@ struct BenchCommandTests {
     /// With both limits at 64 (and, where it runs as root, no CAP_SYS_RESOURCE to lift them),
     /// 1,000 sessions cannot fit: one line says so at once.
     @Test func tooFewDescriptorsFailsAtOnceSayingWhatToDo() async throws {
-        let dropCapability = FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
-            ? "setpriv --bounding-set -sys_resource " : ""
-        let script = "ulimit -n 64 && exec \(dropCapability)\"$0\" bench connect --accounts 1000"
-        let run = try await BenchProcess.run(["-c", script, BenchProcess.imsh], executable: "/bin/sh", timeout: .seconds(30))
+        let run = try await BenchProcess.runWithFewDescriptors(["connect", "--accounts", "1000"])
         #expect(run.status == 1)
         #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
         #expect(run.stderr.hasPrefix(

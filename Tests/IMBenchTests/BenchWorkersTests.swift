@@ -145,10 +145,7 @@ struct BenchWorkersTests {
 
     /// The workers inherit imsh's limit: a share that cannot fit fails the run before anything starts.
     @Test func aShareTooLargeForTheDescriptorLimitFailsAtOnce() async throws {
-        let dropCapability = FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
-            ? "setpriv --bounding-set -sys_resource " : ""
-        let script = "ulimit -n 64 && exec \(dropCapability)\"$0\" bench connect --accounts 100 --workers 2 --server spawn"
-        let run = try await BenchProcess.run(["-c", script, BenchProcess.imsh], executable: "/bin/sh", timeout: .seconds(30))
+        let run = try await BenchProcess.runWithFewDescriptors(["connect", "--accounts", "100", "--workers", "2", "--server", "spawn"])
         #expect(run.status == 1)
         #expect(run.stderr.hasPrefix("imsh bench connect: one worker's share: 50 sessions need about 164 open files, but the limit is 64"),
                 "\(run.stderr)")
