@@ -42,7 +42,8 @@ struct WorkerPool: Sendable {
                 "--data", "\(stage.directory.clients)/worker\(share.index)", "--json",
             ] + options(share)
             do {
-                workers.append(try WorkerProcess(share: share, arguments: arguments))
+                let started = await BlockingCall.run { Result { () throws(BenchError) in try WorkerProcess(share: share, arguments: arguments) } }
+                workers.append(try started.get())
             } catch {
                 for worker in workers { await BlockingCall.run { worker.stop() } }
                 throw error
