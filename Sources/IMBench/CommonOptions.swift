@@ -26,7 +26,7 @@ struct CommonOptions: Sendable {
     var report: String?
 
     static let options: [OptionSpec] = [
-        OptionSpec("--server", value: "embedded|spawn|URLS", help: "the IM server in this process (default), a separate imserver started from the binary next to imsh, or (connect, messages) running servers mqtt://HOST[:PORT],... (session i on server i mod count; with --app-key)"),
+        OptionSpec("--server", value: "embedded|spawn|URLS", completion: .words(["embedded", "spawn"]), help: "the IM server in this process (default), a separate imserver started from the binary next to imsh, or (connect, messages) running servers mqtt://HOST[:PORT],... (session i on server i mod count; with --app-key)"),
         OptionSpec("--data", value: "DIR", help: "keep the server's and the sessions' databases in DIR (a second run reuses them); default: a temporary directory, removed"),
         OptionSpec("--threads", value: "T", help: "event loop threads of the sessions' engine (default 2)"),
         OptionSpec("--timeout", value: "S", help: "give up on a session not connected within S seconds (default 60)"),
