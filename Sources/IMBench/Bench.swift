@@ -13,15 +13,16 @@ public enum Bench {
         version: imshVersion,
         summary: "measure many accounts at once: connecting, messaging, reconnecting, and the server's logins",
         usage: [
-            "connect --accounts N [--profile P] [--rate R] [--hold S] [options]",
-            "messages --pairs N [--rate R] [--duration S] [options]",
+            "connect --accounts N [--profile P] [--rate R] [--hold S] [--workers N] [options]",
+            "messages --pairs N [--rate R] [--duration S] [--workers N] [options]",
             "reconnect --accounts N [--down S] [--jitter J] [options]",
             "login --connections N [--window W] [--hold S] [options]",
             "shell --accounts N [options]",
             "server --target mqtt://HOST[:PORT] [--pairs N] [--rate R] [options]",
         ],
         epilogue: """
-            Each bench runs an IM server (in this process, or a separate imserver with --server spawn),
+            Each bench runs an IM server (in this process, or a separate imserver with --server spawn;
+            connect and messages also drive running servers, --server URL,URL,...),
             creates its users through the server API, connects them as full sessions of one engine
             (each with its own SQLite database) and reports what it measured; 'login' uses bare
             MQTT clients instead, to measure the server alone, and 'server' drives any MQTT 5

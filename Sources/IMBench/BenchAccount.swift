@@ -1,4 +1,5 @@
 import IMEngine
+import IMProtocol
 import IMTransport
 
 /// One session a bench connects: who it is and how it logs in.
@@ -12,6 +13,8 @@ struct BenchAccount: Sendable {
     var dataDirectory: String?
     /// How an `mqtts://` server is verified (a profile account's `tls`).
     var tls: TLSClientConfiguration?
+    /// The one server this session uses (a `--server` list spreads sessions); nil: the engine's.
+    var server: ServerAddress?
 
     /// `count` new users named `prefix0`, `prefix1`, ..., with tokens from `issuer`.
     static func users(
@@ -26,8 +29,10 @@ struct BenchAccount: Sendable {
 
     /// The engine's parameters for this account.
     func parameters(timeout: Duration, jitter: Double) -> ConnectParameters {
-        ConnectParameters(
+        var parameters = ConnectParameters(
             token: token, tokenSource: tokenSource, userID: userID, timeout: timeout, deviceID: deviceID,
             jitter: jitter, dataDirectory: dataDirectory, tls: tls)
+        parameters.servers = server.map { [$0] }
+        return parameters
     }
 }

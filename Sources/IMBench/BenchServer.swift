@@ -3,7 +3,7 @@ import IMProtocol
 import Glibc
 #endif
 
-/// The IM server a bench runs against: in this process, a separate imserver, or a profile's.
+/// The IM server a bench runs against: in this process, a separate imserver, a profile's, or a list.
 protocol BenchServer: Actor {
     /// The app every bench session logs in to.
     var appKey: String { get }
@@ -30,6 +30,8 @@ enum ServerPlacement: Sendable, Equatable {
     case spawned(pid: pid_t)
     /// A server the bench did not start (a profile's).
     case external
+    /// Servers the bench did not start, named with `--server URL,...`.
+    case listed
 
     var isInProcess: Bool { self == .inProcess }
 
@@ -38,6 +40,7 @@ enum ServerPlacement: Sendable, Equatable {
         case .inProcess: return "embedded"
         case .spawned: return "spawn"
         case .external: return "profile"
+        case .listed: return "list"
         }
     }
 }

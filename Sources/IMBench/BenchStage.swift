@@ -1,3 +1,4 @@
+import IMProtocol
 import IMTransport
 
 /// What every bench sets up and tears down: descriptors, its directory, the server, the
@@ -10,12 +11,14 @@ struct BenchStage: Sendable {
 
     /// Reserves descriptors for `sessions`, then starts the server (the profile's, when given),
     /// runs `body` and tears everything down, whatever `body` did.
+    /// `clientsInProcess` false: the sessions run in worker processes, each with its own budget.
     static func run<T>(
-        _ common: CommonOptions, sessions: Int, databases: Bool = true, profile: ProfileTarget? = nil, progress: ProgressLine,
+        _ common: CommonOptions, sessions: Int, databases: Bool = true, clientsInProcess: Bool = true, profile: ProfileTarget? = nil,
+        progress: ProgressLine,
         _ body: (BenchStage) async throws(BenchError) -> T
     ) async throws(BenchError) -> T {
         let inProcess = profile.map { $0.profile.server == .embedded } ?? (common.server == .embedded)
-        try DescriptorBudget(sessions: sessions, serverInProcess: inProcess, withDatabases: databases).reserve()
+        try DescriptorBudget(sessions: sessions, serverInProcess: inProcess, withDatabases: databases, clients: clientsInProcess).reserve()
         let directory = try BenchDirectory.make(common.data)
         defer { directory.release() }
         let server: any BenchServer
@@ -25,6 +28,7 @@ struct BenchStage: Sendable {
                 switch common.server {
                 case .embedded: return try await EmbeddedBenchServer.start(dataDirectory: directory.server)
                 case .spawn: return try await SpawnedBenchServer.start(dataDirectory: directory.server)
+                case .addresses(let list): return RemoteBenchServer(servers: list, appKey: common.app?.key ?? "", appSecret: common.app?.secret ?? "")
                 }
             }
         }
@@ -48,10 +52,24 @@ struct BenchStage: Sendable {
         let users = try await progress.during("tokens", status: { "\(issued.value)/\(count) issued" }) { () async throws(BenchError) in
             try await BenchAccount.users(prefix, count: count, issuer: issuer, issued: { issued.increment() })
         }
-        return users.map { user in
+        // A list of servers takes the sessions in turn; a profile's list is one failover list for all.
+        let spread: [ServerAddress] = if case .addresses(let list) = common.server { list } else { [] }
+        return users.enumerated().map { index, user in
             var user = user
             user.tls = tls
+            if !spread.isEmpty { user.server = spread[index % spread.count] }
             return user
+        }
+    }
+
+    /// `accounts`, each told its server (a list's, else this stage's): for worker processes,
+    /// which start no server of their own.
+    func pinned(_ accounts: [BenchAccount]) async -> [BenchAccount] {
+        let server = await self.server.servers.first
+        return accounts.map { account in
+            var account = account
+            account.server = account.server ?? server
+            return account
         }
     }
 

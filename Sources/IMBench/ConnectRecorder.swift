@@ -12,6 +12,8 @@ final class ConnectRecorder: Sendable {
         /// When each session connected, for the sessions-over-time picture.
         var connectedAt: [ContinuousClock.Instant] = []
         var failures: [String: Int] = [:]
+        /// Connected sessions by the URL of their server, for sessions given one server each.
+        var connectedByServer: [String: Int] = [:]
         var firstStart: ContinuousClock.Instant?
         var lastConnected: ContinuousClock.Instant?
     }
@@ -29,9 +31,10 @@ final class ConnectRecorder: Sendable {
         }
     }
 
-    func connected(after latency: Duration, at instant: ContinuousClock.Instant) {
+    func connected(after latency: Duration, at instant: ContinuousClock.Instant, server: String? = nil) {
         state.withLock { state in
             state.connected += 1
+            if let server { state.connectedByServer[server, default: 0] += 1 }
             state.latencies.append(latency)
             state.connectedAt.append(instant)
             state.lastConnected = max(state.lastConnected ?? instant, instant)

@@ -11,6 +11,10 @@ struct ConnectReport: BenchReport {
     /// How long the sessions were held, and how many were still connected at its end.
     var hold: (duration: Duration, stillConnected: Int)?
     var disconnect: Duration = .zero
+    /// The worker processes of a `--workers` run; empty: the sessions ran in this process.
+    var workers: [Worker] = []
+    /// A `--server` list's servers and how many sessions each was given.
+    var servers: [(url: String, accounts: Int)] = []
 
     init(accounts: Int, threads: Int, rate: Double?, placement: ServerPlacement) {
         self.accounts = accounts
@@ -50,7 +54,7 @@ struct ConnectReport: BenchReport {
             ("connectsPerSecond", span.map { .double(Units.rate(connect.connected, over: $0)) } ?? .null),
             ("latency", latency?.json ?? .null),
             ("memory", memory.json),
-        ]
+        ] + spreadJSON
         if let hold {
             object.append(("holdSeconds", .double(Units.seconds(hold.duration))))
             object.append(("connectedAfterHold", .integer(Int64(hold.stillConnected))))
@@ -75,6 +79,7 @@ struct ConnectReport: BenchReport {
         if let latency { lines.append("latency      \(latency.text)") }
         let failures = connect.failures.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
         lines.append("failures     " + (failures.isEmpty ? "none" : failures.joined(separator: ", ")))
+        lines += spreadLines
         lines += memory.lines
         if let hold {
             lines.append("hold         \(hold.stillConnected) of \(accounts) still connected after \(Units.secondsText(hold.duration))")

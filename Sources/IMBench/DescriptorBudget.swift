@@ -17,10 +17,12 @@ struct DescriptorBudget: Sendable, Equatable {
     var serverInProcess: Bool
     /// Light clients of `imsh bench login` have no database.
     var withDatabases = true
+    /// False when the sessions run in other processes (`--workers`): only the server's ends count.
+    var clients = true
 
     /// Descriptors the bench expects to hold at its peak.
     var needed: Int {
-        sessions * (1 + (withDatabases ? Self.perDatabase : 0) + (serverInProcess ? 1 : 0)) + Self.margin
+        sessions * ((clients ? 1 + (withDatabases ? Self.perDatabase : 0) : 0) + (serverInProcess ? 1 : 0)) + Self.margin
     }
 
     /// Makes the soft limit at least `needed`: up to the hard limit, then past it where the
@@ -39,6 +41,7 @@ struct DescriptorBudget: Sendable, Equatable {
         let reason = String(cString: strerror(errno))
         var advice = "raise it with 'ulimit -n \(needed)' before starting imsh (a hard limit rises only with CAP_SYS_RESOURCE or limits.conf), or use fewer \(withDatabases ? "--accounts" : "--connections")"
         if serverInProcess { advice += ", or --server spawn (the server's sockets then count in its own process)" }
+        if withDatabases && clients { advice += ", or (bench connect) --workers N, each worker process with a limit of its own" }
         throw BenchError("""
             \(sessions) \(withDatabases ? "sessions" : "connections") need about \(needed) open files, but the limit is \(limit.rlim_cur) \
             (hard limit \(limit.rlim_max)) and cannot be raised (\(reason)): \(advice)

@@ -42,7 +42,7 @@ struct ImserverProcess: Sendable {
             throw BenchError("\(error)")
         }
         var reader = LineReader(stdout: child.stdout ?? -1, stderr: child.stderr ?? -1)
-        let line = reader.firstLine(within: startTimeout)
+        let line = reader.nextLine(within: startTimeout)
         reader.close()
         guard let line, let event = (try? JSONValue(parsing: line))?.objectValue, event["event"] == "listening",
               let mqtt = event["mqtt"]?.stringValue.flatMap(port(of:)), let api = event["api"]?.stringValue.flatMap(port(of:))

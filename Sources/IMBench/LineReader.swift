@@ -2,47 +2,58 @@
 import Glibc
 #endif
 
-/// Reads a child's first line of standard output, keeping what it says on standard error.
+/// Reads a child's standard output line by line, keeping what it says on standard error.
 /// Blocks in poll: use it on a thread of its own.
 struct LineReader {
     let stdout: Int32
     let stderr: Int32
     /// What the child wrote on standard error so far.
     private(set) var errors = ""
+    /// Standard output read past the last line returned.
+    private var pending: [UInt8] = []
+    private var open: [Int32]
 
     init(stdout: Int32, stderr: Int32) {
         self.stdout = stdout
         self.stderr = stderr
+        open = [stdout, stderr].filter { $0 >= 0 }
     }
 
-    /// The first line of standard output, without its newline; nil at end of file or time out.
-    mutating func firstLine(within timeout: Duration) -> String? {
+    /// The next line of standard output, without its newline; nil at end of file or time out.
+    mutating func nextLine(within timeout: Duration) -> String? {
         let deadline = ContinuousClock.now + timeout
-        var line: [UInt8] = []
-        var open = [stdout, stderr].filter { $0 >= 0 }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while !open.isEmpty {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var scanned = 0
+        while true {
+            if let end = pending[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+                defer { pending.removeSubrange(...end) }
+                return String(decoding: pending[..<end], as: UTF8.self)
+            }
+            scanned = pending.count
+            guard !open.isEmpty else { return nil }
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else { return nil }
             var descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             let milliseconds = Int32(min(left / .milliseconds(1), 60_000)) + 1
             guard poll(&descriptors, nfds_t(descriptors.count), milliseconds) >= 0 || errno == EINTR else { return nil }
             for entry in descriptors where entry.revents != 0 {
-                let count = entry.fd == stdout ? read(entry.fd, &buffer, 1) : read(entry.fd, &buffer, buffer.count)
+                let count = read(entry.fd, &buffer, buffer.count)
                 if count <= 0 {
                     if count == 0 || errno != EINTR { open.removeAll { $0 == entry.fd } }
                     continue
                 }
                 if entry.fd == stderr {
                     errors += String(decoding: buffer[..<count], as: UTF8.self)
-                } else if buffer[0] == UInt8(ascii: "\n") {
-                    return String(decoding: line, as: UTF8.self)
                 } else {
-                    line.append(buffer[0])
+                    pending.append(contentsOf: buffer[..<count])
                 }
             }
         }
-        return nil
+    }
+
+    /// Reads standard error to its end or `timeout`, for a child that failed.
+    mutating func drainErrors(within timeout: Duration) {
+        while nextLine(within: timeout) != nil {}
     }
 
     /// Closes both pipes; the child's later writes fail with EPIPE, which imserver ignores.

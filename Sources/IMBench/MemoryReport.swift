@@ -9,6 +9,8 @@ struct MemoryReport: Sendable {
     var placement: ServerPlacement
     var serverBefore: ProcessStatus?
     var serverConnected: ProcessStatus?
+    /// Worker processes whose figures `before` and `connected` add up (`--workers`); 0: this process.
+    var workers = 0
 
     /// Kilobytes of VmRSS the sessions added, per session (the server's share too when it is in the process).
     var perSessionKB: Double? { Self.growth(before, connected, per: sessions) }
@@ -21,7 +23,7 @@ struct MemoryReport: Sendable {
 
     var json: JSONValue {
         var object: [(String, JSONValue)] = [
-            ("serverInProcess", .bool(placement.isInProcess)),
+            ("serverInProcess", .bool(placement.isInProcess)), ("workers", .integer(Int64(workers))),
             ("before", Self.json(before)), ("connected", Self.json(connected)),
             ("perSessionKB", perSessionKB.map { .double(Units.rounded($0, places: 2)) } ?? .null),
         ]
@@ -35,17 +37,13 @@ struct MemoryReport: Sendable {
     }
 
     private static func json(_ status: ProcessStatus?) -> JSONValue {
-        guard let status else { return .null }
-        return [
-            "rssKB": .integer(Int64(status.residentKB)), "rssAnonKB": .integer(Int64(status.anonymousKB)),
-            "rssFileKB": .integer(Int64(status.fileKB)), "rssShmemKB": .integer(Int64(status.sharedKB)),
-            "descriptors": .integer(Int64(status.descriptors)),
-        ]
+        status?.json ?? .null
     }
 
     var lines: [String] {
         guard let before, let connected else { return ["memory       /proc/self/status not readable"] }
-        let whose = placement.isInProcess ? "client and server in this process" : "client only; the server runs apart"
+        let whose = workers > 0 ? "\(workers) worker process\(workers == 1 ? "" : "es") added up; the server runs apart"
+            : placement.isInProcess ? "client and server in this process" : "client only; the server runs apart"
         var lines = [
             "memory       VmRSS \(Units.mebibytesText(kilobytes: before.residentKB)) before, "
                 + "\(Units.mebibytesText(kilobytes: connected.residentKB)) all connected: "

@@ -7,14 +7,15 @@ struct MessagesBench: BenchCommand {
     static let spec = CommandSpec.bench(
         "messages",
         summary: "send messages between many pairs of sessions and measure throughput, latency, losses and duplicates",
-        usage: "--pairs N [--rate R] [--duration S] [--profile P] [--server embedded|spawn] [--data DIR] [--threads T] [--timeout S] [--json] [--report FILE.html]",
+        usage: "--pairs N [--rate R] [--duration S] [--profile P] [--workers N] [--server embedded|spawn|URL[,URL...] [--app-key K --app-secret S]] [--data DIR] "
+            + "[--threads T] [--timeout S] [--json] [--report FILE.html]",
         options: [
             OptionSpec("--pairs", value: "N", help: "N senders (send0...) each writing to its own receiver (recv0...)"),
             OptionSpec("--rate", value: "R", help: "messages per second in all, spread evenly over the senders (default 1000)"),
             OptionSpec("--duration", value: "S", help: "send for S seconds (default 10)"),
             OptionSpec("--profile", value: "P", help: "use profile P's server, app and TLS settings (its accounts are not used)"),
             OptionSpec("--profiles", value: "DIR", help: "where profiles are (else $IMSH_PROFILES, ./profiles, ~/.config/imsh/profiles)"),
-        ],
+        ] + WorkerOptions.options + CommonOptions.appOptions,
         epilogue: """
             Connects the 2N sessions, then each sender sends at R/N messages a second. A message
             counts as acknowledged on the server's PUBACK (stored by the server) and as received
@@ -23,7 +24,9 @@ struct MessagesBench: BenchCommand {
             --timeout), then reports: sent, acknowledged, received, lost (acknowledged but never
             received), duplicated (one message stored twice in a receiver's database, or delivered
             twice), throughput (received per second, first send to last receipt) and latency
-            p50/p90/p99/max.
+            p50/p90/p99/max. With --server URL,URL,... pair i (sender and receiver) uses server
+            i mod count. With --workers N each worker process sends over a contiguous share of the
+            pairs from one common start; the report is computed over all messages.
 
             exit status: 0 every message acknowledged and received once, 1 otherwise, 2 usage error
             """)
@@ -37,10 +40,11 @@ struct MessagesBench: BenchCommand {
     var duration: Duration
     var profile: String?
     var profiles: String?
+    var spread = WorkerOptions()
 
     init(_ reader: OptionReader) throws(UsageError) {
         try reader.noPositionals()
-        common = try CommonOptions(reader)
+        common = try CommonOptions(reader, serverList: true)
         pairs = try reader.required("--pairs", reader.integer("--pairs", in: 1...500_000))
         rate = try reader.number("--rate", in: 0.01...10_000_000) ?? 1000
         duration = try reader.seconds("--duration", in: 0.001...86_400) ?? .seconds(10)
@@ -50,38 +54,53 @@ struct MessagesBench: BenchCommand {
             throw UsageError("give --profile or --server, not both: the profile names its server")
         }
         if profile == nil, profiles != nil { throw UsageError("--profiles only goes with --profile") }
+        spread = try WorkerOptions(reader, common: common, profile: profile)
     }
 
     func run(progress: ProgressLine) async throws(BenchError) -> any BenchReport {
+        if let worker = spread.worker { return try await runWorker(worker) }
+        if let workers = spread.workers { return try await runWorkers(workers, progress: progress) }
         let target = try profile.map { name throws(BenchError) in try ProfileTarget.load(name, directory: profiles) }
         let tls = target?.profile.tls
         return try await BenchStage.run(common, sessions: 2 * pairs, profile: target, progress: progress) { stage throws(BenchError) in
             let accounts = try await stage.users("send", count: pairs, tls: tls) + stage.users("recv", count: pairs, tls: tls)
             let fleet = try await stage.fleet(accounts)
-            let connect = await stage.connect(fleet).snapshot
-            guard connect.connected == accounts.count else {
-                await fleet.shutdown()
-                let failures = connect.failures.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
-                throw BenchError("only \(connect.connected) of \(accounts.count) sessions connected (\(failures)); nothing measured")
-            }
-            let senders = Array(fleet.sessions.prefix(pairs)), receivers = Array(fleet.sessions.suffix(pairs))
-            let ledger = MessageLedger()
-            let listeners = await listen(senders: senders, receivers: receivers, ledger: ledger)
-            await stage.progress.during("send", status: { ledger.progress }) {
-                await send(from: senders, to: accounts.suffix(pairs).map { $0.userID ?? "" }, ledger: ledger)
-            }
-            await stage.progress.during("drain", status: { ledger.progress }) {
-                await drain(ledger)
-            }
+            try await Self.requireAll(await stage.connect(fleet).snapshot, of: fleet)
             var report = MessagesReport(pairs: pairs, rate: rate, duration: duration, placement: await stage.server.placement)
-            report.ledger = ledger.snapshot
-            report.stored = await stage.progress.during("check", status: { "reading the receivers' databases" }) {
-                await StoredCopies.count(in: receivers, from: accounts.prefix(pairs).map { $0.userID ?? "" })
-            }
+            (report.ledger, report.stored) = await exchange(in: fleet, accounts: accounts, start: .now, progress: stage.progress)
             await fleet.shutdown()
-            for listener in listeners { listener.cancel() }
             return report
         }
+    }
+
+    /// Fails, the fleet shut down, unless every session connected: a message needs both ends.
+    static func requireAll(_ connect: ConnectRecorder.State, of fleet: SessionFleet) async throws(BenchError) {
+        guard connect.connected < fleet.sessions.count else { return }
+        await fleet.shutdown()
+        let failures = connect.failures.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+        throw BenchError("only \(connect.connected) of \(fleet.sessions.count) sessions connected (\(failures)); nothing measured")
+    }
+
+    /// Sends from the fleet's first half (senders) to its second (their receivers) from `start`,
+    /// drains, and reads the receivers' databases back.
+    func exchange(
+        in fleet: SessionFleet, accounts: [BenchAccount], start: ContinuousClock.Instant, progress: ProgressLine
+    ) async -> (MessageLedger.State, StoredCopies) {
+        let count = accounts.count / 2
+        let senders = Array(fleet.sessions.prefix(count)), receivers = Array(fleet.sessions.suffix(count))
+        let ledger = MessageLedger()
+        let listeners = await listen(senders: senders, receivers: receivers, ledger: ledger)
+        await progress.during("send", status: { ledger.progress }) {
+            await send(from: senders, to: accounts.suffix(count).map { $0.userID ?? "" }, start: start, ledger: ledger)
+        }
+        await progress.during("drain", status: { ledger.progress }) {
+            await drain(ledger)
+        }
+        let stored = await progress.during("check", status: { "reading the receivers' databases" }) {
+            await StoredCopies.count(in: receivers, from: accounts.prefix(count).map { $0.userID ?? "" })
+        }
+        for listener in listeners { listener.cancel() }
+        return (ledger.snapshot, stored)
     }
 
     /// Subscribes to every receiver's stored messages and every sender's PUBACK reports.
@@ -100,10 +119,9 @@ struct MessagesBench: BenchCommand {
 
     /// Each sender sends to its receiver every N/R seconds, the senders staggered evenly within
     /// that period, until `duration` has passed; a sender that falls behind sends at once.
-    private func send(from senders: [Session], to receivers: [String], ledger: MessageLedger) async {
+    private func send(from senders: [Session], to receivers: [String], start: ContinuousClock.Instant, ledger: MessageLedger) async {
         let period = Double(senders.count) / rate
         let seconds = BenchClock.seconds(duration)
-        let start = ContinuousClock.now
         await withTaskGroup(of: Void.self) { group in
             for (index, sender) in senders.enumerated() {
                 let receiver = receivers[index]

@@ -4,22 +4,36 @@ import IMProtocol
 import IMHTTPClient
 import IMTransport
 
-/// A profile's server, which the bench did not start: it can be measured, not restarted.
+/// Servers the bench did not start, a profile's or a `--server` list: they can be measured,
+/// not restarted.
 actor RemoteBenchServer: BenchServer {
     let appKey: String
     let servers: [ServerAddress]
-    let placement = ServerPlacement.external
-    private let profile: Profile
+    let placement: ServerPlacement
+    /// nil: a `--server` list, whose tokens are signed here with `appSecret`.
+    private let profile: Profile?
+    private let appSecret: String?
     private var apiLoops: EventLoopGroup?
 
     init(profile: Profile, servers: [ServerAddress]) {
         self.profile = profile
         self.appKey = profile.appKey
         self.servers = servers
+        placement = .external
+        appSecret = nil
     }
 
-    /// A client of the profile's `api`, signed with its `appSecret`.
+    init(servers: [ServerAddress], appKey: String, appSecret: String) {
+        profile = nil
+        self.appKey = appKey
+        self.appSecret = appSecret
+        self.servers = servers
+        placement = .listed
+    }
+
+    /// Tokens signed here (a list), else a client of the profile's `api`, signed with its `appSecret`.
     func tokenIssuer() throws(BenchError) -> TokenIssuer {
+        guard let profile else { return .signed(appKey: appKey, secret: appSecret ?? "") }
         guard let api = profile.api, let secret = profile.appSecret else {
             throw BenchError("profile \(profile.name) has no api and appSecret to create users with; add them to \(profile.file), or accounts with tokens")
         }
@@ -38,7 +52,8 @@ actor RemoteBenchServer: BenchServer {
     }
 
     func takeDown() throws(BenchError) {
-        throw BenchError("profile \(profile.name)'s server was not started by imsh and cannot be restarted")
+        let which = profile.map { "profile \($0.name)'s server was" } ?? "\(servers.map(\.url).joined(separator: ", ")) were"
+        throw BenchError("\(which) not started by imsh and cannot be restarted")
     }
 
     func bringBack() throws(BenchError) {

@@ -20,8 +20,7 @@ struct ServerBench: BenchCommand {
             OptionSpec("--window", value: "W", help: "saturated: messages each publisher keeps unacknowledged (default 16)"),
             OptionSpec("--duration", value: "S", help: "send for S seconds (default 5)"),
             OptionSpec("--topics", value: "im|plain", help: "im: the contract's topics with tokens (imserver); plain: lb/RECEIVER (any broker)"),
-            OptionSpec("--app-key", value: "K", help: "log in with tokens of app K, signed here with --app-secret"),
-            OptionSpec("--app-secret", value: "S", help: "the app's secret, to sign the tokens"),
+        ] + CommonOptions.appOptions + [
             OptionSpec("--users", value: "FILE", help: "plain: log in as USER:PASSWORD lines of FILE, in turn"),
             OptionSpec("--server-pid", value: "PID", help: "the server's process here: its CPU and context switches per message, memory per connection"),
         ],

@@ -7,6 +7,8 @@ import IMProtocol
 final class SessionFleet: Sendable {
     let engine: SessionEngine
     let sessions: [Session]
+    /// The URL of each session's own server (a `--server` list), else nil.
+    let serverURLs: [String?]
     /// Where the engine keeps the sessions' databases.
     let dataDirectory: String
 
@@ -23,6 +25,7 @@ final class SessionFleet: Sendable {
             throw BenchError("the engine cannot start: \(error)")
         }
         self.dataDirectory = dataDirectory
+        serverURLs = accounts.map { $0.server?.url }
         sessions = accounts.map { [engine] account in
             engine.makeSession(account.parameters(timeout: timeout, jitter: jitter))
         }
@@ -34,6 +37,7 @@ final class SessionFleet: Sendable {
         await withTaskGroup(of: Void.self) { group in
             let start = ContinuousClock.now
             for (index, session) in sessions.enumerated() {
+                let server = serverURLs[index]
                 if let rate {
                     try? await Task.sleep(until: start + .seconds(Double(index) / rate), clock: .continuous)
                 }
@@ -43,7 +47,7 @@ final class SessionFleet: Sendable {
                     do throws(EngineError) {
                         _ = try await session.connect()
                         let now = ContinuousClock.now
-                        recorder.connected(after: now - began, at: now)
+                        recorder.connected(after: now - began, at: now, server: server)
                     } catch {
                         recorder.failed(error)
                     }

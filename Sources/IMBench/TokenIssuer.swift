@@ -1,10 +1,13 @@
+import IMProtocol
 import IMServer
 import IMHTTPClient
 
-/// Gets login tokens for bench users: from the embedded server directly, or over the server API.
+/// Gets login tokens for bench users: from the embedded server directly, over the server API,
+/// or signed here with the app's secret (servers named by URL, whose API the bench does not know).
 enum TokenIssuer: Sendable {
     case backend(any ServerAPIBackend, appKey: String)
     case api(ServerAPIClient)
+    case signed(appKey: String, secret: String)
 
     /// How many API calls run at once: enough to hide a round trip, few enough not to crowd the server.
     static let concurrency = 16
@@ -48,6 +51,8 @@ enum TokenIssuer: Sendable {
             } catch {
                 throw BenchError("cannot get a token for \(user) from \(client.baseURL): \(error)")
             }
+        case .signed(let appKey, let secret):
+            return try Token.issue(appKey: appKey, secret: secret, userID: user, issuedAt: WallClock.milliseconds())
         }
     }
 }

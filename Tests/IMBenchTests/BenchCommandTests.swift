@@ -151,7 +151,9 @@ struct BenchCommandTests {
         let cases: [([String], String)] = [
             (["connect"], "imsh bench connect: --accounts is required (see 'imsh bench connect --help')\n"),
             (["connect", "--accounts", "many"], "imsh bench connect: --accounts wants a whole number from 1 to 1000000, not 'many'\n"),
-            (["messages", "--pairs", "2", "--server", "remote"], "imsh bench messages: --server wants embedded or spawn, not 'remote'\n"),
+            (["messages", "--pairs", "2", "--server", "remote"],
+             "imsh bench messages: --server wants embedded, spawn or MQTT URLs separated by commas, not 'remote': "
+                + "expected mqtt://HOST:PORT, mqtts://HOST:PORT, ws://HOST:PORT/PATH or wss://HOST:PORT/PATH\n"),
             (["reconnect", "--accounts", "2", "--jitter", "2"], "imsh bench reconnect: --jitter wants a number from 0 to 1, not '2'\n"),
             (["fly"], "imsh bench: unknown bench 'fly': use connect, messages, reconnect, login, shell or server\n"),
             ([], "imsh bench: missing bench: connect, messages, reconnect, login, shell or server (see 'imsh bench --help')\n"),
@@ -168,10 +170,7 @@ struct BenchCommandTests {
     /// With both limits at 64 (and, where it runs as root, no CAP_SYS_RESOURCE to lift them),
     /// 1,000 sessions cannot fit: one line says so at once.
     @Test func tooFewDescriptorsFailsAtOnceSayingWhatToDo() async throws {
-        let dropCapability = FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
-            ? "setpriv --bounding-set -sys_resource " : ""
-        let script = "ulimit -n 64 && exec \(dropCapability)\"$0\" bench connect --accounts 1000"
-        let run = try await BenchProcess.run(["-c", script, BenchProcess.imsh], executable: "/bin/sh", timeout: .seconds(30))
+        let run = try await BenchProcess.runWithFewDescriptors(["connect", "--accounts", "1000"])
         #expect(run.status == 1)
         #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
         #expect(run.stderr.hasPrefix(

@@ -43,6 +43,15 @@ enum BenchProcess {
         #expect(!output.timedOut, "\(line) did not end within \(timeout): \(run.stdout) \(run.stderr)", sourceLocation: sourceLocation)
         return run
     }
+
+    /// Runs `imsh bench ARGUMENTS` with both open-file limits at 64 and, where it runs as root,
+    /// no CAP_SYS_RESOURCE to lift them.
+    static func runWithFewDescriptors(_ arguments: [String]) async throws -> Run {
+        let dropCapability = FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+            ? "setpriv --bounding-set -sys_resource " : ""
+        let script = "ulimit -n 64 && exec \(dropCapability)\"$0\" bench \(arguments.joined(separator: " "))"
+        return try await run(["-c", script, imsh], executable: "/bin/sh", timeout: .seconds(30))
+    }
 }
 
 /// Waiting for a child on a thread of its own (waitpid blocks).
