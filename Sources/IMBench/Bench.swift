@@ -22,7 +22,7 @@ public enum Bench {
         ],
         epilogue: """
             Each bench runs an IM server (in this process, or a separate imserver with --server spawn;
-            connect and messages also drive running servers, --server URL,URL,...),
+            connect, messages and reconnect also drive running servers, --server URL,URL,...),
             creates its users through the server API, connects them as full sessions of one engine
             (each with its own SQLite database) and reports what it measured; 'login' uses bare
             MQTT clients instead, to measure the server alone, and 'server' drives any MQTT 5

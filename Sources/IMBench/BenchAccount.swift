@@ -15,6 +15,8 @@ struct BenchAccount: Sendable {
     var tls: TLSClientConfiguration?
     /// The one server this session uses (a `--server` list spreads sessions); nil: the engine's.
     var server: ServerAddress?
+    /// The other servers of a `--server` list, tried after `server` when it is gone (nodes of one service).
+    var fallbacks: [ServerAddress] = []
 
     /// `count` new users named `prefix0`, `prefix1`, ..., with tokens from `issuer`.
     static func users(
@@ -32,7 +34,7 @@ struct BenchAccount: Sendable {
         var parameters = ConnectParameters(
             token: token, tokenSource: tokenSource, userID: userID, timeout: timeout, deviceID: deviceID,
             jitter: jitter, dataDirectory: dataDirectory, tls: tls)
-        parameters.servers = server.map { [$0] }
+        parameters.servers = server.map { [$0] + fallbacks }
         return parameters
     }
 }

@@ -57,7 +57,11 @@ struct BenchStage: Sendable {
         return users.enumerated().map { index, user in
             var user = user
             user.tls = tls
-            if !spread.isEmpty { user.server = spread[index % spread.count] }
+            if !spread.isEmpty {
+                let first = index % spread.count
+                user.server = spread[first]
+                user.fallbacks = Array(spread[(first + 1)...] + spread[..<first])
+            }
             return user
         }
     }

@@ -10,7 +10,8 @@ struct CommonOptions: Sendable {
         case embedded
         /// A separate imserver, started from the executable next to imsh.
         case spawn
-        /// Servers the bench did not start; session i goes to server i mod count.
+        /// Servers the bench did not start; session i goes to server i mod count, the others in turn
+        /// its fallbacks (nodes of one service).
         case addresses([ServerAddress])
     }
 
@@ -26,7 +27,7 @@ struct CommonOptions: Sendable {
     var report: String?
 
     static let options: [OptionSpec] = [
-        OptionSpec("--server", value: "embedded|spawn|URLS", completion: .words(["embedded", "spawn"]), help: "the IM server in this process (default), a separate imserver started from the binary next to imsh, or (connect, messages) running servers mqtt://HOST[:PORT],... (session i on server i mod count; with --app-key)"),
+        OptionSpec("--server", value: "embedded|spawn|URLS", completion: .words(["embedded", "spawn"]), help: "the IM server in this process (default), a separate imserver started from the binary next to imsh, or (connect, messages, reconnect) running servers mqtt://HOST[:PORT],... (session i on server i mod count, the others its fallbacks; with --app-key)"),
         OptionSpec("--data", value: "DIR", help: "keep the server's and the sessions' databases in DIR (a second run reuses them); default: a temporary directory, removed"),
         OptionSpec("--threads", value: "T", help: "event loop threads of the sessions' engine (default 2)"),
         OptionSpec("--timeout", value: "S", help: "give up on a session not connected within S seconds (default 60)"),
@@ -51,7 +52,7 @@ struct CommonOptions: Sendable {
         if (key == nil) != (secret == nil) { throw UsageError("--app-key and --app-secret go together: tokens are signed with both") }
         if let key, let secret { app = (key, secret) }
         if case .addresses = server {
-            guard serverList else { throw UsageError("--server URLs go with bench connect and messages; this bench starts its own server") }
+            guard serverList else { throw UsageError("--server URLs go with bench connect, messages and reconnect; this bench starts its own server") }
             if app == nil {
                 throw UsageError("--server with URLs: give --app-key and --app-secret (imserver's development app: imsh-dev, imsh-dev-secret)")
             }

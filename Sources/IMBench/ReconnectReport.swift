@@ -1,11 +1,17 @@
 import IMJSON
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What `imsh bench reconnect` measured.
 struct ReconnectReport: BenchReport {
     var accounts: Int
     var jitter: Double
     var down: Duration
     var placement: ServerPlacement
+    /// The node killed for good (a `--server` list), instead of a restarted server.
+    var killed: pid_t?
     /// Sessions that saw the server go.
     var dropped = 0
     /// Connected when the bench stopped waiting.
@@ -34,7 +40,8 @@ struct ReconnectReport: BenchReport {
         figures.connected = BenchFigures.connectedOverTime(state.connections, from: serverBack)
     }
 
-    var succeeded: Bool { connected == accounts && dropped == accounts }
+    /// Every session back; with a restart every one saw it, after a node's kill at least one.
+    var succeeded: Bool { connected == accounts && (killed == nil ? dropped == accounts : dropped > 0) }
 
     var json: JSONValue {
         [
@@ -44,17 +51,20 @@ struct ReconnectReport: BenchReport {
             "firstBackSeconds": firstBack.map { .double(Units.seconds($0)) } ?? .null,
             "allBackSeconds": allBack.map { .double(Units.seconds($0)) } ?? .null,
             "peakConnectsPerSecondClientSide": .integer(Int64(peakPerSecond)), "figures": figures.json,
+            "killedPid": killed.map { .integer(Int64($0)) } ?? .null,
         ]
     }
 
     var lines: [String] {
         let how = placement == .inProcess ? "stopped" : "killed (SIGKILL)"
+        let event = killed == nil ? "the server's return" : "the kill"
         var lines = [
-            "reconnect    \(accounts) sessions, jitter \(jitter), server \(placement.name) \(how) for \(Units.secondsText(down))",
+            killed.map { "reconnect    \(accounts) sessions, jitter \(jitter), node (pid \($0)) killed (SIGKILL), not restarted" }
+                ?? "reconnect    \(accounts) sessions, jitter \(jitter), server \(placement.name) \(how) for \(Units.secondsText(down))",
             "dropped      \(dropped) of \(accounts) saw the server go",
         ]
         if let allBack {
-            lines.append("back         all \(accounts) connected \(Units.secondsText(allBack)) after the server's return"
+            lines.append("back         all \(accounts) connected \(Units.secondsText(allBack)) after \(event)"
                 + (firstBack.map { " (first after \(Units.secondsText($0)))" } ?? ""))
         } else {
             lines.append("back         \(connected) of \(accounts) connected again before the timeout")

@@ -157,7 +157,10 @@ struct BenchWorkersTests {
         (["connect", "--accounts", "2", "--worker", "3/2"], "--worker wants K/N with 1 <= K <= N, not '3/2'"),
         (["connect", "--accounts", "2", "--server", "mqtt://127.0.0.1:1"], "give --app-key and --app-secret"),
         (["connect", "--accounts", "2", "--server", "mqtt://127.0.0.1:1,http://h"], "not 'http://h'"),
-        (["reconnect", "--accounts", "2", "--server", "mqtt://127.0.0.1:1"], "--server URLs go with bench connect and messages"),
+        (["login", "--connections", "2", "--server", "mqtt://127.0.0.1:1"], "--server URLs go with bench connect, messages and reconnect"),
+        (["reconnect", "--accounts", "2", "--server", "mqtt://127.0.0.1:1", "--app-key", "k", "--app-secret", "s"],
+         "--server URL,... needs --kill PID"),
+        (["reconnect", "--accounts", "2", "--kill", "1234567"], "--kill goes with --server URL,URL,..."),
     ])
     func usageErrorsSayWhatToFix(arguments: [String], message: String) async throws {
         let run = try await BenchProcess.run(arguments)
