@@ -19,6 +19,8 @@ let package = Package(
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", providers: [.apt(["libssl-dev"])]),
         // libssl for TLS (same Debian package as libcrypto).
         .systemLibrary(name: "CSSL", path: "Sources/CSSL", providers: [.apt(["libssl-dev"])]),
+        // libpq, the PostgreSQL client library, for IMPostgres.
+        .systemLibrary(name: "CPQ", path: "Sources/CPQ", providers: [.apt(["libpq-dev"])]),
         // Kernel rtnetlink headers (linux-libc-dev, present wherever a C compiler is).
         .systemLibrary(name: "CNetlink", path: "Sources/CNetlink"),
         // Linux headers outside the Glibc module (epoll, eventfd), for IMTransport.
@@ -38,6 +40,8 @@ let package = Package(
         .target(name: "IMCommandLine", dependencies: ["CBuildInfo", "IMHTTP"]),
         // SQLite layer: one confined connection, migrations, corruption recovery.
         .target(name: "IMStore", dependencies: ["CSQLite"]),
+        // PostgreSQL client on libpq: blocking connections, a bounded thread pool, a LISTEN thread.
+        .target(name: "IMPostgres", dependencies: ["CPQ"]),
         // JSON: one parser with line/column positions, and deterministic values for payloads.
         .target(name: "IMJSON"),
         // The wire contract as code: names, topics, tokens, payloads, API signatures.
@@ -91,6 +95,7 @@ let package = Package(
         .testTarget(name: "IMProcessTests", dependencies: ["IMProcess", "TestSupport"]),
         .testTarget(name: "IMStoreTests", dependencies: ["IMStore", "TestSupport"]),
         .testTarget(name: "IMJSONTests", dependencies: ["IMJSON"]),
+        .testTarget(name: "IMPostgresTests", dependencies: ["IMPostgres", "TestSupport"]),
         .testTarget(name: "IMProtocolTests", dependencies: ["IMProtocol"]),
         .testTarget(name: "IMHTTPTests", dependencies: ["IMHTTP"]),
         .testTarget(name: "IMConfigTests", dependencies: ["IMConfig"]),

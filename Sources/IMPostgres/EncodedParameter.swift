@@ -1,0 +1,40 @@
+import CPQ
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A parameter in the form PQexecParams takes: a malloc'd buffer (freed by `free()`), its
+/// length, text or binary format, and its type (0: let the server infer it).
+struct EncodedParameter {
+    let pointer: UnsafeMutablePointer<CChar>?
+    let length: Int32
+    let format: Int32
+    let type: Oid
+
+    /// The `bytea` type's OID, for bytes sent in binary.
+    static let byteaType: Oid = 17
+
+    init(_ value: PostgresValue) {
+        switch value {
+        case .null:
+            (pointer, length, format, type) = (nil, 0, 0, 0)
+        case .text(let text):
+            (pointer, length, format, type) = (strdup(text), 0, 0, 0)
+        case .integer(let number):
+            (pointer, length, format, type) = (strdup(String(number)), 0, 0, 0)
+        case .boolean(let flag):
+            (pointer, length, format, type) = (strdup(flag ? "t" : "f"), 0, 0, 0)
+        case .bytes(let bytes):
+            // malloc(0) may return nil, which libpq would read as NULL: allocate at least one byte.
+            let buffer = malloc(max(bytes.count, 1))!.assumingMemoryBound(to: CChar.self)
+            bytes.withUnsafeBytes { source in
+                if let base = source.baseAddress { memcpy(buffer, base, bytes.count) }
+            }
+            (pointer, length, format, type) = (buffer, Int32(bytes.count), 1, Self.byteaType)
+        }
+    }
+
+    func free() {
+        Glibc.free(pointer)
+    }
+}

@@ -1,0 +1,145 @@
+import CPQ
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One libpq connection. Not Sendable: owned by one thread at a time, and every call blocks
+/// that thread until the server answers.
+///
+/// Connections use UTF-8 and name themselves `imserver` in pg_stat_activity unless the
+/// connection string says otherwise. Server notices are dropped rather than printed.
+public final class PostgresConnection {
+    /// The libpq connection; nil once closed.
+    var handle: OpaquePointer?
+
+    private init(handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    deinit { close() }
+
+    /// Connects with `conninfo`, a `postgres://` URI or `key=value` words (PQconnectdbParams).
+    public static func connect(_ conninfo: String) throws(PostgresError) -> PostgresConnection {
+        // Later keywords win over earlier ones, and the expanded string comes last: its own
+        // client_encoding or application_name replaces these defaults.
+        let keywords = ["client_encoding", "application_name", "dbname"]
+        let values = ["UTF8", "imserver", conninfo]
+        let handle = withCStrings(keywords) { keywords in
+            withCStrings(values) { values in PQconnectdbParams(keywords, values, 1) }
+        }
+        guard let handle else { throw PostgresError(kind: .connection, message: "out of memory") }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let error = PostgresError(kind: .connection, message: trimmed(PQerrorMessage(handle)))
+            PQfinish(handle)
+            throw error
+        }
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        return PostgresConnection(handle: handle)
+    }
+
+    /// nil when libpq accepts `conninfo`'s syntax and keywords, else libpq's reason: for
+    /// reporting a bad option before any connection is tried.
+    public static func validate(_ conninfo: String) -> String? {
+        var message: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(conninfo, &message) else {
+            defer { if let message { PQfreemem(message) } }
+            return message.map { trimmed($0) } ?? "out of memory"
+        }
+        PQconninfoFree(options)
+        return nil
+    }
+
+    /// Runs one statement with `parameters` for `$1`...`$n` (PQexecParams, results in text).
+    @discardableResult
+    public func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> PostgresResult {
+        let handle = try open()
+        let encoded = parameters.map(EncodedParameter.init)
+        defer { encoded.forEach { $0.free() } }
+        let values = encoded.map { UnsafePointer($0.pointer) }
+        let lengths = encoded.map(\.length)
+        let formats = encoded.map(\.format)
+        let types = encoded.map(\.type)
+        let result = PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 0)
+        defer { PQclear(result) }
+        try check(result)
+        return Self.read(result!)
+    }
+
+    /// Runs `sql`, which may hold several statements separated by semicolons (PQexec): a schema,
+    /// a migration. Takes no parameters and returns no rows.
+    public func executeScript(_ sql: String) throws(PostgresError) {
+        let result = PQexec(try open(), sql)
+        defer { PQclear(result) }
+        try check(result)
+    }
+
+    /// Whether the connection is usable: PQstatus is CONNECTION_OK after reading whatever the
+    /// server already sent, so a connection the server closed (a restart) reads as broken at
+    /// once rather than at its next statement.
+    public var isHealthy: Bool {
+        guard let handle else { return false }
+        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        if descriptor.fd >= 0, poll(&descriptor, 1, 0) > 0 {
+            _ = PQconsumeInput(handle)
+        }
+        return PQstatus(handle) == CONNECTION_OK
+    }
+
+    /// Closes the connection; later statements throw a connection error.
+    public func close() {
+        if let handle { PQfinish(handle) }
+        handle = nil
+    }
+
+    /// The open handle, or a connection error after `close()`.
+    func open() throws(PostgresError) -> OpaquePointer {
+        guard let handle else { throw PostgresError(kind: .connection, message: "connection closed") }
+        return handle
+    }
+
+    /// Throws the error `result` carries: a query error with its SQLSTATE, or a connection error
+    /// when the connection broke (no result, or PQstatus bad after it).
+    func check(_ result: OpaquePointer?) throws(PostgresError) {
+        switch result.map(PQresultStatus) {
+        case PGRES_COMMAND_OK?, PGRES_TUPLES_OK?, PGRES_EMPTY_QUERY?:
+            return
+        default:
+            let connectionLost = handle.map { PQstatus($0) != CONNECTION_OK } ?? true
+            let resultMessage = result.map { Self.trimmed(PQresultErrorMessage($0)) } ?? ""
+            let message = !resultMessage.isEmpty ? resultMessage : handle.map { Self.trimmed(PQerrorMessage($0)) } ?? "connection closed"
+            let code = result.flatMap { PQresultErrorField($0, Self.sqlStateField) }.map { SQLState(rawValue: String(cString: $0)) }
+            throw PostgresError(kind: connectionLost ? .connection : .query, sqlState: code, message: message)
+        }
+    }
+
+    /// The rows, column names and affected count of a successful result.
+    private static func read(_ result: OpaquePointer) -> PostgresResult {
+        let rowCount = PQntuples(result)
+        let columnCount = PQnfields(result)
+        let columns = (0..<columnCount).map { String(cString: PQfname(result, $0)) }
+        let rows = (0..<rowCount).map { row in
+            PostgresRow(cells: (0..<columnCount).map { column in
+                PQgetisnull(result, row, column) == 1 ? PostgresCell(string: nil)
+                    : PostgresCell(string: String(cString: PQgetvalue(result, row, column)))
+            })
+        }
+        return PostgresResult(rows: rows, affectedRows: Int(String(cString: PQcmdTuples(result))) ?? 0, columns: columns)
+    }
+
+    /// PG_DIAG_SQLSTATE, a character macro Swift does not import.
+    private static let sqlStateField = Int32(UInt8(ascii: "C"))
+
+    static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
+        guard let message else { return "" }
+        var text = String(cString: message)
+        while text.last?.isWhitespace == true { text.removeLast() }
+        return text
+    }
+
+    /// Calls `body` with `strings` as a C array of C strings, valid during the call.
+    private static func withCStrings<R>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+        let copies = strings.map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        return body(copies.map { UnsafePointer($0) })
+    }
+}
