@@ -1,0 +1,147 @@
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A bounded pool of `size` threads, each owning one connection, opened when first needed and
+/// opened again when found broken. Work waits in a FIFO queue while every thread is busy.
+///
+/// The blocking libpq calls run on the pool's threads, never on Swift's cooperative pool. The
+/// pool does not retry a failed connection: `run` throws the `.connection` error and the
+/// caller decides when to try again.
+public final class PostgresPool: Sendable {
+    /// Work for a thread: given the thread's connection, or why it could not connect.
+    typealias Job = @Sendable (Result<PostgresConnection, PostgresError>) -> Void
+
+    private struct State {
+        var queue: [Job] = []
+        var head = 0
+        var closed = false
+        var runningThreads: Int
+        var closeWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let conninfo: String
+    private let state: Mutex<State>
+    /// One signal per queued job, and one per thread at close: a thread takes one before each job.
+    private let pending = DispatchSemaphore(value: 0)
+
+    /// A pool of `size` connections (at least one) to `conninfo`; nothing connects until work comes.
+    public init(conninfo: String, size: Int) {
+        let size = max(size, 1)
+        self.conninfo = conninfo
+        state = Mutex(State(runningThreads: size))
+        for _ in 0..<size {
+            pthread_detach(PostgresThread.spawn { [self] in work() })
+        }
+    }
+
+    /// Runs `body` on a pool thread with a healthy connection and returns its result; waits in
+    /// line when all threads are busy. Throws a `.connection` error when no connection can be
+    /// made, or "pool closed" after `close()`.
+    public func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let queued = enqueue { connection in
+                continuation.resume(with: Result { try body(connection.get()) })
+            }
+            if !queued { continuation.resume(throwing: Self.closedError) }
+        }
+    }
+
+    /// Runs `body` between BEGIN and COMMIT on a pool thread; when the server rolls the
+    /// transaction back for a serialization failure or a deadlock, runs it again in a new
+    /// transaction, up to `attempts` times in all. Other errors are thrown at once.
+    public func transaction<T: Sendable>(
+        attempts: Int = 5, _ body: @escaping @Sendable (PostgresConnection) throws -> T
+    ) async throws -> T {
+        try await run { connection in
+            var attempt = 1
+            while true {
+                do {
+                    return try connection.transaction(body)
+                } catch let error as PostgresError where error.sqlState?.isRetryableTransactionFailure == true && attempt < attempts {
+                    // A short random pause, so that the transactions that collided do not collide again.
+                    usleep(UInt32.random(in: 1_000...5_000) * UInt32(attempt))
+                    attempt += 1
+                }
+            }
+        }
+    }
+
+    /// Finishes the work already queued, then closes every connection and ends the threads.
+    /// Later calls throw a connection error ("pool closed").
+    public func close() async {
+        let threads = state.withLock { state -> Int in
+            guard !state.closed else { return 0 }
+            state.closed = true
+            return state.runningThreads
+        }
+        for _ in 0..<threads { pending.signal() }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = state.withLock { state -> Bool in
+                if state.runningThreads == 0 { return true }
+                state.closeWaiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    static let closedError = PostgresError(kind: .connection, message: "pool closed")
+
+    /// Queues `job`; false once the pool is closed.
+    private func enqueue(_ job: @escaping Job) -> Bool {
+        let queued = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            state.queue.append(job)
+            return true
+        }
+        if queued { pending.signal() }
+        return queued
+    }
+
+    /// The next job, or nil when the pool is closed and nothing is left.
+    private func next() -> Job? {
+        pending.wait()
+        return state.withLock { state -> Job? in
+            guard state.head < state.queue.count else { return nil }
+            let job = state.queue[state.head]
+            state.head += 1
+            // Drop the finished part of the array now and then rather than shifting it per job.
+            if state.head >= 64, state.head * 2 >= state.queue.count {
+                state.queue.removeFirst(state.head)
+                state.head = 0
+            }
+            return job
+        }
+    }
+
+    /// A pool thread: runs jobs on its own connection until the pool closes.
+    private func work() {
+        var connection: PostgresConnection?
+        while let job = next() {
+            if let current = connection, !current.isHealthy {
+                current.close()
+                connection = nil
+            }
+            if connection == nil {
+                do {
+                    connection = try PostgresConnection.connect(conninfo)
+                } catch {
+                    job(.failure(error))
+                    continue
+                }
+            }
+            job(.success(connection!))
+        }
+        connection?.close()
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.runningThreads -= 1
+            guard state.runningThreads == 0 else { return [] }
+            defer { state.closeWaiters = [] }
+            return state.closeWaiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+}
