@@ -136,10 +136,10 @@ public final class PostgresConnection {
         return text
     }
 
-    /// Calls `body` with `strings` as a C array of C strings, valid during the call.
+    /// Calls `body` with `strings` as a NULL-terminated C array of C strings, valid during the call.
     private static func withCStrings<R>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
         let copies = strings.map { strdup($0) }
         defer { copies.forEach { free($0) } }
-        return body(copies.map { UnsafePointer($0) })
+        return body(copies.map { UnsafePointer($0) } + [nil])
     }
 }
