@@ -78,9 +78,11 @@ public final class PostgresConnection {
     /// once rather than at its next statement.
     public var isHealthy: Bool {
         guard let handle else { return false }
+        // A server that ends a backend sends its last message and closes: the first read takes
+        // the message, a later one meets the end of the stream and marks the connection bad.
         var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
-        if descriptor.fd >= 0, poll(&descriptor, 1, 0) > 0 {
-            _ = PQconsumeInput(handle)
+        for _ in 0..<4 where PQstatus(handle) == CONNECTION_OK && descriptor.fd >= 0 && poll(&descriptor, 1, 0) > 0 {
+            guard PQconsumeInput(handle) == 1 else { break }
         }
         return PQstatus(handle) == CONNECTION_OK
     }

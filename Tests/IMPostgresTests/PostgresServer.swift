@@ -1,5 +1,6 @@
 import Foundation
 import IMPostgres
+import Synchronization
 import TestSupport
 
 /// A test's own PostgreSQL server in a temporary directory, stopped when released.
@@ -35,4 +36,24 @@ func waitUntil(within limit: Duration = .seconds(5), _ condition: () -> Bool) as
         try? await Task.sleep(for: .milliseconds(10))
     }
     return condition()
+}
+
+/// A count shared by the closures of a test.
+final class Counter: Sendable {
+    private let count = Atomic<Int>(0)
+    private let highest = Atomic<Int>(0)
+
+    /// Adds one and returns the new count.
+    @discardableResult
+    func increment() -> Int {
+        let now = count.add(1, ordering: .relaxed).newValue
+        highest.max(now, ordering: .relaxed)
+        return now
+    }
+
+    func decrement() { count.subtract(1, ordering: .relaxed) }
+
+    var value: Int { count.load(ordering: .relaxed) }
+    /// The highest count reached.
+    var peak: Int { highest.load(ordering: .relaxed) }
 }
