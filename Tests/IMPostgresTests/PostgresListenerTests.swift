@@ -77,11 +77,12 @@ struct PostgresListenerTests {
         #expect(heard.connects.value == 0)
         try server.stock.restart()
         // Backoff is at most 2 s between attempts.
-        #expect(await waitUntil(within: .seconds(5)) { heard.connects.value == 1 })
+        #expect(await waitUntil { heard.connects.value == 1 })
         server.stock.stop()
         try await Task.sleep(for: .milliseconds(200))
         let start = ContinuousClock.now
         try await offPool { listener.stop() }
-        #expect(ContinuousClock.now - start < .milliseconds(500))
+        // The pipe wakes the thread from poll() at once; a second leaves room for a loaded machine.
+        #expect(ContinuousClock.now - start < .seconds(1))
     }
 }

@@ -134,6 +134,20 @@ struct PostgresPoolTests {
         #expect(rows == 0)
     }
 
+    @Test func rollsBackWhatACallLeftOpen() async throws {
+        let server = try PostgresServer()
+        let pool = PostgresPool(conninfo: server.stock.url, size: 1)
+        _ = try await pool.run { connection in
+            try connection.execute("CREATE TABLE t (id int)")
+            try connection.execute("BEGIN")
+            return try connection.execute("INSERT INTO t VALUES (1)")
+        }
+        // Same thread, same connection: inside the left transaction it would see its own row.
+        let count = try await pool.run { try $0.execute("SELECT count(*) FROM t").rows[0][0].int64 }
+        await pool.close()
+        #expect(count == 0)
+    }
+
     @Test func connectionErrorsDuringAnOutage() async throws {
         let server = try PostgresServer()
         // One thread, so that every call meets the same connection.

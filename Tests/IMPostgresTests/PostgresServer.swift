@@ -29,7 +29,7 @@ final class PostgresServer: Sendable {
 }
 
 /// Polls `condition` until it holds; false if it still does not after `limit`.
-func waitUntil(within limit: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
+func waitUntil(within limit: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + limit
     while ContinuousClock.now < deadline {
         if condition() { return true }
