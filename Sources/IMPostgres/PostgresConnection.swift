@@ -6,8 +6,9 @@ import Glibc
 /// One libpq connection. Not Sendable: owned by one thread at a time, and every call blocks
 /// that thread until the server answers.
 ///
-/// Connections use UTF-8 and name themselves `imserver` in pg_stat_activity unless the
-/// connection string says otherwise. Server notices are dropped rather than printed.
+/// Connections use UTF-8, name themselves `imserver` in pg_stat_activity and give up
+/// connecting after `defaultConnectTimeout` seconds, unless the connection string says
+/// otherwise. Server notices are dropped rather than printed.
 public final class PostgresConnection {
     /// The libpq connection; nil once closed.
     var handle: OpaquePointer?
@@ -18,12 +19,16 @@ public final class PostgresConnection {
 
     deinit { close() }
 
+    /// Seconds a connection attempt may take unless the connection string sets `connect_timeout`:
+    /// libpq's default is to wait forever for a host that does not answer.
+    public static let defaultConnectTimeout = 10
+
     /// Connects with `conninfo`, a `postgres://` URI or `key=value` words (PQconnectdbParams).
     public static func connect(_ conninfo: String) throws(PostgresError) -> PostgresConnection {
         // Later keywords win over earlier ones, and the expanded string comes last: its own
         // client_encoding or application_name replaces these defaults.
-        let keywords = ["client_encoding", "application_name", "dbname"]
-        let values = ["UTF8", "imserver", conninfo]
+        let keywords = ["client_encoding", "application_name", "connect_timeout", "dbname"]
+        let values = ["UTF8", "imserver", String(defaultConnectTimeout), conninfo]
         let handle = withCStrings(keywords) { keywords in
             withCStrings(values) { values in PQconnectdbParams(keywords, values, 1) }
         }
@@ -85,6 +90,19 @@ public final class PostgresConnection {
             guard PQconsumeInput(handle) == 1 else { break }
         }
         return PQstatus(handle) == CONNECTION_OK
+    }
+
+    /// The value in effect for connection option `keyword` (`host`, `port`, `dbname`,
+    /// `connect_timeout`...), nil when unset or unknown or the connection is closed (PQconninfo).
+    public func option(_ keyword: String) -> String? {
+        guard let handle, let options = PQconninfo(handle) else { return nil }
+        defer { PQconninfoFree(options) }
+        var entry = options
+        while let name = entry.pointee.keyword {
+            if String(cString: name) == keyword { return entry.pointee.val.map { String(cString: $0) } }
+            entry += 1
+        }
+        return nil
     }
 
     /// Closes the connection; later statements throw a connection error.

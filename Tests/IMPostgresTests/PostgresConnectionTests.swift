@@ -105,16 +105,20 @@ struct PostgresConnectionTests {
         }
         #expect(defaults[0].string == "imserver")
         #expect(defaults[1].string == "UTF8")
+        // Unless the string sets another, an attempt gives up after the default timeout rather than never.
+        let timeouts = try await server.withConnection { connection in connection.option("connect_timeout") }
+        #expect(timeouts == String(PostgresConnection.defaultConnectTimeout))
         let keywords = "host=127.0.0.1 port=\(server.stock.port) user=postgres dbname=postgres application_name=other"
         let named = try await server.withConnection(keywords) { connection in
             try connection.execute("SELECT current_setting('application_name')").rows[0][0].string
         }
         #expect(named == "other")
         let database = try server.stock.createDatabase("second")
-        let current = try await server.withConnection(database + "?application_name=uri") { connection in
+        let current = try await server.withConnection(database + "?application_name=uri&connect_timeout=3") { connection in
             try connection.execute("SELECT current_database(), current_setting('application_name')").rows[0].cells.map(\.string)
+                + [connection.option("connect_timeout")]
         }
-        #expect(current == ["second", "uri"])
+        #expect(current == ["second", "uri", "3"])
 
         #expect(PostgresConnection.validate(keywords) == nil)
         #expect(PostgresConnection.validate("postgres://u@h:5432/db?sslmode=disable") == nil)
