@@ -106,8 +106,10 @@ struct PostgresConnectionTests {
         #expect(defaults[0].string == "imserver")
         #expect(defaults[1].string == "UTF8")
         // Unless the string sets another, an attempt gives up after the default timeout rather than never.
-        let timeouts = try await server.withConnection { connection in connection.option("connect_timeout") }
-        #expect(timeouts == String(PostgresConnection.defaultConnectTimeout))
+        let timeouts = try await server.withConnection { connection in
+            ["connect_timeout", "keepalives_idle", "nonexistent"].map { connection.option($0) }
+        }
+        #expect(timeouts == [String(PostgresConnection.defaultConnectTimeout), "30", nil])
         let keywords = "host=127.0.0.1 port=\(server.stock.port) user=postgres dbname=postgres application_name=other"
         let named = try await server.withConnection(keywords) { connection in
             try connection.execute("SELECT current_setting('application_name')").rows[0][0].string
