@@ -19,6 +19,8 @@ let package = Package(
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", providers: [.apt(["libssl-dev"])]),
         // libssl for TLS (same Debian package as libcrypto).
         .systemLibrary(name: "CSSL", path: "Sources/CSSL", providers: [.apt(["libssl-dev"])]),
+        // libpq, the PostgreSQL client library, for IMPostgres (imserver's shared store).
+        .systemLibrary(name: "CPQ", path: "Sources/CPQ", providers: [.apt(["libpq-dev"])]),
         // Kernel rtnetlink headers (linux-libc-dev, present wherever a C compiler is).
         .systemLibrary(name: "CNetlink", path: "Sources/CNetlink"),
         // Linux headers outside the Glibc module (epoll, eventfd), for IMTransport.
@@ -27,8 +29,6 @@ let package = Package(
         .systemLibrary(name: "CProcess", path: "Sources/CProcess"),
         // The commit a release build was made from (scripts/install defines it), for --version.
         .systemLibrary(name: "CBuildInfo", path: "Sources/CBuildInfo"),
-        // libpq, the PostgreSQL client library, for imserver's shared store.
-        .systemLibrary(name: "CPQ", path: "Sources/CPQ", providers: [.apt(["libpq-dev"])]),
 
         // MQTT 5 codec: pure values, no I/O.
         .target(name: "MQTT"),
@@ -40,14 +40,14 @@ let package = Package(
         .target(name: "IMCommandLine", dependencies: ["CBuildInfo", "IMHTTP"]),
         // SQLite layer: one confined connection, migrations, corruption recovery.
         .target(name: "IMStore", dependencies: ["CSQLite"]),
+        // PostgreSQL client on libpq: blocking connections, a bounded thread pool, a LISTEN thread.
+        .target(name: "IMPostgres", dependencies: ["CPQ"]),
         // JSON: one parser with line/column positions, and deterministic values for payloads.
         .target(name: "IMJSON"),
         // The wire contract as code: names, topics, tokens, payloads, API signatures.
         .target(name: "IMProtocol", dependencies: ["CCrypto", "IMJSON", "IMHTTP"]),
         // HTTP/1.1 message codec: pure values, no I/O.
         .target(name: "IMHTTP"),
-        // PostgreSQL client on libpq: connections, a bounded pool off the cooperative pool, LISTEN.
-        .target(name: "IMPostgres", dependencies: ["CPQ"]),
 
         // The one HTTP/1.1 client (plain or TLS, in the event loop) and the signed server-API client on it.
         .target(name: "IMHTTPClient", dependencies: ["IMHTTP", "IMTransport", "IMProtocol", "IMJSON"]),
@@ -95,6 +95,7 @@ let package = Package(
         .testTarget(name: "IMProcessTests", dependencies: ["IMProcess", "TestSupport"]),
         .testTarget(name: "IMStoreTests", dependencies: ["IMStore", "TestSupport"]),
         .testTarget(name: "IMJSONTests", dependencies: ["IMJSON"]),
+        .testTarget(name: "IMPostgresTests", dependencies: ["IMPostgres", "TestSupport"]),
         .testTarget(name: "IMProtocolTests", dependencies: ["IMProtocol"]),
         .testTarget(name: "IMHTTPTests", dependencies: ["IMHTTP"]),
         .testTarget(name: "IMConfigTests", dependencies: ["IMConfig"]),

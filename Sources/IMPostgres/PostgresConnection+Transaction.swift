@@ -22,4 +22,18 @@ extension PostgresConnection {
         }
         return value
     }
+
+    /// Rolls back a transaction a caller left open, so that the next user of a pooled connection
+    /// starts outside one; closes a connection whose state is unknown.
+    func endAbandonedTransaction() {
+        guard let handle else { return }
+        switch PQtransactionStatus(handle) {
+        case PQTRANS_IDLE:
+            return
+        case PQTRANS_INTRANS, PQTRANS_INERROR:
+            if (try? execute("ROLLBACK")) == nil { close() }
+        default:
+            close()
+        }
+    }
 }

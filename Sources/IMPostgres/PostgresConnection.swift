@@ -6,8 +6,9 @@ import Glibc
 /// One libpq connection. Not Sendable: owned by one thread at a time, and every call blocks
 /// that thread until the server answers.
 ///
-/// Connections use UTF-8 and name themselves `imserver` in pg_stat_activity unless the
-/// connection string says otherwise. Server notices are dropped rather than printed.
+/// Connections use UTF-8, name themselves `imserver` in pg_stat_activity, give up connecting
+/// after `defaultConnectTimeout` seconds and probe an idle TCP connection after 30 s, unless
+/// the connection string says otherwise. Server notices are dropped rather than printed.
 public final class PostgresConnection {
     /// The libpq connection; nil once closed.
     var handle: OpaquePointer?
@@ -18,12 +19,19 @@ public final class PostgresConnection {
 
     deinit { close() }
 
+    /// Seconds a connection attempt may take unless the connection string sets `connect_timeout`:
+    /// libpq's default is to wait forever for a host that does not answer.
+    public static let defaultConnectTimeout = 10
+
     /// Connects with `conninfo`, a `postgres://` URI or `key=value` words (PQconnectdbParams).
     public static func connect(_ conninfo: String) throws(PostgresError) -> PostgresConnection {
         // Later keywords win over earlier ones, and the expanded string comes last: its own
         // client_encoding or application_name replaces these defaults.
-        let keywords = ["client_encoding", "application_name", "dbname"]
-        let values = ["UTF8", "imserver", conninfo]
+        // TCP keepalives after 30 s idle: a LISTEN connection the network dropped without a word
+        // is found dead within a minute instead of the system's two hours.
+        let keywords = ["client_encoding", "application_name", "connect_timeout", "keepalives_idle", "keepalives_interval",
+                        "keepalives_count", "dbname"]
+        let values = ["UTF8", "imserver", String(defaultConnectTimeout), "30", "10", "3", conninfo]
         let handle = withCStrings(keywords) { keywords in
             withCStrings(values) { values in PQconnectdbParams(keywords, values, 1) }
         }
@@ -78,11 +86,26 @@ public final class PostgresConnection {
     /// once rather than at its next statement.
     public var isHealthy: Bool {
         guard let handle else { return false }
+        // A server that ends a backend sends its last message and closes: the first read takes
+        // the message, a later one meets the end of the stream and marks the connection bad.
         var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
-        if descriptor.fd >= 0, poll(&descriptor, 1, 0) > 0 {
-            _ = PQconsumeInput(handle)
+        for _ in 0..<4 where PQstatus(handle) == CONNECTION_OK && descriptor.fd >= 0 && poll(&descriptor, 1, 0) > 0 {
+            guard PQconsumeInput(handle) == 1 else { break }
         }
         return PQstatus(handle) == CONNECTION_OK
+    }
+
+    /// The value in effect for connection option `keyword` (`host`, `port`, `dbname`,
+    /// `connect_timeout`...), nil when unset or unknown or the connection is closed (PQconninfo).
+    public func option(_ keyword: String) -> String? {
+        guard let handle, let options = PQconninfo(handle) else { return nil }
+        defer { PQconninfoFree(options) }
+        var entry = options
+        while let name = entry.pointee.keyword {
+            if String(cString: name) == keyword { return entry.pointee.val.map { String(cString: $0) } }
+            entry += 1
+        }
+        return nil
     }
 
     /// Closes the connection; later statements throw a connection error.
@@ -136,7 +159,7 @@ public final class PostgresConnection {
         return text
     }
 
-    /// Calls `body` with `strings` as a C array of C strings, valid during the call.
+    /// Calls `body` with `strings` as a NULL-terminated C array of C strings, valid during the call.
     private static func withCStrings<R>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
         let copies = strings.map { strdup($0) }
         defer { copies.forEach { free($0) } }

@@ -33,7 +33,8 @@ public final class PostgresListener: Sendable {
     deinit { stop() }
 
     /// Ends the thread and returns once it has ended: no callback runs after this returns
-    /// (called from a callback, the thread ends once that callback returns).
+    /// (called from a callback, the thread ends once that callback returns). While the thread
+    /// is connecting, that attempt is waited for (at most the connection's connect_timeout).
     public func stop() {
         wake.signal()
         guard let running = thread.withLock({ thread in defer { thread = nil }; return thread }) else { return }

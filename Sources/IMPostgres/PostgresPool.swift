@@ -9,7 +9,9 @@ import Glibc
 ///
 /// The blocking libpq calls run on the pool's threads, never on Swift's cooperative pool. The
 /// pool does not retry a failed connection: `run` throws the `.connection` error and the
-/// caller decides when to try again.
+/// caller decides when to try again. A transaction `body` leaves open is rolled back after it.
+/// The threads keep the pool alive: `close()` it when done. A cancelled task still waits for
+/// its queued call.
 public final class PostgresPool: Sendable {
     /// Work for a thread: given the thread's connection, or why it could not connect.
     typealias Job = @Sendable (Result<PostgresConnection, PostgresError>) -> Void
@@ -134,6 +136,7 @@ public final class PostgresPool: Sendable {
                 }
             }
             job(.success(connection!))
+            connection?.endAbandonedTransaction()
         }
         connection?.close()
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
