@@ -105,13 +105,13 @@ final class PostgresCluster: Sendable {
     func onlineElsewhere(_ users: [(appKey: String, userID: String)], now: Int64) async throws(ServerStoreError) -> [[RemoteDevice]] {
         guard !users.isEmpty else { return [] }
         let node = nodeName
-        let keys = users.map { PostgresValue.text($0.appKey + "\u{1}" + $0.userID) }
+        let keys = users.map { $0.appKey + "\u{1}" + $0.userID }
         return try await store.read("read who is online elsewhere") { connection in
             let rows = try connection.execute("""
                 SELECT p.app_key || chr(1) || p.user_id, p.device_id, p.platform, p.sequence FROM presence p
                 JOIN node n ON n.name = p.node
                 WHERE (p.app_key || chr(1) || p.user_id) = ANY($1::text[]) AND p.node <> $2 AND n.seen_at >= $3
-                """, [.text(PostgresServerStore.arrayLiteral(keys)), .text(node), .integer(now - Self.deadAfter)]).rows
+                """, [.text(PostgresTextArray.literal(keys)), .text(node), .integer(now - Self.deadAfter)]).rows
             var found: [String: [RemoteDevice]] = [:]
             for row in rows {
                 found[row[0].string ?? "", default: []].append(

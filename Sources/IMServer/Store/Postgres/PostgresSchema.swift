@@ -42,6 +42,7 @@ enum PostgresSchema {
                 app_key TEXT NOT NULL, nonce TEXT NOT NULL, expires_at BIGINT NOT NULL, PRIMARY KEY (app_key, nonce));
             CREATE INDEX api_nonce_expiry ON api_nonce(expires_at);
             """),
+        ("v3: store messages in one round trip", PostgresStoreFunction.definition),
     ]
 
     /// The advisory lock key nodes take while migrating.

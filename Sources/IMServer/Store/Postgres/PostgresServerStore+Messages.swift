@@ -10,22 +10,29 @@ extension PostgresServerStore {
             try Self.validate(userIDs: [message.from] + message.to)
         }
         let uids = try newUIDs(sentAt: messages.map(\.sentAt))
-        let node = nodeName
-        return try await write("store \(messages.count == 1 ? "a message" : "\(messages.count) messages")") { connection in
-            try Self.lockWrites(connection)
-            var writer = PostgresMessageWriter(connection: connection)
-            let results = try zip(messages, uids).map { message, uid in try writer.store(message, uid: uid, quota: quota) }
-            // Sent at commit, so the other nodes look for the messages only once they are there.
-            var byApp: [String: [Delivery]] = [:]
-            for (message, result) in zip(messages, results) where !result.isDuplicate {
-                byApp[message.appKey, default: []] += result.deliveries
+        let separator = String(SQLiteServerStore.recipientSeparator)
+        func array(_ values: [String]) -> PostgresValue { .text(PostgresTextArray.literal(values)) }
+        let parameters: [PostgresValue] = [
+            array(messages.map(\.appKey)), array(uids), array(messages.map(\.from)),
+            array(messages.map { message in
+                var seen: Set<String> = []
+                return message.to.filter { seen.insert($0).inserted }.joined(separator: separator)
+            }),
+            array(messages.map(\.cid)), array(messages.map(\.text)),
+            .text("{" + messages.map { String($0.sentAt) }.joined(separator: ",") + "}"),
+            quota.map { .integer(Int64($0.messages)) } ?? .null, quota.map { .integer(Int64($0.bytes)) } ?? .null,
+            .text(nodeName), .integer(Self.writeLock),
+        ]
+        // One statement: its own transaction, and one round trip for the whole batch.
+        return try await read("store \(messages.count == 1 ? "a message" : "\(messages.count) messages")") { connection in
+            try connection.execute(PostgresStoreFunction.call, parameters).rows.map { row in
+                let users = PostgresTextArray.parse(row[6].string), devices = PostgresTextArray.parse(row[7].string)
+                let over = row[4].int64.map { QueueUsage(messages: Int($0), bytes: Int(row[5].int64 ?? 0)) }
+                return StoredMessageResult(
+                    uid: row[1].string ?? "", messageID: row[0].int64 ?? 0, sentAt: row[2].int64 ?? 0,
+                    isDuplicate: row[3].bool ?? false,
+                    deliveries: zip(users, devices).map { Delivery(userID: $0, deviceID: $1) }, overQuota: over)
             }
-            for (appKey, deliveries) in byApp where !deliveries.isEmpty {
-                for notice in ClusterNotice.deliveries(node: node, appKey: appKey, deliveries) {
-                    try Self.notify(connection, notice)
-                }
-            }
-            return results
         }
     }
 

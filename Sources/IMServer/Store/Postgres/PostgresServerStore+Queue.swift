@@ -42,28 +42,27 @@ extension PostgresServerStore {
         return QueueUsage(messages: Int(row?[0].int64 ?? 0), bytes: Int(row?[1].int64 ?? 0))
     }
 
+    /// One statement (its own transaction, one round trip): the queue entries go, and the
+    /// senders' usage drops by the messages that left their last queue. Every part of the
+    /// statement sees the rows as they were before it, so "no queue left" looks past the device's own.
     @discardableResult
     public func acknowledge(
         appKey: String, userID: String, deviceID: String, messageIDs: [Int64]
     ) async throws(ServerStoreError) -> Int {
         guard !messageIDs.isEmpty else { return 0 }
-        return try await write("acknowledge messages of device \(deviceID)") { connection in
-            var removed = 0
-            for messageID in messageIDs {
-                let deleted = try connection.execute(
-                    "DELETE FROM queue WHERE device = \(Self.deviceSubquery) AND message = $4",
-                    [.text(appKey), .text(userID), .text(deviceID), .integer(messageID)]).affectedRows
-                guard deleted > 0 else { continue }
-                removed += 1
-                // The message left its last queue: its sender's usage goes down.
-                _ = try connection.execute("""
-                    UPDATE queued_usage SET messages = queued_usage.messages - 1, bytes = queued_usage.bytes - octet_length(m.text)
-                    FROM message m
-                    WHERE m.id = $1 AND queued_usage.app_key = m.app_key AND queued_usage.user_id = m.sender
-                      AND NOT EXISTS (SELECT 1 FROM queue WHERE message = $1)
-                    """, [.integer(messageID)])
-            }
-            return removed
+        let ids = "{" + messageIDs.map(String.init).joined(separator: ",") + "}"
+        return try await read("acknowledge messages of device \(deviceID)") { connection in
+            Int(try connection.execute("""
+                WITH target AS \(Self.deviceSubquery),
+                gone AS (DELETE FROM queue WHERE device = (SELECT id FROM target) AND message = ANY($4::bigint[]) RETURNING message),
+                freed AS (SELECT m.app_key, m.sender, count(*) AS count, sum(octet_length(m.text)) AS size
+                          FROM gone g JOIN message m ON m.id = g.message
+                          WHERE NOT EXISTS (SELECT 1 FROM queue q WHERE q.message = g.message AND q.device <> (SELECT id FROM target))
+                          GROUP BY m.app_key, m.sender),
+                released AS (UPDATE queued_usage u SET messages = u.messages - f.count, bytes = u.bytes - f.size
+                             FROM freed f WHERE u.app_key = f.app_key AND u.user_id = f.sender RETURNING 1)
+                SELECT (SELECT count(*) FROM gone), (SELECT count(*) FROM released)
+                """, [.text(appKey), .text(userID), .text(deviceID), .text(ids)]).rows.first?[0].int64 ?? 0)
         }
     }
 

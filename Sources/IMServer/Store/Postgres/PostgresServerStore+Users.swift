@@ -3,13 +3,13 @@ import IMPostgres
 extension PostgresServerStore {
     public func userStates(_ users: [(appKey: String, userID: String)]) async throws(ServerStoreError) -> [UserState] {
         guard !users.isEmpty else { return [] }
-        let keys = users.map { PostgresValue.text($0.appKey + "\u{1}" + $0.userID) }
+        let keys = users.map { $0.appKey + "\u{1}" + $0.userID }
         // One round trip for the batch: the users as an array, looked up together.
         return try await read("read the state of \(users.count) users") { connection in
             let rows = try connection.execute("""
                 SELECT app_key || chr(1) || user_id, blocked_until, deactivated, tokens_invalid_before FROM user_state
                 WHERE (app_key || chr(1) || user_id) = ANY($1::text[])
-                """, [.text(Self.arrayLiteral(keys))]).rows
+                """, [.text(PostgresTextArray.literal(keys))]).rows
             var states: [String: UserState] = [:]
             for row in rows {
                 states[row[0].string ?? ""] = UserState(
@@ -55,19 +55,5 @@ extension PostgresServerStore {
                 _ = try connection.execute(sql, [.text(appKey), .text(userID), value])
             }
         }
-    }
-
-    /// A PostgreSQL array literal of text values (`{"a","b"}`), each quoted and escaped.
-    static func arrayLiteral(_ values: [PostgresValue]) -> String {
-        let items = values.map { value -> String in
-            guard case .text(let text) = value else { return "NULL" }
-            var quoted = "\""
-            for character in text {
-                if character == "\\" || character == "\"" { quoted.append("\\") }
-                quoted.append(character)
-            }
-            return quoted + "\""
-        }
-        return "{" + items.joined(separator: ",") + "}"
     }
 }
