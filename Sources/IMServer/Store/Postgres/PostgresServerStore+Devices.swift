@@ -9,14 +9,19 @@ extension PostgresServerStore {
             throw .invalidDeviceID(bad.deviceID)
         }
         return try await write("register \(registrations.count) device logins") { connection in
-            try Self.lockWrites(connection)
+            try Self.lockUsers(connection, registrations.map { ($0.appKey, $0.userID) })
             return try registrations.map { try Self.register(connection, $0, now: now) }
         }
     }
 
-    /// Takes the write lock for this transaction (see the type's comment).
-    static func lockWrites(_ connection: PostgresConnection) throws {
-        _ = try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(writeLock)])
+    /// Takes the users' locks for this transaction, in the order every writer takes them (see
+    /// the type's comment), so that two writers never wait for each other in a circle.
+    static func lockUsers(_ connection: PostgresConnection, _ users: [(appKey: String, userID: String)]) throws {
+        let keys = PostgresTextArray.literal(users.map { $0.appKey + "\u{1}" + $0.userID })
+        _ = try connection.execute("""
+            SELECT pg_advisory_xact_lock(k) FROM (
+                SELECT DISTINCT hashtextextended(u, 0) AS k FROM unnest($1::text[]) AS u ORDER BY 1) AS keys
+            """, [.text(keys)])
     }
 
     private static func register(_ connection: PostgresConnection, _ item: DeviceRegistration, now: Int64) throws -> Bool {

@@ -21,7 +21,7 @@ extension PostgresServerStore {
             array(messages.map(\.cid)), array(messages.map(\.text)),
             .text("{" + messages.map { String($0.sentAt) }.joined(separator: ",") + "}"),
             quota.map { .integer(Int64($0.messages)) } ?? .null, quota.map { .integer(Int64($0.bytes)) } ?? .null,
-            .text(nodeName), .integer(Self.writeLock),
+            .text(nodeName),
         ]
         // One statement: its own transaction, and one round trip for the whole batch.
         return try await read("store \(messages.count == 1 ? "a message" : "\(messages.count) messages")") { connection in

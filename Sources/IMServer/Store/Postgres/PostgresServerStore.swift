@@ -7,10 +7,11 @@ import Synchronization
 /// devices, messages and queues.
 ///
 /// Work runs on a bounded `PostgresPool` (a thread per connection, off Swift's cooperative
-/// pool). Each call is one transaction. Writes that create message ids or device rows take one
-/// transaction-level advisory lock, so message ids become visible in the order they were
-/// taken: a device pages its queue with "ids above the last one sent", which a message
-/// committed late with a smaller id would slip under.
+/// pool). Each call is one transaction. Writes that create message ids or device rows first
+/// take a transaction-level advisory lock per user they touch (the recipients, the devices'
+/// users), in hash order: a device pages its queue with "ids above the last one sent", which a
+/// message committed late with a smaller id would slip under, so the messages of one user must
+/// become visible in the order of their ids; those of different users go on side by side.
 ///
 /// A lost or refused connection is `ServerStoreError.unavailable`; the pool reconnects on the
 /// next call, so service resumes by itself when PostgreSQL is back.
@@ -24,9 +25,6 @@ public final class PostgresServerStore: ServerStore {
     let connections: Int
     /// How often this store moved the change counter itself.
     let ownChanges = Atomic<Int64>(0)
-
-    /// The advisory lock key of writes that take message ids or create device rows.
-    static let writeLock: Int64 = 0x696D_7365_7276
 
     private init(location: String, nodeName: String, url: String, connections: Int) {
         self.location = location

@@ -4,7 +4,7 @@
 /// queue entries of the recipients' devices, then the sender's usage); sent one by one they
 /// cost a round trip each, and the round trips, not PostgreSQL's work, bounded the message
 /// rate (and every node waits on the write lock while they go back and forth). The same steps
-/// as `MessageWriter`'s, in PL/pgSQL (built into PostgreSQL): the write lock, for each message
+/// as `MessageWriter`'s, in PL/pgSQL (built into PostgreSQL): the recipients' locks, for each message
 /// the quota check, the insert or the first copy of a resend, a queue entry per device (a
 /// placeholder's for a user with none) and the usage; then one `deliver` notice per app and
 /// 50 devices (`ClusterNotice`), sent when the statement's transaction commits.
@@ -12,16 +12,16 @@ enum PostgresStoreFunction {
     static let name = "imserver_store_messages"
 
     /// The call: arrays of app keys, uids, senders, comma-joined recipients, cids, texts and
-    /// times; the quota's messages and bytes (null: none); the node's name; the write lock.
+    /// times; the quota's messages and bytes (null: none); the node's name.
     static let call = """
         SELECT message_id, message_uid, sent, duplicate, over_messages, over_bytes, delivered_users, delivered_devices
-        FROM \(name)($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8, $9, $10, $11)
+        FROM \(name)($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8, $9, $10)
         """
 
     static let definition = """
         CREATE FUNCTION \(name)(
             p_app text[], p_uid text[], p_sender text[], p_recipients text[], p_cid text[], p_text text[], p_sent bigint[],
-            p_quota_messages bigint, p_quota_bytes bigint, p_node text, p_lock bigint)
+            p_quota_messages bigint, p_quota_bytes bigint, p_node text)
         RETURNS TABLE(message_id bigint, message_uid text, sent bigint, duplicate boolean, over_messages bigint,
                       over_bytes bigint, delivered_users text[], delivered_devices text[])
         LANGUAGE plpgsql AS $body$
@@ -42,8 +42,15 @@ enum PostgresStoreFunction {
             v_users text[];
             v_devices text[];
             k int;
+            v_key bigint;
         BEGIN
-            PERFORM pg_advisory_xact_lock(p_lock);
+            -- The recipients' locks, in one order everywhere (no deadlock): see PostgresServerStore.
+            FOR v_key IN
+                SELECT DISTINCT hashtextextended(p_app[m] || chr(1) || r, 0)
+                FROM generate_subscripts(p_uid, 1) AS m, unnest(string_to_array(p_recipients[m], ',')) AS r ORDER BY 1
+            LOOP
+                PERFORM pg_advisory_xact_lock(v_key);
+            END LOOP;
             FOR i IN 1 .. coalesce(array_length(p_uid, 1), 0) LOOP
                 v_size := octet_length(p_text[i]);
                 delivered_users := '{}';
