@@ -19,7 +19,7 @@ extension BrokerCore {
                 guard broker.phase == .online, let login = broker.login,
                       let mine = broker.presenceSequence, mine < sequence else { continue }
                 if login.deviceID == deviceID {
-                    disconnect(broker, .sessionTakenOver)
+                    confirmTakeover(of: broker, by: sequence)
                 } else if login.platform.rawValue == platform {
                     disconnect(broker, .sessionTakenOver, .otherDeviceLogin)
                 }
@@ -28,6 +28,25 @@ extension BrokerCore {
             disconnect(appKey: appKey, userIDs: userIDs, ReasonCode(rawValue: reasonCode), IMErrorName(rawValue: errorName))
         }
     }
+
+    /// The same device logged in on another node: the session moves there, unless that login
+    /// ends within `takeoverGrace`. An engine racing its server list can log in on two nodes
+    /// at once and keep the first to answer, closing the other at once; taking the kept one
+    /// over for the closed one would end the session (0x8E is not retried).
+    func confirmTakeover(of broker: BrokerConnection, by sequence: Int64) {
+        guard let cluster else { return }
+        loop.scheduleTimer(after: Self.takeoverGrace) { [weak self, weak broker] in
+            guard let self, let broker, broker.phase == .online else { return }
+            self.perform({ try await cluster.isPresent(sequence: sequence) }) { core, result in
+                guard case .success(true) = result, broker.phase == .online,
+                      let mine = broker.presenceSequence, mine < sequence else { return }
+                core.disconnect(broker, .sessionTakenOver)
+            }
+        }
+    }
+
+    /// How long a same-device login on another node must last to take a session over.
+    static let takeoverGrace: Duration = .seconds(1)
 
     /// After the listener (re)connected, notices may have been missed: every online device
     /// looks at its queue again.

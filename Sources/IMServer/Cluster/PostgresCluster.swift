@@ -94,6 +94,13 @@ final class PostgresCluster: Sendable {
         }
     }
 
+    /// Whether the login with this sequence number (on any node) is still online.
+    func isPresent(sequence: Int64) async throws(ServerStoreError) -> Bool {
+        try await store.read("look up a login") { connection in
+            try !connection.execute("SELECT 1 FROM presence WHERE sequence = $1", [.integer(sequence)]).rows.isEmpty
+        }
+    }
+
     /// Forgets a login of this node that ended.
     func left(sequence: Int64) async throws(ServerStoreError) {
         try await store.write("record a logout") { connection in
