@@ -33,6 +33,18 @@ struct ClusterTests {
         }
     }
 
+    /// An engine racing two nodes logs in on both and closes the slower: the kept session stays.
+    @Test func aSameDeviceLoginThatEndsAtOnceDoesNotTakeTheSessionOver() async throws {
+        try await TestCluster.with(2) { cluster in
+            let kept = try await cluster.nodes[0].loggedIn("alice", device: "phone")
+            let abandoned = try await cluster.nodes[1].loggedIn("alice", device: "phone")
+            abandoned.close()
+            try await Task.sleep(for: .milliseconds(1_500))
+            try await kept.send(.pingreq)
+            #expect(await kept.next() == .pingresp)
+        }
+    }
+
     @Test func aDeviceOfAnotherClassOnAnotherNodeStaysOnline() async throws {
         try await TestCluster.with(2) { cluster in
             let phone = try await cluster.nodes[0].loggedIn("alice", device: "phone")
