@@ -112,13 +112,15 @@ final class PostgresCluster: Sendable {
     func onlineElsewhere(_ users: [(appKey: String, userID: String)], now: Int64) async throws(ServerStoreError) -> [[RemoteDevice]] {
         guard !users.isEmpty else { return [] }
         let node = nodeName
-        let keys = users.map { $0.appKey + "\u{1}" + $0.userID }
+        let (apps, ids) = (PostgresTextArray.literal(users.map(\.appKey)), PostgresTextArray.literal(users.map(\.userID)))
         return try await store.read("read who is online elsewhere") { connection in
             let rows = try connection.execute("""
-                SELECT p.app_key || chr(1) || p.user_id, p.device_id, p.platform, p.sequence FROM presence p
+                SELECT p.app_key || chr(1) || p.user_id, p.device_id, p.platform, p.sequence
+                FROM unnest($1::text[], $2::text[]) AS k(app_key, user_id)
+                JOIN presence p ON p.app_key = k.app_key AND p.user_id = k.user_id
                 JOIN node n ON n.name = p.node
-                WHERE (p.app_key || chr(1) || p.user_id) = ANY($1::text[]) AND p.node <> $2 AND n.seen_at >= $3
-                """, [.text(PostgresTextArray.literal(keys)), .text(node), .integer(now - Self.deadAfter)]).rows
+                WHERE p.node <> $3 AND n.seen_at >= $4
+                """, [.text(apps), .text(ids), .text(node), .integer(now - Self.deadAfter)]).rows
             var found: [String: [RemoteDevice]] = [:]
             for row in rows {
                 found[row[0].string ?? "", default: []].append(

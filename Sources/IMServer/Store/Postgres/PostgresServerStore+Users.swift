@@ -3,13 +3,14 @@ import IMPostgres
 extension PostgresServerStore {
     public func userStates(_ users: [(appKey: String, userID: String)]) async throws(ServerStoreError) -> [UserState] {
         guard !users.isEmpty else { return [] }
-        let keys = users.map { $0.appKey + "\u{1}" + $0.userID }
-        // One round trip for the batch: the users as an array, looked up together.
+        let (apps, ids) = (PostgresTextArray.literal(users.map(\.appKey)), PostgresTextArray.literal(users.map(\.userID)))
+        // One round trip for the batch: the users as two arrays, joined on the primary key.
         return try await read("read the state of \(users.count) users") { connection in
             let rows = try connection.execute("""
-                SELECT app_key || chr(1) || user_id, blocked_until, deactivated, tokens_invalid_before FROM user_state
-                WHERE (app_key || chr(1) || user_id) = ANY($1::text[])
-                """, [.text(PostgresTextArray.literal(keys))]).rows
+                SELECT s.app_key || chr(1) || s.user_id, s.blocked_until, s.deactivated, s.tokens_invalid_before
+                FROM unnest($1::text[], $2::text[]) AS k(app_key, user_id)
+                JOIN user_state s ON s.app_key = k.app_key AND s.user_id = k.user_id
+                """, [.text(apps), .text(ids)]).rows
             var states: [String: UserState] = [:]
             for row in rows {
                 states[row[0].string ?? ""] = UserState(
