@@ -2,9 +2,6 @@ import IMProtocol
 import IMStore
 
 extension SQLiteServerStore {
-    /// The `device.device_id` of a user's placeholder queue: '' is never a valid device id.
-    static let placeholderDeviceID = ""
-
     /// Registers several device logins in one transaction (logins that arrive together cost
     /// one commit); each result is `registerDevice`'s.
     public func registerDevices(_ registrations: [DeviceRegistration], now: Int64) async throws(ServerStoreError) -> [Bool] {

@@ -2,8 +2,6 @@ import IMProtocol
 import IMStore
 
 extension SQLiteServerStore {
-    /// The separator of `message.recipients`; no user id can contain it.
-    static let recipientSeparator: Character = ","
 
     /// Stores many messages in one transaction (one commit): the way to keep up with a high
     /// message rate. Results come in the order of `messages`.

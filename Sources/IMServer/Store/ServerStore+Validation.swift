@@ -1,6 +1,12 @@
 import IMProtocol
 
 extension ServerStore {
+    /// The separator of `message.recipients` (both stores); no user id can contain it.
+    static var recipientSeparator: Character { "," }
+
+    /// The `device.device_id` of a user's placeholder queue (both stores): '' is never a valid device id.
+    static var placeholderDeviceID: String { "" }
+
     /// Throws for the first id that is not a valid user id.
     static func validate(userIDs: [String]) throws(ServerStoreError) {
         if let bad = userIDs.first(where: { !IMIdentifier.isValidUserID($0) }) {

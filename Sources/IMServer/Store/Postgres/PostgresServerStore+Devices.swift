@@ -32,7 +32,7 @@ extension PostgresServerStore {
                                        [.text(platform), .integer(existing.id)])
             return false
         }
-        if known.count == 1, let placeholder = known.first, placeholder.deviceID == SQLiteServerStore.placeholderDeviceID {
+        if known.count == 1, let placeholder = known.first, placeholder.deviceID == Self.placeholderDeviceID {
             _ = try connection.execute("UPDATE device SET device_id = $1, platform = $2, registered_at = $3 WHERE id = $4",
                                        [.text(item.deviceID), .text(platform), .integer(now), .integer(placeholder.id)])
         } else {

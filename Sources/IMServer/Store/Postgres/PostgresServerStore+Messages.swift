@@ -10,7 +10,7 @@ extension PostgresServerStore {
             try Self.validate(userIDs: [message.from] + message.to)
         }
         let uids = try newUIDs(sentAt: messages.map(\.sentAt))
-        let separator = String(SQLiteServerStore.recipientSeparator)
+        let separator = String(Self.recipientSeparator)
         func array(_ values: [String]) -> PostgresValue { .text(PostgresTextArray.literal(values)) }
         let parameters: [PostgresValue] = [
             array(messages.map(\.appKey)), array(uids), array(messages.map(\.from)),

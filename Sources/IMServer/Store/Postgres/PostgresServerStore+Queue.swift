@@ -17,7 +17,7 @@ extension PostgresServerStore {
                 .map { row in
                     QueuedMessage(
                         messageID: row[0].int64 ?? 0, uid: row[1].string ?? "", from: row[2].string ?? "",
-                        to: (row[3].string ?? "").split(separator: SQLiteServerStore.recipientSeparator).map(String.init),
+                        to: (row[3].string ?? "").split(separator: Self.recipientSeparator).map(String.init),
                         text: row[4].string ?? "", cid: row[5].string ?? "", sentAt: row[6].int64 ?? 0)
                 }
         }
