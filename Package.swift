@@ -41,7 +41,7 @@ let package = Package(
         // SQLite layer: one confined connection, migrations, corruption recovery.
         .target(name: "IMStore", dependencies: ["CSQLite"]),
         // PostgreSQL client on libpq: blocking connections, a bounded thread pool, a LISTEN thread.
-        .target(name: "IMPostgres", dependencies: ["CPQ"]),
+        .target(name: "IMPostgres", dependencies: ["CPQ", "IMTransport"]),
         // JSON: one parser with line/column positions, and deterministic values for payloads.
         .target(name: "IMJSON"),
         // The wire contract as code: names, topics, tokens, payloads, API signatures.

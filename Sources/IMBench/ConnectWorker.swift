@@ -8,22 +8,12 @@ import Glibc
 /// `WorkerChannel` for the conversation).
 enum ConnectWorker {
     static func run(_ share: WorkerShare, common: CommonOptions, rate: Double?) async throws(BenchError) -> WorkerOutcome {
-        let (appKey, accounts) = try await WorkerChannel.readAccounts(share)
-        try DescriptorBudget(sessions: accounts.count, serverInProcess: false).reserve()
-        let directory = try BenchDirectory.make(common.data)
-        defer { directory.release() }
-        let fleet = try SessionFleet(
-            accounts: accounts, appKey: appKey, servers: accounts.compactMap(\.server).prefix(1).map { $0 },
-            dataDirectory: directory.clients, threads: common.threads, timeout: common.timeout, jitter: 0)
+        let worker = try await WorkerFleet.open(share, common: common)
+        defer { worker.directory.release() }
+        let (fleet, accounts) = (worker.fleet, worker.accounts)
         let existing = fleet.existingDatabases()
         let before = ProcessStatus.current()
-        let start: ContinuousClock.Instant
-        do {
-            start = try await WorkerChannel.ready(share)
-        } catch {
-            await fleet.shutdown()
-            throw error
-        }
+        let start = try await worker.ready(share)
         try? await Task.sleep(until: start, clock: .continuous)
         let recorder = ConnectRecorder(expected: accounts.count)
         let ticker = Task {

@@ -35,23 +35,13 @@ extension MessagesBench {
     /// In a worker process: connects the senders and receivers its parent wrote, sends from
     /// the common start, and reports its ledger raw (see `WorkerChannel`).
     func runWorker(_ share: WorkerShare) async throws(BenchError) -> MessagesOutcome {
-        let (appKey, accounts) = try await WorkerChannel.readAccounts(share)
-        try DescriptorBudget(sessions: accounts.count, serverInProcess: false).reserve()
-        let directory = try BenchDirectory.make(common.data)
-        defer { directory.release() }
-        let fleet = try SessionFleet(
-            accounts: accounts, appKey: appKey, servers: accounts.compactMap(\.server).prefix(1).map { $0 },
-            dataDirectory: directory.clients, threads: common.threads, timeout: common.timeout, jitter: 0)
+        let worker = try await WorkerFleet.open(share, common: common)
+        defer { worker.directory.release() }
+        let (fleet, accounts) = (worker.fleet, worker.accounts)
         let recorder = ConnectRecorder(expected: accounts.count)
         await fleet.connectAll(rate: nil, recorder: recorder)
         try await Self.requireAll(recorder.snapshot, of: fleet)
-        let start: ContinuousClock.Instant
-        do {
-            start = try await WorkerChannel.ready(share)
-        } catch {
-            await fleet.shutdown()
-            throw error
-        }
+        let start = try await worker.ready(share)
         let (ledger, stored) = await exchange(in: fleet, accounts: accounts, start: start, progress: ProgressLine(mode: .silent))
         await WorkerChannel.measured()
         await fleet.shutdown()

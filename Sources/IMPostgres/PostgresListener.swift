@@ -1,4 +1,5 @@
 import CPQ
+import IMTransport
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -25,7 +26,7 @@ public final class PostgresListener: Sendable {
         precondition(Self.isPlainIdentifier(channel), "PostgresListener: channel \(channel) is not [a-z_][a-z0-9_]*")
         let wake = ListenerWake()
         self.wake = wake
-        thread = Mutex(PostgresThread.spawn {
+        thread = Mutex(SystemThread.spawn(name: "imsh-pg-listen") {
             Self.listen(conninfo: conninfo, channel: channel, wake: wake, onConnected: onConnected, onNotification: onNotification)
         })
     }

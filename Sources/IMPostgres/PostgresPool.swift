@@ -1,4 +1,5 @@
 import Dispatch
+import IMTransport
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -35,7 +36,7 @@ public final class PostgresPool: Sendable {
         self.conninfo = conninfo
         state = Mutex(State(runningThreads: size))
         for _ in 0..<size {
-            pthread_detach(PostgresThread.spawn { [self] in work() })
+            pthread_detach(SystemThread.spawn(name: "imsh-postgres") { [self] in work() })
         }
     }
 

@@ -28,18 +28,6 @@ final class LoopThread: Sendable {
 
     /// Starts a joinable thread named `name` (at most 15 bytes) running `body`.
     static func spawn(name: String, _ body: @escaping @Sendable () -> Void) -> pthread_t {
-        final class Start: Sendable {
-            let body: @Sendable () -> Void
-            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-        }
-        var thread = pthread_t()
-        let start = Unmanaged.passRetained(Start(body)).toOpaque()
-        let result = pthread_create(&thread, nil, { argument in
-            Unmanaged<Start>.fromOpaque(argument!).takeRetainedValue().body()
-            return nil
-        }, start)
-        precondition(result == 0, "pthread_create: \(SystemError("pthread_create", code: result).reason)")
-        _ = imsh_set_thread_name(thread, String(name.utf8.prefix(15))!)
-        return thread
+        SystemThread.spawn(name: name, body)
     }
 }
