@@ -1,6 +1,7 @@
 import IMEngine
 import MQTT
 import Testing
+import TestSupport
 
 /// The server's Receive Maximum bounds the engine's unacknowledged PUBLISHes (MQTT-3.3.4-7):
 /// what is past it waits for a PUBACK, in order, and nothing is lost.

@@ -2,6 +2,7 @@ import IMEngine
 import IMProtocol
 import MQTT
 import Testing
+import TestSupport
 
 /// Connecting against the scripted broker: callbacks, CONNECT fields, local errors.
 @Suite(.timeLimit(.minutes(1)))

@@ -60,6 +60,28 @@ extension BrokerCore {
     func clusterHeartbeat() {
         guard let cluster else { return }
         let now = clock.wallMilliseconds()
-        perform({ try await cluster.heartbeat(now: now) }) { _, _ in }
+        perform({ try await cluster.heartbeat(now: now) }) { core, result in
+            guard case .success(true) = result else { return }
+            core.rejoinCluster()
+        }
+    }
+
+    /// Writes the presence of every online connection again, after the other nodes removed
+    /// this node's rows (it was out of PostgreSQL's reach for longer than a heartbeat allows).
+    /// Not announced: these are old logins, and a notice would let them displace newer ones.
+    func rejoinCluster() {
+        guard let cluster else { return }
+        let brokers = online.values.flatMap { $0 }.filter { $0.phase == .online && $0.login != nil }
+        let logins = brokers.compactMap { broker in
+            broker.login.map { (DeviceRegistration(appKey: $0.appKey, userID: $0.userID, deviceID: $0.deviceID, platform: $0.platform), broker.id) }
+        }
+        let now = clock.wallMilliseconds()
+        perform({ try await cluster.joined(logins, now: now, announce: false) }) { core, result in
+            guard case .success(let sequences) = result else { return }
+            for (broker, sequence) in zip(brokers, sequences) {
+                broker.presenceSequence = sequence
+                if broker.phase == .closed { core.leaveCluster(broker) }
+            }
+        }
     }
 }

@@ -62,20 +62,32 @@ final class PostgresCluster: Sendable {
     }
 
     /// Marks the node alive and removes what nodes silent for `deadAfter` left behind.
-    func heartbeat(now: Int64) async throws(ServerStoreError) {
+    ///
+    /// Returns true when the node's row was gone: PostgreSQL was out of this node's reach for
+    /// longer than `deadAfter`, the other nodes took it for dead and removed its presence rows,
+    /// which the caller must then write again.
+    func heartbeat(now: Int64) async throws(ServerStoreError) -> Bool {
         let node = nodeName
-        try await store.write("heartbeat of node \(node)") { connection in
-            _ = try connection.execute("UPDATE node SET seen_at = $2 WHERE name = $1", [.text(node), .integer(now)])
+        return try await store.write("heartbeat of node \(node)") { connection in
+            let updated = try connection.execute("UPDATE node SET seen_at = $2 WHERE name = $1", [.text(node), .integer(now)])
+            if updated.affectedRows == 0 {
+                _ = try connection.execute("""
+                    INSERT INTO node(name, started_at, seen_at) VALUES ($1, $2, $2)
+                    ON CONFLICT (name) DO UPDATE SET seen_at = excluded.seen_at
+                    """, [.text(node), .integer(now)])
+                _ = try connection.execute("DELETE FROM presence WHERE node = $1", [.text(node)])
+            }
             _ = try connection.execute("""
                 DELETE FROM presence WHERE node IN (SELECT name FROM node WHERE seen_at < $1);
                 """, [.integer(now - Self.deadAfter)])
             _ = try connection.execute("DELETE FROM node WHERE seen_at < $1", [.integer(now - Self.deadAfter)])
+            return updated.affectedRows == 0
         }
     }
 
-    /// Records logins accepted here and tells the other nodes, in one transaction; returns
-    /// their sequence numbers (later logins have higher ones), in order.
-    func joined(_ logins: [(DeviceRegistration, UInt64)], now: Int64) async throws(ServerStoreError) -> [Int64] {
+    /// Records logins accepted here and, with `announce`, tells the other nodes, in one
+    /// transaction; returns their sequence numbers (later logins have higher ones), in order.
+    func joined(_ logins: [(DeviceRegistration, UInt64)], now: Int64, announce: Bool = true) async throws(ServerStoreError) -> [Int64] {
         guard !logins.isEmpty else { return [] }
         let node = nodeName
         return try await store.write("record \(logins.count) logins") { connection in
@@ -86,6 +98,7 @@ final class PostgresCluster: Sendable {
                     """, [.text(node), .integer(Int64(bitPattern: id)), .text(login.appKey), .text(login.userID),
                           .text(login.deviceID), .text(login.platform.rawValue), .integer(now)])
                 let sequence = inserted.rows.first?[0].int64 ?? 0
+                guard announce else { return sequence }
                 try PostgresServerStore.notify(connection, ClusterNotice(node: node, event: .login(
                     sequence: sequence, appKey: login.appKey, userID: login.userID, deviceID: login.deviceID,
                     platform: login.platform.rawValue)))

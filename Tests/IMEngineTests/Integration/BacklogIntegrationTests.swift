@@ -1,5 +1,6 @@
 import IMEngine
 import Testing
+import TestSupport
 
 /// Messages kept by the server for a device while it was away reach it once, in full.
 @Suite(.timeLimit(.minutes(2)))

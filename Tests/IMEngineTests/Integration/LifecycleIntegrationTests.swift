@@ -1,5 +1,6 @@
 import IMEngine
 import Testing
+import TestSupport
 
 /// The app's side of contract section 4 against the real server: background, network, sign out.
 @Suite(.timeLimit(.minutes(1)))

@@ -1,6 +1,7 @@
 import IMEngine
 import Synchronization
 import Testing
+import TestSupport
 
 /// A device on a bad network, made by a fault proxy between it and the real server.
 @Suite(.timeLimit(.minutes(2)))

@@ -2,6 +2,7 @@ import Foundation
 import IMEngine
 import Synchronization
 import Testing
+import TestSupport
 
 /// Connections lost or missing at awkward moments: the server down at login, cut in the
 /// middle of a message stream, and lost with a token that stopped working meanwhile.

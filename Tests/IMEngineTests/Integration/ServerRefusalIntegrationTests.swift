@@ -2,6 +2,7 @@ import IMEngine
 import IMProtocol
 import IMServer
 import Testing
+import TestSupport
 
 /// Contract section 2 against the real server over sockets: a login, and every condition that
 /// ends a session for good, set up through the server, surfacing with its status and code.

@@ -7,16 +7,6 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// Polls `condition` every 5 ms until it holds or `limit` passes; whether it held.
-func eventually(within limit: Duration = .seconds(5), _ condition: @Sendable () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + limit
-    while ContinuousClock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return await condition()
-}
-
 enum TestTokens {
     static let appKey = "app1"
     static let secret = "secret1"
