@@ -56,7 +56,7 @@ extension BrokerCore {
         }
     }
 
-    /// Keeps this node's heartbeat fresh (every `interval` seconds of maintenance).
+    /// Keeps this node's heartbeat fresh (every two seconds, from the maintenance tick).
     func clusterHeartbeat() {
         guard let cluster else { return }
         let now = clock.wallMilliseconds()
