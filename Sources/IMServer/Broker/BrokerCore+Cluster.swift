@@ -49,10 +49,24 @@ extension BrokerCore {
     static let takeoverGrace: Duration = .seconds(1)
 
     /// After the listener (re)connected, notices may have been missed: every online device
-    /// looks at its queue again.
+    /// looks at its queue again, and the logins made elsewhere meanwhile are carried out as
+    /// their notices would have been (the newer login wins, as always).
     func catchUpAfterMissedNotices() {
         for brokers in online.values {
             for broker in brokers { pump(broker) }
+        }
+        guard let cluster else { return }
+        let users = online.keys.map { (appKey: $0.appKey, userID: $0.userID) }
+        let now = clock.wallMilliseconds()
+        perform({ try await cluster.onlineElsewhere(users, now: now) }) { core, result in
+            guard case .success(let devices) = result else { return }
+            for (user, remote) in zip(users, devices) {
+                for device in remote {
+                    core.apply(ClusterNotice(node: "", event: .login(
+                        sequence: device.sequence, appKey: user.appKey, userID: user.userID,
+                        deviceID: device.deviceID, platform: device.platform)))
+                }
+            }
         }
     }
 
@@ -66,22 +80,17 @@ extension BrokerCore {
         }
     }
 
-    /// Writes the presence of every online connection again, after the other nodes removed
-    /// this node's rows (it was out of PostgreSQL's reach for longer than a heartbeat allows).
-    /// Not announced: these are old logins, and a notice would let them displace newer ones.
+    /// Writes the presence of every online connection again, with its first sequence number,
+    /// after the other nodes removed this node's rows (it was out of PostgreSQL's reach for
+    /// longer than a heartbeat allows).
     func rejoinCluster() {
         guard let cluster else { return }
-        let brokers = online.values.flatMap { $0 }.filter { $0.phase == .online && $0.login != nil }
-        let logins = brokers.compactMap { broker in
-            broker.login.map { (DeviceRegistration(appKey: $0.appKey, userID: $0.userID, deviceID: $0.deviceID, platform: $0.platform), broker.id) }
+        let logins = online.values.flatMap { $0 }.compactMap { broker -> (DeviceRegistration, UInt64, Int64)? in
+            guard broker.phase == .online, let login = broker.login, let sequence = broker.presenceSequence else { return nil }
+            let registration = DeviceRegistration(appKey: login.appKey, userID: login.userID, deviceID: login.deviceID, platform: login.platform)
+            return (registration, broker.id, sequence)
         }
         let now = clock.wallMilliseconds()
-        perform({ try await cluster.joined(logins, now: now, announce: false) }) { core, result in
-            guard case .success(let sequences) = result else { return }
-            for (broker, sequence) in zip(brokers, sequences) {
-                broker.presenceSequence = sequence
-                if broker.phase == .closed { core.leaveCluster(broker) }
-            }
-        }
+        perform({ try await cluster.rejoined(logins, now: now) }) { _, _ in }
     }
 }

@@ -85,9 +85,9 @@ final class PostgresCluster: Sendable {
         }
     }
 
-    /// Records logins accepted here and, with `announce`, tells the other nodes, in one
-    /// transaction; returns their sequence numbers (later logins have higher ones), in order.
-    func joined(_ logins: [(DeviceRegistration, UInt64)], now: Int64, announce: Bool = true) async throws(ServerStoreError) -> [Int64] {
+    /// Records logins accepted here and tells the other nodes, in one transaction; returns
+    /// their sequence numbers (later logins have higher ones), in order.
+    func joined(_ logins: [(DeviceRegistration, UInt64)], now: Int64) async throws(ServerStoreError) -> [Int64] {
         guard !logins.isEmpty else { return [] }
         let node = nodeName
         return try await store.write("record \(logins.count) logins") { connection in
@@ -98,11 +98,27 @@ final class PostgresCluster: Sendable {
                     """, [.text(node), .integer(Int64(bitPattern: id)), .text(login.appKey), .text(login.userID),
                           .text(login.deviceID), .text(login.platform.rawValue), .integer(now)])
                 let sequence = inserted.rows.first?[0].int64 ?? 0
-                guard announce else { return sequence }
                 try PostgresServerStore.notify(connection, ClusterNotice(node: node, event: .login(
                     sequence: sequence, appKey: login.appKey, userID: login.userID, deviceID: login.deviceID,
                     platform: login.platform.rawValue)))
                 return sequence
+            }
+        }
+    }
+
+    /// Writes again the presence rows of logins the other nodes removed (they took this node
+    /// for dead), with their first sequence numbers, so that logins made elsewhere meanwhile
+    /// still count as the newer ones. Not announced: these logins are not new.
+    func rejoined(_ logins: [(DeviceRegistration, UInt64, Int64)], now: Int64) async throws(ServerStoreError) {
+        guard !logins.isEmpty else { return }
+        let node = nodeName
+        try await store.write("record \(logins.count) logins again") { connection in
+            for (login, id, sequence) in logins {
+                _ = try connection.execute("""
+                    INSERT INTO presence(sequence, node, connection, app_key, user_id, device_id, platform, since)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (sequence) DO NOTHING
+                    """, [.integer(sequence), .text(node), .integer(Int64(bitPattern: id)), .text(login.appKey),
+                          .text(login.userID), .text(login.deviceID), .text(login.platform.rawValue), .integer(now)])
             }
         }
     }
