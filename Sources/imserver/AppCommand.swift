@@ -66,11 +66,12 @@ enum AppCommand {
         }
         let configuration = ConfigurationFile.loadOrExit(parsed.value("--config"))
         let output = AppOutput(json: parsed.has("--json"))
-        if parsed.value("--data") != nil && parsed.value("--store") != nil {
-            CommandLineTool.fail(spec, UsageError("--data and --store name two places to keep the data: give one"))
+        let location: StoreLocation
+        do {
+            location = try ServeCommand.storeLocation(parsed)
+        } catch {
+            CommandLineTool.fail(spec, error)
         }
-        let location = StoreLocation(
-            directory: parsed.value("--data") ?? SQLiteServerStore.defaultDirectory(), storeURL: parsed.value("--store"))
         do {
             let store = try await location.open(nodeName: "imserver-app", connections: 1)
             var failure: (any Error)?

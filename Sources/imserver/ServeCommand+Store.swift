@@ -15,10 +15,8 @@ extension ServeCommand {
     static func storeOptions(_ parsed: ParsedArguments) -> StoreOptions {
         do throws(UsageError) {
             let reader = OptionReader(parsed: parsed, command: "imserver")
-            let url = parsed.value("--store")
-            if url != nil && parsed.value("--data") != nil {
-                throw UsageError("--data and --store name two places to keep the data: give one")
-            }
+            let location = try storeLocation(parsed)
+            let url: String? = if case .postgres(let url) = location { url } else { nil }
             if url == nil, let option = ["--node-name", "--store-connections"].first(where: { parsed.value($0) != nil }) {
                 throw UsageError("\(option) goes with --store (the nodes of one PostgreSQL database)")
             }
@@ -31,6 +29,15 @@ extension ServeCommand {
         } catch {
             CommandLineTool.fail(spec, error)
         }
+    }
+
+    /// Where `--data` or `--store` (never both) says to keep the data, for the server and
+    /// `imserver app` alike; the default data directory without either.
+    static func storeLocation(_ parsed: ParsedArguments) throws(UsageError) -> StoreLocation {
+        if parsed.value("--data") != nil && parsed.value("--store") != nil {
+            throw UsageError("--data and --store name two places to keep the data: give one")
+        }
+        return StoreLocation(directory: parsed.value("--data") ?? SQLiteServerStore.defaultDirectory(), storeURL: parsed.value("--store"))
     }
 
     static func isValidNodeName(_ name: String) -> Bool {

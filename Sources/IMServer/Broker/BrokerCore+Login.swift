@@ -41,7 +41,7 @@ extension BrokerCore {
     /// `elsewhere` are the user's devices online on other nodes: they count for the policy's
     /// refusal; their evictions happen there, when this login's notice arrives (`PostgresCluster.joined`).
     func continueLogin(_ pending: LoginBatches.Pending, state: UserState, elsewhere: [RemoteDevice] = []) {
-        let (broker, connect, claims) = (pending.broker, pending.connect, pending.claims)
+        let (broker, claims) = (pending.broker, pending.claims)
         guard let login = broker.login else { return }
         // The app may have been blocked or removed while the store answered.
         let app = apps[login.appKey]
@@ -53,10 +53,7 @@ extension BrokerCore {
         }
         let key = UserKey(appKey: login.appKey, userID: login.userID)
         let others = online[key] ?? []
-        let attempt = DevicePolicy.Login(
-            clientID: login.deviceID, platform: login.platform.rawValue,
-            isReconnection: connect.properties.userProperty(IMUserProperty.reconnect) == IMUserProperty.flagSet,
-            kickEnable: connect.properties.userProperty(IMUserProperty.kickEnable) == IMUserProperty.flagSet)
+        guard let attempt = policyLogin(pending) else { return }
         // Connection ids start at 1, so 0 marks the devices of other nodes.
         let devices = others.compactMap { other in
             other.login.map { DevicePolicy.OnlineDevice(connectionID: other.id, clientID: $0.deviceID, platform: $0.platform.rawValue) }
@@ -79,6 +76,16 @@ extension BrokerCore {
         online[key, default: []].append(broker)
         pushDisabled.remove(login.device)
         registerDevice(pending)
+    }
+
+    /// The login as the device policy sees it: device, platform, `im-reconnect`, `im-kick-enable`.
+    func policyLogin(_ pending: LoginBatches.Pending) -> DevicePolicy.Login? {
+        guard let login = pending.broker.login else { return nil }
+        let properties = pending.connect.properties
+        return DevicePolicy.Login(
+            clientID: login.deviceID, platform: login.platform.rawValue,
+            isReconnection: properties.userProperty(IMUserProperty.reconnect) == IMUserProperty.flagSet,
+            kickEnable: properties.userProperty(IMUserProperty.kickEnable) == IMUserProperty.flagSet)
     }
 
     func completeLogin(_ broker: BrokerConnection, _ connect: Connect) {

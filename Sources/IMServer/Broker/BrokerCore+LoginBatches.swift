@@ -16,9 +16,17 @@ extension BrokerCore {
         let store = self.store
         let cluster = self.cluster
         let now = clock.wallMilliseconds()
+        // Devices online on other nodes matter only to a login that may have to give way to
+        // them (the policy's one refusal); the others' evictions happen on those nodes.
+        let mayGiveWay = batch.map { pending in
+            guard cluster != nil, let login = policyLogin(pending) else { return false }
+            return login.isReconnection && login.kickEnable && apps[pending.broker.login?.appKey ?? ""]?.clientControlsKickPolicy == true
+        }
         perform({
             let states = try await store.userStates(users)
-            let elsewhere = try await cluster?.onlineElsewhere(users, now: now) ?? users.map { _ in [] }
+            let asked = zip(users, mayGiveWay).filter(\.1).map(\.0)
+            var found = try await cluster?.onlineElsewhere(asked, now: now) ?? []
+            let elsewhere = mayGiveWay.map { $0 && !found.isEmpty ? found.removeFirst() : [] }
             return (states, elsewhere)
         }) { core, result in
             core.loginBatches.standing.finish()
