@@ -121,9 +121,13 @@ public final class EmbeddedServer: Sendable {
             let apps = try await store.effectiveApps(configured: options.configuration.apps)
             let group = try EventLoopGroup(threads: 1, name: "imserver")
             let loop = group.loops[0]
-            let core = LoopBound(
-                BrokerCore(loop: loop, store: store, cluster: cluster, configuration: options.configuration, apps: apps, clock: options.clock),
-                loop: loop)
+            let core: LoopBound<BrokerCore>
+            do {
+                core = try await makeCore(loop: loop, store: store, cluster: cluster, apps: apps, options: options)
+            } catch {
+                await BlockingCall.run { group.shutdown() }
+                throw error
+            }
             let limits = options.configuration.limits
             let highWater = min(256 * 1024, limits.outgoingBufferLimit)
             let connectionOptions = ConnectionOptions(
@@ -169,13 +173,30 @@ public final class EmbeddedServer: Sendable {
             if await onLoop({ core.value.connections.isEmpty }) != false { break }
             try? await Task.sleep(for: .milliseconds(20))
         }
+        // What the lane gathered is committed before the loop ends.
+        _ = await onLoop { core.value.lane.close() }
         let group = self.group
         await BlockingCall.run { group.shutdown() }
         await cluster?.stop()
         await store.close()
     }
 
-    /// Runs `body` on the loop; nil once the loop has stopped.
+    /// Makes the broker on its loop, where its message lane opens (SQLite's connection is the loop's).
+    private static func makeCore(
+        loop: EventLoop, store: any ServerStore, cluster: PostgresCluster?, apps: [AppSettings], options: Options
+    ) async throws(ServerStoreError) -> LoopBound<BrokerCore> {
+        let made = await withCheckedContinuation { (continuation: CheckedContinuation<Result<LoopBound<BrokerCore>, ServerStoreError>, Never>) in
+            loop.execute {
+                continuation.resume(returning: Result { () throws(ServerStoreError) -> LoopBound<BrokerCore> in
+                    let core = BrokerCore(loop: loop, store: store, lane: try store.makeMessageLane(on: loop), cluster: cluster,
+                                          configuration: options.configuration, apps: apps, clock: options.clock)
+                    return LoopBound(confined: core, loop: loop)
+                })
+            }
+        }
+        return try made.get()
+    }
+
     /// The user's devices that disconnected with push turned off (`im-push` `off`) and have
     /// not logged in since, sorted.
     public func pushDisabledDevices(appKey: String, userID: String) async -> [String] {
@@ -183,6 +204,7 @@ public final class EmbeddedServer: Sendable {
         return await onLoop { core.value.pushDisabledDevices(appKey: appKey, userID: userID) } ?? []
     }
 
+    /// Runs `body` on the loop; nil once the loop has stopped.
     private func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T? {
         let loop = self.loop
         return await withCheckedContinuation { continuation in

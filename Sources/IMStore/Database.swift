@@ -12,6 +12,8 @@ public final class Database {
     private var statementCache: [String: Statement] = [:]
     private static let statementCacheLimit = 128
     let releasesMemoryAfterTransactions: Bool
+    /// The closure SQLite's WAL hook calls (see `onWALCommit`).
+    var walHook: WALHookBox?
 
     /// Opens (and by default creates) the database at `path` and applies `configuration`.
     ///

@@ -137,6 +137,7 @@ public final class EventLoop: Sendable {
             runInbox()
             runSoon(state)
             runTimers(state)
+            runEndOfTurn(state)
             flushConnections(state)
         }
         tearDown(state)
@@ -144,7 +145,7 @@ public final class EventLoop: Sendable {
 
     /// Milliseconds epoll may sleep: none when work is queued, else until the next timer.
     private func waitTimeout(_ state: LoopState) -> Int32 {
-        if !state.soon.isEmpty || !state.flushQueue.isEmpty { return 0 }
+        if !state.soon.isEmpty || !state.flushQueue.isEmpty || !state.endOfTurn.isEmpty { return 0 }
         guard let deadline = state.timers.nextDeadline() else { return -1 }
         let now = monotonicNanoseconds()
         guard deadline > now else { return 0 }
@@ -171,6 +172,14 @@ public final class EventLoop: Sendable {
         for action in state.timers.takeExpired(now: monotonicNanoseconds()) { action() }
     }
 
+    /// Runs what asked to come last in the turn, and what that asks in turn, a few rounds at
+    /// most: the rest waits for the next turn, which then does not sleep.
+    private func runEndOfTurn(_ state: LoopState) {
+        for _ in 0..<4 where !state.endOfTurn.isEmpty {
+            for task in state.endOfTurn.take() { task() }
+        }
+    }
+
     private func flushConnections(_ state: LoopState) {
         guard !state.flushQueue.isEmpty else { return }
         for connection in state.flushQueue.take() { connection.flushQueued() }
@@ -180,6 +189,7 @@ public final class EventLoop: Sendable {
         for handler in state.allHandlers { handler.loopWillStop() }
         state.timers.removeAll()
         state.soon.removeAll()
+        state.endOfTurn.removeAll()
         state.flushQueue.removeAll()
         Glibc.close(wakeFD)
         Glibc.close(epollFD)
@@ -211,6 +221,15 @@ extension EventLoop {
     /// Runs `task` on the loop thread in the next turn, never re-entrantly. Call on the loop thread.
     func executeSoon(_ task: @escaping () -> Void) {
         state.value.soon.append(task)
+    }
+
+    /// Runs `task` on the loop thread late in this turn: after the reads, queued tasks and timers
+    /// of the turn, before its bytes are flushed. Call on the loop thread.
+    ///
+    /// Work that gains from batching (one commit for everything a turn read) gathers during the
+    /// turn and runs here once; what it writes to connections leaves in the same flush.
+    public func executeAtEndOfTurn(_ task: @escaping () -> Void) {
+        state.value.endOfTurn.append(task)
     }
 
     /// Queues `connection` to be flushed at the end of this turn. Call on the loop thread.

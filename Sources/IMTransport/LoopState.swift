@@ -7,6 +7,8 @@ final class LoopState {
     private var handlers: [(any Selectable)?] = []
     /// Loop-local tasks for the next turn (a read to retry, a paused reader resumed).
     var soon: [() -> Void] = []
+    /// Tasks for late in this turn (see `EventLoop.executeAtEndOfTurn`).
+    var endOfTurn: [() -> Void] = []
     /// Connections with bytes queued since the last turn; flushed once at the end of a turn.
     var flushQueue: [Connection] = []
     var timers = TimerQueue()

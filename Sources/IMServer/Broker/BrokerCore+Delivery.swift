@@ -46,11 +46,8 @@ extension BrokerCore {
         guard room > 0 else { return }
         broker.fetching = true
         broker.fetchAgain = false
-        let store = self.store
-        let after = broker.lastQueuedMessageID
-        perform({
-            try await store.pending(appKey: login.appKey, userID: login.userID, deviceID: login.deviceID, after: after, limit: room)
-        }) { core, result in
+        lane.pending(login.device, after: broker.lastQueuedMessageID, limit: room) { [weak self] result in
+            guard let core = self else { return }
             broker.fetching = false
             guard broker.phase == .online, case .success(let messages) = result else { return }
             for message in messages { core.deliver(message, to: broker, login.device) }
@@ -99,12 +96,9 @@ extension BrokerCore {
     /// Removes acknowledged messages from the store's queue, a batch at a time.
     private func flushAcknowledgements(_ broker: BrokerConnection) {
         guard let login = broker.login, let batch = broker.acknowledgements.next() else { return }
-        let store = self.store
-        perform({
-            try await store.acknowledge(appKey: login.appKey, userID: login.userID, deviceID: login.deviceID, messageIDs: batch)
-        }) { core, _ in
+        lane.acknowledge(login.device, messageIDs: batch) { [weak self] _ in
             broker.acknowledgements.finish()
-            core.flushAcknowledgements(broker)
+            self?.flushAcknowledgements(broker)
         }
     }
 }

@@ -30,10 +30,10 @@ extension BrokerCore {
     /// Stores what the client sent, one batch at a time, then PUBACKs each in order and delivers.
     private func storePendingPublishes(_ broker: BrokerConnection) {
         guard let batch = broker.publishes.next() else { return }
-        let store = self.store
         let messages = batch.map(\.message)
         let quota = messages.first.flatMap { apps[$0.appKey]?.queueQuota } ?? QueueQuota()
-        perform({ try await store.storeMessages(messages, quota: quota) }) { core, result in
+        lane.store(messages, quota: quota) { [weak self] result in
+            guard let core = self else { return }
             broker.publishes.finish()
             switch result {
             case .success(let results):

@@ -50,11 +50,10 @@ extension BrokerCore {
     private func sendWill(_ will: WillMessage, login: BrokerConnection.Login) {
         let message = NewMessage(appKey: login.appKey, from: login.userID, to: [will.recipient], cid: will.cid,
                                  text: will.text, sentAt: clock.wallMilliseconds())
-        let store = self.store
         let quota = apps[login.appKey]?.queueQuota ?? QueueQuota()
-        perform({ try await store.storeMessages([message], quota: quota) }) { core, result in
-            guard case .success(let stored) = result, let first = stored.first, !first.isDuplicate else { return }
-            core.notify(appKey: login.appKey, first.deliveries)
+        lane.store([message], quota: quota) { [weak self] result in
+            guard let self, case .success(let stored) = result, let first = stored.first, !first.isDuplicate else { return }
+            notify(appKey: login.appKey, first.deliveries)
         }
     }
 }

@@ -6,12 +6,15 @@ import MQTT
 /// routing and server-side disconnects.
 ///
 /// Confined to one event loop: every connection it serves runs on that loop, so connection
-/// callbacks use it directly with no locks or hops. Work on the store runs in tasks and comes
-/// back to the loop with `loop.execute`; each such continuation first checks that its
-/// connection is still the one it started for.
+/// callbacks use it directly with no locks or hops. A message's store calls go through `lane`
+/// (with SQLite, on this loop, a transaction per turn); other work on the store runs in tasks
+/// and comes back with `perform`. Each continuation first checks that its connection is still
+/// the one it started for.
 final class BrokerCore {
     let loop: EventLoop
     let store: any ServerStore
+    /// The store calls every message makes (store, fetch, acknowledge), answered on the loop.
+    let lane: any MessageLane
     /// The other nodes on the same PostgreSQL database, when there can be any.
     let cluster: PostgresCluster?
     let limits: ServerLimits
@@ -37,9 +40,11 @@ final class BrokerCore {
     /// Wills waiting out their delay, by the device whose connection left them.
     var pendingWills: [DeviceKey: TimerID] = [:]
 
-    init(loop: EventLoop, store: any ServerStore, cluster: PostgresCluster? = nil, configuration: ServerConfiguration, apps: [AppSettings], clock: ServerClock) {
+    init(loop: EventLoop, store: any ServerStore, lane: any MessageLane, cluster: PostgresCluster? = nil,
+         configuration: ServerConfiguration, apps: [AppSettings], clock: ServerClock) {
         self.loop = loop
         self.store = store
+        self.lane = lane
         self.cluster = cluster
         self.limits = configuration.limits
         self.clock = clock
@@ -114,34 +119,16 @@ final class BrokerCore {
         }
     }
 
-    /// Runs `work` off the loop, then `then` with its result back on the loop.
+    /// Runs `work` off the loop, then `then` with its result back on the loop, unless the
+    /// core has gone meanwhile (a stopped server is not kept alive by store work under way).
     func perform<T: Sendable>(
         _ work: @escaping @Sendable () async throws -> T,
         then: @escaping (BrokerCore, Result<T, any Error>) -> Void
     ) {
-        let loop = self.loop
-        let continuation = LoopBound(confined: LoopContinuation(core: self, then: then), loop: loop)
-        Task {
-            let result: Result<T, any Error>
-            do { result = .success(try await work()) } catch { result = .failure(error) }
-            loop.execute {
-                let pending = continuation.value
-                guard let core = pending.core else { return }
-                pending.then(core, result)
-            }
+        loop.run(detached: work) { [weak self] result in
+            guard let self else { return }
+            then(self, result)
         }
-    }
-}
-
-/// What to run back on the loop after a `perform`; holds the core weakly so a stopped server
-/// is not kept alive by store work still under way.
-final class LoopContinuation<T> {
-    weak var core: BrokerCore?
-    let then: (BrokerCore, Result<T, any Error>) -> Void
-
-    init(core: BrokerCore, then: @escaping (BrokerCore, Result<T, any Error>) -> Void) {
-        self.core = core
-        self.then = then
     }
 }
 

@@ -22,14 +22,31 @@ extension SQLiteServerStore {
         _ messages: [NewMessage], quota: QueueQuota?
     ) async throws(ServerStoreError) -> [StoredMessageResult] {
         guard !messages.isEmpty else { return [] }
-        for message in messages {
-            try Self.validate(userIDs: [message.from] + message.to)
-        }
-        let uids = try newUIDs(sentAt: messages.map(\.sentAt))
-        return try await write("store \(messages.count == 1 ? "a message" : "\(messages.count) messages")") { db in
-            var writer = MessageWriter(db: db)
-            return try zip(messages, uids).map { message, uid in try writer.store(message, uid: uid, quota: quota) }
+        let uids = try prepare(messages)
+        return try await write(Self.storingOperation(messages)) { db in
+            try Self.storeMessages(db, messages, uids: uids, quota: quota)
         }
     }
 
+    /// Checks the messages' user ids and makes their uids: the part of storing that needs no
+    /// transaction, done before one opens.
+    func prepare(_ messages: [NewMessage]) throws(ServerStoreError) -> [String] {
+        for message in messages {
+            try Self.validate(userIDs: [message.from] + message.to)
+        }
+        return try newUIDs(sentAt: messages.map(\.sentAt))
+    }
+
+    /// What storing `messages` is called in an error.
+    static func storingOperation(_ messages: [NewMessage]) -> String {
+        "store \(messages.count == 1 ? "a message" : "\(messages.count) messages")"
+    }
+
+    /// Stores `messages` with their `uids` (from `prepare`) inside the caller's transaction.
+    static func storeMessages(
+        _ db: Database, _ messages: [NewMessage], uids: [String], quota: QueueQuota?
+    ) throws -> [StoredMessageResult] {
+        var writer = MessageWriter(db: db)
+        return try zip(messages, uids).map { message, uid in try writer.store(message, uid: uid, quota: quota) }
+    }
 }

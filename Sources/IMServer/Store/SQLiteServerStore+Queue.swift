@@ -9,14 +9,21 @@ extension SQLiteServerStore {
         appKey: String, userID: String, deviceID: String, after: Int64, limit: Int
     ) async throws(ServerStoreError) -> [QueuedMessage] {
         try await read("read the queue of device \(deviceID)") { db in
-            try db.fetchAll(SQL.pending, [.text(appKey), .text(userID), .text(deviceID), .integer(after), .integer(Int64(max(limit, 0)))])
-                .map { row in
-                    QueuedMessage(
-                        messageID: row[0].int64 ?? 0, uid: row[1].string ?? "", from: row[2].string ?? "",
-                        to: (row[3].string ?? "").split(separator: Self.recipientSeparator).map(String.init),
-                        text: row[4].string ?? "", cid: row[5].string ?? "", sentAt: row[6].int64 ?? 0)
-                }
+            try Self.pending(db, appKey: appKey, userID: userID, deviceID: deviceID, after: after, limit: limit)
         }
+    }
+
+    /// `pending(...)` inside the caller's transaction.
+    static func pending(
+        _ db: Database, appKey: String, userID: String, deviceID: String, after: Int64, limit: Int
+    ) throws -> [QueuedMessage] {
+        try db.fetchAll(SQL.pending, [.text(appKey), .text(userID), .text(deviceID), .integer(after), .integer(Int64(max(limit, 0)))])
+            .map { row in
+                QueuedMessage(
+                    messageID: row[0].int64 ?? 0, uid: row[1].string ?? "", from: row[2].string ?? "",
+                    to: (row[3].string ?? "").split(separator: Self.recipientSeparator).map(String.init),
+                    text: row[4].string ?? "", cid: row[5].string ?? "", sentAt: row[6].int64 ?? 0)
+            }
     }
 
     /// How many messages wait for the device.
@@ -41,16 +48,23 @@ extension SQLiteServerStore {
     ) async throws(ServerStoreError) -> Int {
         guard !messageIDs.isEmpty else { return 0 }
         return try await write("acknowledge messages of device \(deviceID)") { db in
-            guard let device = try Self.deviceRowID(db, appKey: appKey, userID: userID, deviceID: deviceID) else { return 0 }
-            var removed = 0
-            for messageID in messageIDs {
-                try db.execute(SQL.deleteQueueEntry, [.integer(device), .integer(messageID)])
-                guard db.changes > 0 else { continue }
-                removed += 1
-                try db.execute(SQL.releaseQueuedUsage, [.integer(messageID), .integer(messageID), .integer(messageID)])
-            }
-            return removed
+            try Self.acknowledge(db, appKey: appKey, userID: userID, deviceID: deviceID, messageIDs: messageIDs)
         }
+    }
+
+    /// `acknowledge(...)` inside the caller's transaction.
+    static func acknowledge(
+        _ db: Database, appKey: String, userID: String, deviceID: String, messageIDs: [Int64]
+    ) throws -> Int {
+        guard let device = try deviceRowID(db, appKey: appKey, userID: userID, deviceID: deviceID) else { return 0 }
+        var removed = 0
+        for messageID in messageIDs {
+            try db.execute(SQL.deleteQueueEntry, [.integer(device), .integer(messageID)])
+            guard db.changes > 0 else { continue }
+            removed += 1
+            try db.execute(SQL.releaseQueuedUsage, [.integer(messageID), .integer(messageID), .integer(messageID)])
+        }
+        return removed
     }
 
     /// Deletes the app's messages stored before `before` (ms since the epoch) and every queue

@@ -23,10 +23,13 @@ public final class SQLiteServerStore: ServerStore {
     public let path: String
     public var location: String { path }
     let queue: DatabaseQueue
+    /// How commits reach the disk, for every connection to the file (see `Database.Configuration`).
+    let synchronous: Database.Synchronous
 
-    private init(path: String, queue: DatabaseQueue) {
+    private init(path: String, queue: DatabaseQueue, synchronous: Database.Synchronous) {
         self.path = path
         self.queue = queue
+        self.synchronous = synchronous
     }
 
     /// Per-connection settings. The uid and cid indexes take inserts at random places, so once
@@ -62,7 +65,7 @@ public final class SQLiteServerStore: ServerStore {
         do {
             let (queue, _) = try await DatabaseQueue.open(path: path, configuration: configuration, migrator: migrator)
             try await queue.run { db in try db.executeScript(Self.connectionPragmas) }
-            return SQLiteServerStore(path: path, queue: queue)
+            return SQLiteServerStore(path: path, queue: queue, synchronous: synchronous)
         } catch let error as DatabaseError {
             throw .cannotOpen(path: path, reason: Self.reason(error))
         } catch {
@@ -101,6 +104,17 @@ public final class SQLiteServerStore: ServerStore {
         }
     }
 
+    /// Copies the WAL's pages into the database file. Runs on the store's queue: a checkpoint
+    /// syncs files, which the message lane's loop must not wait for.
+    ///
+    /// - Parameter restart: wait for writers to pause so that the whole WAL is copied and the
+    ///   next write starts it from the beginning; else copy what can be copied without waiting.
+    func checkpoint(restart: Bool) async throws(ServerStoreError) {
+        try await run("checkpoint the write-ahead log") { db in
+            _ = restart ? try db.fetchOnce("PRAGMA wal_checkpoint(RESTART)") : try db.fetchOnce("PRAGMA wal_checkpoint(PASSIVE)")
+        }
+    }
+
     // MARK: Running work
 
     /// Runs `body` in one immediate transaction; any failure becomes `failed(operation)`.
@@ -127,12 +141,17 @@ public final class SQLiteServerStore: ServerStore {
     private func mapErrors<T>(_ operation: String, _ body: () async throws -> T) async throws(ServerStoreError) -> T {
         do {
             return try await body()
-        } catch let error as ServerStoreError {
-            throw error
-        } catch let error as DatabaseError {
-            throw .failed(operation: operation, path: path, reason: Self.reason(error))
         } catch {
-            throw .failed(operation: operation, path: path, reason: "\(error)")
+            throw storeError(error, operation: operation)
+        }
+    }
+
+    /// `error` as this store reports it: SQLite's failures name the file and the operation.
+    func storeError(_ error: any Error, operation: String) -> ServerStoreError {
+        switch error {
+        case let error as ServerStoreError: return error
+        case let error as DatabaseError: return .failed(operation: operation, path: path, reason: Self.reason(error))
+        default: return .failed(operation: operation, path: path, reason: "\(error)")
         }
     }
 
