@@ -36,6 +36,27 @@ struct EventLoopTests {
         #expect(fired.withLock { $0 } == [1, 2, 3])
     }
 
+    @Test func endOfTurnTasksRunLateInTheSameTurnAndMayAskForMore() async throws {
+        let loop = try EventLoop(name: "test")
+        defer { loop.shutdown() }
+        let seen = Mutex<[String]>([])
+        @Sendable func note(_ what: String) { seen.withLock { $0.append(what) } }
+        loop.execute {
+            loop.executeAtEndOfTurn {
+                note("end 1")
+                loop.executeAtEndOfTurn { note("end 2") }
+            }
+            // Joins the inbox after this turn took it: runs in the next turn.
+            loop.execute { note("next turn") }
+            note("task")
+        }
+        loop.execute { note("same turn") }
+        try await withTimeout(.seconds(5)) {
+            while seen.withLock({ $0.count }) < 5 { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        #expect(seen.withLock { $0 } == ["task", "same turn", "end 1", "end 2", "next turn"])
+    }
+
     @Test func refusesTasksAfterShutdown() throws {
         let loop = try EventLoop(name: "test")
         loop.shutdown()

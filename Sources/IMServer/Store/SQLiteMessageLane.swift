@@ -21,11 +21,12 @@ import IMTransport
 /// off the loop. With `synchronous=FULL` each commit syncs the WAL, on the loop, once a turn.
 final class SQLiteMessageLane: MessageLane {
     /// How long calls wait for another connection's write lock before failing.
-    static let lockPatience: Duration = .seconds(5)
-    /// WAL pages after which a checkpoint is asked for; past `restartPages` the checkpoint
+    let lockPatience: Duration
+    /// WAL pages after which a checkpoint is asked for; past 16 times that the checkpoint
     /// waits for the lane's writes to pause (a passive one cannot keep up with a busy writer).
-    static let checkpointPages = 1_000
-    static let restartPages = 16_000
+    let checkpointPages: Int
+    /// The longest a late write (an acknowledgement) waits for company.
+    static let lateWriteDelay: Duration = .milliseconds(10)
 
     private let store: SQLiteServerStore
     private let loop: EventLoop
@@ -33,24 +34,44 @@ final class SQLiteMessageLane: MessageLane {
     private var jobs: [Job] = []
     private var turnScheduled = false
     private var retryTimer: TimerID?
+    private var lateTimer: TimerID?
     private var lockedSince: ContinuousClock.Instant?
     private var checkpointing = false
+    /// The WAL's size when the last checkpoint was asked for: the hook reports every page
+    /// in the file, copied or not, until a write starts the file over.
+    private var pagesAtCheckpoint = 0
     private var closed = false
-    /// Transactions committed and the calls they carried, for tests and benchmarks.
+    /// Transactions committed, the calls they carried and checkpoints done, for tests and benchmarks.
     private(set) var commits = 0
     private(set) var committedCalls = 0
+    private(set) var checkpoints = 0
+
+    /// What a call does to the file, which decides when it may run.
+    private enum Kind {
+        case read
+        case write
+        /// A write nobody waits for (acknowledgements: what the device has is not resent
+        /// while its connection lasts). It joins the next turn that runs anything, so the
+        /// pages it shares with the messages stored then are written once; at the latest it
+        /// runs `lateWriteDelay` after it was asked for.
+        case lateWrite
+    }
 
     /// One call: `run` does its work inside the turn's transaction, `finish` answers it after.
     private struct Job {
-        let writes: Bool
-        let run: (Database, _ ownSavepoint: Bool) -> Void
+        let kind: Kind
+        /// Returns whether the call succeeded.
+        let run: (Database) -> Bool
         let finish: ((any Error)?) -> Void
     }
 
     /// Opens the lane's own connection to the store's file. Call on `loop`, before clients come.
-    init(store: SQLiteServerStore, loop: EventLoop) throws(ServerStoreError) {
+    init(store: SQLiteServerStore, loop: EventLoop, lockPatience: Duration = .seconds(5),
+         checkpointPages: Int = 1_000) throws(ServerStoreError) {
         self.store = store
         self.loop = loop
+        self.lockPatience = lockPatience
+        self.checkpointPages = checkpointPages
         var configuration = Database.Configuration()
         configuration.synchronous = store.synchronous
         configuration.busyTimeoutMilliseconds = 0
@@ -67,13 +88,13 @@ final class SQLiteMessageLane: MessageLane {
         guard !messages.isEmpty else { return then(.success([])) }
         let uids: [String]
         do { uids = try store.prepare(messages) } catch { return then(.failure(error)) }
-        submit(SQLiteServerStore.storingOperation(messages), writes: true, {
+        submit(SQLiteServerStore.storingOperation(messages), .write, {
             try SQLiteServerStore.storeMessages($0, messages, uids: uids, quota: quota)
         }, then: then)
     }
 
     func pending(_ device: DeviceKey, after: Int64, limit: Int, then: @escaping (Result<[QueuedMessage], any Error>) -> Void) {
-        submit("read the queue of device \(device.deviceID)", writes: false, {
+        submit("read the queue of device \(device.deviceID)", .read, {
             try SQLiteServerStore.pending($0, appKey: device.appKey, userID: device.userID, deviceID: device.deviceID,
                                           after: after, limit: limit)
         }, then: then)
@@ -81,7 +102,7 @@ final class SQLiteMessageLane: MessageLane {
 
     func acknowledge(_ device: DeviceKey, messageIDs: [Int64], then: @escaping (Result<Int, any Error>) -> Void) {
         guard !messageIDs.isEmpty else { return then(.success(0)) }
-        submit("acknowledge messages of device \(device.deviceID)", writes: true, {
+        submit("acknowledge messages of device \(device.deviceID)", .lateWrite, {
             try SQLiteServerStore.acknowledge($0, appKey: device.appKey, userID: device.userID, deviceID: device.deviceID,
                                               messageIDs: messageIDs)
         }, then: then)
@@ -92,7 +113,9 @@ final class SQLiteMessageLane: MessageLane {
         guard !closed else { return }
         if let retryTimer { loop.cancelTimer(retryTimer) }
         retryTimer = nil
-        runTurn()
+        if let lateTimer { loop.cancelTimer(lateTimer) }
+        lateTimer = nil
+        runTurn(late: true)
         closed = true
         let left = jobs
         jobs = []
@@ -103,7 +126,7 @@ final class SQLiteMessageLane: MessageLane {
     // MARK: Turns
 
     private func submit<T>(
-        _ operation: String, writes: Bool, _ body: @escaping (Database) throws -> T,
+        _ operation: String, _ kind: Kind, _ body: @escaping (Database) throws -> T,
         then: @escaping (Result<T, any Error>) -> Void
     ) {
         guard !closed else {
@@ -111,9 +134,10 @@ final class SQLiteMessageLane: MessageLane {
         }
         var outcome: Result<T, any Error>?
         let store = self.store
-        jobs.append(Job(writes: writes, run: { db, ownSavepoint in
-            // A savepoint keeps one failing call from undoing the others of its turn.
-            outcome = Result { ownSavepoint ? try db.transaction { try body($0) } : try body(db) }
+        jobs.append(Job(kind: kind, run: { db in
+            outcome = Result { try body(db) }
+            if case .failure = outcome { return false }
+            return true
         }, finish: { failure in
             let result = failure.map { .failure($0) } ?? outcome ?? .failure(ServerStoreError.failed(
                 operation: operation, path: store.path, reason: "the call was never run"))
@@ -127,13 +151,16 @@ final class SQLiteMessageLane: MessageLane {
         }
     }
 
-    private func runTurn() {
+    private func runTurn(late: Bool = false) {
         guard !closed, retryTimer == nil, !jobs.isEmpty else { return }
+        guard late || jobs.contains(where: { $0.kind != .lateWrite }) else { return runLater() }
+        if let lateTimer { loop.cancelTimer(lateTimer) }
+        lateTimer = nil
         let batch = jobs
         jobs = []
-        let writes = batch.contains { $0.writes }
+        let writes = batch.contains { $0.kind != .read }
         do {
-            try db.executeScript(writes ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+            try db.execute(writes ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
         } catch where error.code == .busy || error.code == .locked {
             jobs = batch + jobs
             return waitForLock(error)
@@ -141,16 +168,48 @@ final class SQLiteMessageLane: MessageLane {
             return finish(batch, failure: error)
         }
         lockedSince = nil
-        for job in batch where !closed { job.run(db, batch.count > 1 && job.writes) }
+        // No savepoint per call (two more statements each): a failure, which is rare, undoes
+        // the turn and its calls run again one transaction each, so it stays with its call.
+        guard batch.allSatisfy({ $0.run(db) }) else {
+            try? db.execute("ROLLBACK")
+            return batch.count == 1 ? finish(batch, failure: nil) : batch.forEach(runAlone)
+        }
         do {
-            try db.executeScript("COMMIT")
+            try db.execute("COMMIT")
         } catch {
-            if db.isInTransaction { try? db.executeScript("ROLLBACK") }
+            if db.isInTransaction { try? db.execute("ROLLBACK") }
             return finish(batch, failure: error)
         }
         commits += 1
         committedCalls += batch.count
         finish(batch, failure: nil)
+    }
+
+    /// Runs `job` in a transaction of its own and answers it.
+    private func runAlone(_ job: Job) {
+        do {
+            try db.execute(job.kind == .read ? "BEGIN DEFERRED" : "BEGIN IMMEDIATE")
+            guard job.run(db) else {
+                try? db.execute("ROLLBACK")
+                return job.finish(nil)
+            }
+            try db.execute("COMMIT")
+            commits += 1
+            committedCalls += 1
+            job.finish(nil)
+        } catch {
+            if db.isInTransaction { try? db.execute("ROLLBACK") }
+            job.finish(error)
+        }
+    }
+
+    /// Runs the late writes waiting alone once their delay is up.
+    private func runLater() {
+        guard lateTimer == nil else { return }
+        lateTimer = loop.scheduleTimer(after: Self.lateWriteDelay) { [weak self] in
+            self?.lateTimer = nil
+            self?.runTurn(late: true)
+        }
     }
 
     private func finish(_ batch: [Job], failure: (any Error)?) {
@@ -160,7 +219,7 @@ final class SQLiteMessageLane: MessageLane {
     private func waitForLock(_ error: DatabaseError) {
         let now = ContinuousClock.now
         let since = lockedSince ?? now
-        guard now - since < Self.lockPatience else {
+        guard now - since < lockPatience else {
             lockedSince = nil
             let batch = jobs
             jobs = []
@@ -174,12 +233,15 @@ final class SQLiteMessageLane: MessageLane {
     }
 
     private func walGrew(to pages: Int) {
-        guard pages >= Self.checkpointPages, !checkpointing else { return }
+        if pages < pagesAtCheckpoint { pagesAtCheckpoint = 0 }
+        guard pages - pagesAtCheckpoint >= checkpointPages, !checkpointing else { return }
         checkpointing = true
+        pagesAtCheckpoint = pages
         let store = self.store
-        let restart = pages >= Self.restartPages
-        loop.run(detached: { try await store.checkpoint(restart: restart) }) { [weak self] _ in
+        let restart = pages >= 16 * checkpointPages
+        loop.run(detached: { try await store.checkpoint(restart: restart) }) { [weak self] result in
             self?.checkpointing = false
+            if case .success = result { self?.checkpoints += 1 }
         }
     }
 }

@@ -1,0 +1,62 @@
+import Dispatch
+import IMTransport
+import TestSupport
+@testable import IMServer
+
+/// A SQLite store in a temporary directory with device bob/phone registered, a loop, and a
+/// message lane made on that loop.
+final class LaneFixture: Sendable {
+    let directory = TemporaryDirectory(prefix: "imsh-lane")
+    let store: SQLiteServerStore
+    let loop: EventLoop
+    let lane: LoopBound<SQLiteMessageLane>
+
+    init(lockPatience: Duration = .seconds(5), checkpointPages: Int = 1_000) async throws {
+        store = try await SQLiteServerStore.open(directory: directory.path)
+        _ = try await store.registerDevices([DeviceRegistration(appKey: "app", userID: "bob", deviceID: "phone", platform: .mobile)], now: 1)
+        let loop = try EventLoop(name: "lane-test")
+        self.loop = loop
+        let store = self.store
+        let made = await withCheckedContinuation { (continuation: CheckedContinuation<Result<LoopBound<SQLiteMessageLane>, ServerStoreError>, Never>) in
+            loop.execute {
+                continuation.resume(returning: Result { () throws(ServerStoreError) in
+                    LoopBound(confined: try SQLiteMessageLane(store: store, loop: loop, lockPatience: lockPatience,
+                                                               checkpointPages: checkpointPages), loop: loop)
+                })
+            }
+        }
+        lane = try made.get()
+    }
+
+    /// A message from alice to bob with client id `cid`.
+    func message(_ cid: String, text: String = "hello") -> NewMessage {
+        NewMessage(appKey: "app", from: "alice", to: ["bob"], cid: cid, text: text, sentAt: 1_000)
+    }
+
+    /// Runs `body` on the loop with the lane; returns what it hands to `done` (on the loop).
+    func onLoop<T: Sendable>(_ body: @escaping @Sendable (SQLiteMessageLane, @escaping (T) -> Void) -> Void) async throws -> T {
+        let lane = self.lane
+        return await withCheckedContinuation { continuation in
+            loop.execute {
+                var answered = false
+                body(lane.value) { value in
+                    guard !answered else { return }
+                    answered = true
+                    continuation.resume(returning: value)
+                }
+            }
+        }
+    }
+
+    func stop() {
+        let lane = self.lane
+        let loop = self.loop
+        let closed = DispatchSemaphore(value: 0)
+        loop.execute {
+            lane.value.close()
+            closed.signal()
+        }
+        closed.wait()
+        loop.shutdown()
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import IMStore
+import IMTransport
+import Testing
+import TestSupport
+@testable import IMServer
+
+/// The SQLite message lane: a turn's calls in one transaction on the loop, answered after the
+/// commit; a failing call alone fails; a locked file is waited for from a timer, not by
+/// blocking the loop; acknowledgements ride with the next commit; checkpoints happen elsewhere.
+@Suite struct SQLiteMessageLaneTests {
+    @Test func callsOfOneTurnShareOneCommitAndAreInTheFileWhenAnswered() async throws {
+        let fixture = try await LaneFixture()
+        defer { fixture.stop() }
+        let results = try await fixture.onLoop { lane, done in
+            var answers: [Result<[StoredMessageResult], any Error>] = []
+            for index in 0..<10 {
+                lane.store([fixture.message("c\(index)")], quota: nil) { result in
+                    answers.append(result)
+                    if answers.count == 10 { done((answers, lane.commits, lane.committedCalls)) }
+                }
+            }
+        }
+        #expect(results.0.allSatisfy { (try? $0.get())?.first?.deliveries.count == 1 })
+        #expect(results.1 == 1)
+        #expect(results.2 == 10)
+        // Another connection sees them: answered means committed.
+        #expect(try await fixture.store.pendingCount(appKey: "app", userID: "bob", deviceID: "phone") == 10)
+    }
+
+    @Test func aFailingCallFailsAloneAndItsTurnMatesCommit() async throws {
+        let fixture = try await LaneFixture()
+        defer { fixture.stop() }
+        let probe = try Database(path: fixture.store.path)
+        try probe.executeScript("""
+            CREATE TRIGGER refuse_boom BEFORE INSERT ON message WHEN NEW.text = 'boom'
+            BEGIN SELECT RAISE(ABORT, 'boom refused'); END
+            """)
+        let outcomes = try await fixture.onLoop { lane, done in
+            var answers: [String: Bool] = [:]
+            for text in ["first", "boom", "last"] {
+                lane.store([fixture.message(text, text: text)], quota: nil) { result in
+                    if case .failure(let error) = result { #expect("\(error)".contains("boom refused")) }
+                    answers[text] = (try? result.get()) != nil
+                    if answers.count == 3 { done(answers) }
+                }
+            }
+        }
+        #expect(outcomes == ["first": true, "boom": false, "last": true])
+        #expect(try await fixture.store.pendingCount(appKey: "app", userID: "bob", deviceID: "phone") == 2)
+    }
+
+    @Test func aLockedFileIsWaitedForWithoutBlockingTheLoop() async throws {
+        let fixture = try await LaneFixture()
+        defer { fixture.stop() }
+        let holder = try Database(path: fixture.store.path)
+        try holder.executeScript("BEGIN IMMEDIATE")
+        let started = ContinuousClock.now
+        let release = Task.detached {
+            try await Task.sleep(for: .milliseconds(300))
+            try holder.executeScript("COMMIT")
+        }
+        let (ticks, stored) = try await fixture.onLoop { lane, done in
+            var ticks = 0
+            func tick() {
+                ticks += 1
+                fixture.loop.scheduleTimer(after: .milliseconds(10), tick)
+            }
+            tick()
+            lane.store([fixture.message("locked")], quota: nil) { result in done((ticks, (try? result.get()) != nil)) }
+        }
+        try await release.value
+        #expect(stored)
+        #expect(ContinuousClock.now - started >= .milliseconds(290))
+        // The loop went on with its timers while the lane waited.
+        #expect(ticks >= 10)
+    }
+
+    @Test func aFileLockedPastThePatienceFailsTheCalls() async throws {
+        let fixture = try await LaneFixture(lockPatience: .milliseconds(100))
+        defer { fixture.stop() }
+        let holder = try Database(path: fixture.store.path)
+        try holder.executeScript("BEGIN IMMEDIATE")
+        defer { try? holder.executeScript("ROLLBACK") }
+        let failure = try await fixture.onLoop { lane, done in
+            lane.store([fixture.message("never")], quota: nil) { result in
+                if case .failure(let error) = result { done("\(error)") } else { done("stored") }
+            }
+        }
+        #expect(failure.contains("locked"), "\(failure)")
+    }
+
+    @Test func anAcknowledgementWaitsForCompanyOrItsDelay() async throws {
+        let fixture = try await LaneFixture()
+        defer { fixture.stop() }
+        let device = DeviceKey(appKey: "app", userID: "bob", deviceID: "phone")
+        let ids = try await fixture.onLoop { lane, done in
+            lane.store([fixture.message("a"), fixture.message("b")], quota: nil) { result in
+                done((try? result.get())?.map(\.messageID) ?? [])
+            }
+        }
+        #expect(ids.count == 2)
+        // With a store in the same turn: one commit for both.
+        let together = try await fixture.onLoop { lane, done in
+            let before = lane.commits
+            var answered = 0
+            lane.acknowledge(device, messageIDs: [ids[0]]) { _ in
+                answered += 1
+                if answered == 2 { done(lane.commits - before) }
+            }
+            lane.store([fixture.message("c")], quota: nil) { _ in
+                answered += 1
+                if answered == 2 { done(lane.commits - before) }
+            }
+        }
+        #expect(together == 1)
+        // Alone: committed after its delay, not in its own turn.
+        let started = ContinuousClock.now
+        let removed = try await fixture.onLoop { lane, done in
+            lane.acknowledge(device, messageIDs: [ids[1]]) { result in done((try? result.get()) ?? -1) }
+        }
+        #expect(removed == 1)
+        #expect(ContinuousClock.now - started >= SQLiteMessageLane.lateWriteDelay)
+        #expect(try await fixture.store.pendingCount(appKey: "app", userID: "bob", deviceID: "phone") == 1)
+    }
+
+    @Test func theWALIsCheckpointedOffTheLoop() async throws {
+        let fixture = try await LaneFixture(checkpointPages: 8)
+        defer { fixture.stop() }
+        let checkpoints: Int = try await fixture.onLoop { lane, done in
+            var left = 40
+            func next() {
+                lane.store([fixture.message("m\(left)", text: String(repeating: "x", count: 3000))], quota: nil) { _ in
+                    left -= 1
+                    if left > 0 { return next() }
+                    func wait() {
+                        if lane.checkpoints > 0 { return done(lane.checkpoints) }
+                        fixture.loop.scheduleTimer(after: .milliseconds(5), wait)
+                    }
+                    wait()
+                }
+            }
+            next()
+        }
+        #expect(checkpoints >= 1)
+    }
+
+    @Test func closingCommitsWhatWasSubmittedAndRefusesMore() async throws {
+        let fixture = try await LaneFixture()
+        defer { fixture.stop() }
+        let (first, later) = try await fixture.onLoop { lane, done in
+            var first: Bool?
+            lane.store([fixture.message("before-close")], quota: nil) { first = (try? $0.get()) != nil }
+            lane.close()
+            lane.store([fixture.message("after-close")], quota: nil) { done((first, (try? $0.get()) != nil)) }
+        }
+        #expect(first == true)
+        #expect(later == false)
+        #expect(try await fixture.store.pendingCount(appKey: "app", userID: "bob", deviceID: "phone") == 1)
+    }
+}
