@@ -93,11 +93,13 @@ public final class SQLiteServerStore: ServerStore {
         getenv(name).map { String(cString: $0) }
     }
 
-    /// A number that changes whenever another connection (another process, or another
-    /// `SQLiteServerStore` on the same file) commits to the database; this store's own commits leave it.
+    /// A number that changes whenever another connection (another process, another
+    /// `SQLiteServerStore` on the same file, or the broker's message lane) commits to the
+    /// database; the store's own commits leave it.
     ///
     /// This is SQLite's `PRAGMA data_version` on the store's connection: cheap (no disk read),
-    /// so a server can poll it every second and reload `appOverrides()` only when it moved.
+    /// so a server can poll it every second and reload `appOverrides()` only when it moved
+    /// (under traffic the lane moves it, and the small app table is read once a second).
     public func externalChangeCounter() async throws(ServerStoreError) -> Int64 {
         try await run("read the change counter") { db in
             try db.fetchOne("PRAGMA data_version")?[0].int64 ?? 0
