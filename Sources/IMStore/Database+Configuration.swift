@@ -35,6 +35,10 @@ extension Database {
         public var foreignKeys = true
         /// Run `PRAGMA quick_check` when opening (cost grows with the file size).
         public var quickCheckOnOpen = false
+        /// The page size of a database this connection creates; nil is SQLite's 4,096. An
+        /// existing file keeps its own. A commit writes every page it touched whole, so small
+        /// rows written a few at a time (a message server's) want smaller pages.
+        public var pageSize: Int? = nil
 
         public init() {}
 

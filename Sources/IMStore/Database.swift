@@ -74,6 +74,10 @@ public final class Database {
     private func setUp(_ configuration: Configuration) throws(DatabaseError) {
         // Reading anything forces SQLite to look at the header: garbage fails here.
         _ = try fetchOnce("PRAGMA schema_version")
+        // Before the journal mode: switching to WAL writes the header, fixing the page size.
+        if let size = configuration.pageSize, !configuration.readOnly {
+            try executeScript("PRAGMA page_size=\(Int32(clamping: size))")
+        }
         if let wanted = configuration.journalMode, !configuration.readOnly {
             let mode = try fetchOnce("PRAGMA main.journal_mode=\(wanted.rawValue)").first?[0].string ?? ""
             guard mode.uppercased() == wanted.rawValue || path == ":memory:" else {

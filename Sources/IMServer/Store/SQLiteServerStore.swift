@@ -37,6 +37,12 @@ public final class SQLiteServerStore: ServerStore {
     /// keeps them in memory for millions of messages. Memory-mapped reads spare the copies.
     static let connectionPragmas = "PRAGMA cache_size = -65536; PRAGMA mmap_size = 268435456"
 
+    /// The page size of a new database file. At a few messages per commit a message writes
+    /// about seven pages of WAL (one per table and index it touches): with 2 KiB pages that is
+    /// half the bytes of SQLite's 4 KiB, for less CPU and a shorter latency tail at light load
+    /// and the same saturated rate (1 KiB cost a tenth of that rate). BENCHMARKS.md.
+    static let pageSize = 2048
+
     /// Opens or creates `DIRECTORY/server.sqlite`, creating the directory (mode 0700) if missing,
     /// and migrates it to the current schema. A directory others may write to or another user
     /// owns is refused, as is a database (or journal) that is not a regular file.
@@ -62,6 +68,7 @@ public final class SQLiteServerStore: ServerStore {
         }
         var configuration = Database.Configuration()
         configuration.synchronous = synchronous
+        configuration.pageSize = Self.pageSize
         do {
             let (queue, _) = try await DatabaseQueue.open(path: path, configuration: configuration, migrator: migrator)
             try await queue.run { db in try db.executeScript(Self.connectionPragmas) }

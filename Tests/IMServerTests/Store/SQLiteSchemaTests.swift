@@ -25,4 +25,23 @@ struct SQLiteSchemaTests {
         #expect(pending.map(\.uid) == [stored.uid])
         await reopened.close()
     }
+
+    @Test func aNewFileHasTwoKiBPagesAndAnOlderOneKeepsItsOwn() async throws {
+        let fresh = TemporaryDirectory(prefix: "imsh-schema")
+        await (try await SQLiteServerStore.open(directory: fresh.path)).close()
+        let made = try Database(path: fresh.file(SQLiteServerStore.fileName))
+        #expect(try made.fetchOne("PRAGMA page_size")?[0].int64 == 2048)
+        made.close()
+
+        let older = TemporaryDirectory(prefix: "imsh-schema")
+        var configuration = Database.Configuration()
+        configuration.pageSize = 4096
+        try Database(path: older.file(SQLiteServerStore.fileName), configuration: configuration).close()
+        let store = try await SQLiteServerStore.open(directory: older.path)
+        _ = try await store.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "c1", text: "hi", sentAt: 5)
+        await store.close()
+        let kept = try Database(path: older.file(SQLiteServerStore.fileName))
+        #expect(try kept.fetchOne("PRAGMA page_size")?[0].int64 == 4096)
+        kept.close()
+    }
 }
