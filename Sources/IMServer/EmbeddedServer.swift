@@ -140,7 +140,8 @@ public final class EmbeddedServer: Sendable {
                 listeners = try await openListeners(options, group: group, core: core, backend: backend, connectionOptions: connectionOptions)
             } catch {
                 await cluster?.stop()
-                group.shutdown()
+                loop.execute { core.value.lane.close() }
+                await BlockingCall.run { group.shutdown() }
                 throw error
             }
             loop.execute { core.value.startMaintenance() }
@@ -186,12 +187,16 @@ public final class EmbeddedServer: Sendable {
         loop: EventLoop, store: any ServerStore, cluster: PostgresCluster?, apps: [AppSettings], options: Options
     ) async throws(ServerStoreError) -> LoopBound<BrokerCore> {
         let made = await withCheckedContinuation { (continuation: CheckedContinuation<Result<LoopBound<BrokerCore>, ServerStoreError>, Never>) in
-            loop.execute {
+            let queued = loop.execute {
                 continuation.resume(returning: Result { () throws(ServerStoreError) -> LoopBound<BrokerCore> in
                     let core = BrokerCore(loop: loop, store: store, lane: try store.makeMessageLane(on: loop), cluster: cluster,
                                           configuration: options.configuration, apps: apps, clock: options.clock)
                     return LoopBound(confined: core, loop: loop)
                 })
+            }
+            if !queued {
+                continuation.resume(returning: .failure(.failed(
+                    operation: "start the broker", path: store.location, reason: "its event loop has stopped")))
             }
         }
         return try made.get()

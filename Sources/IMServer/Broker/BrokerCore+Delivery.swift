@@ -93,9 +93,17 @@ extension BrokerCore {
         pump(broker)
     }
 
-    /// Removes acknowledged messages from the store's queue, a batch at a time.
+    /// Removes acknowledged messages from the store's queue: at once when the lane keeps
+    /// order (a later read of the queue, such as the device's next connection's, then sees
+    /// them gone), else a batch at a time.
     private func flushAcknowledgements(_ broker: BrokerConnection) {
-        guard let login = broker.login, let batch = broker.acknowledgements.next() else { return }
+        guard let login = broker.login else { return }
+        if lane.keepsOrder {
+            let acknowledged = broker.acknowledgements.takeWaiting()
+            guard !acknowledged.isEmpty else { return }
+            return lane.acknowledge(login.device, messageIDs: acknowledged) { _ in }
+        }
+        guard let batch = broker.acknowledgements.next() else { return }
         lane.acknowledge(login.device, messageIDs: batch) { [weak self] _ in
             broker.acknowledgements.finish()
             self?.flushAcknowledgements(broker)

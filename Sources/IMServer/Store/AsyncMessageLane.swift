@@ -31,6 +31,9 @@ final class AsyncMessageLane: MessageLane {
         }, then: then)
     }
 
+    /// Whether calls run and are answered in the order they were made: no, each is a task.
+    var keepsOrder: Bool { false }
+
     func close() { closed = true }
 
     private func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T, then: @escaping (Result<T, any Error>) -> Void) {

@@ -7,7 +7,9 @@ import IMTransport
 /// `SQLiteMessageLane` runs them on the loop itself, everything a turn gathered in one
 /// transaction; `AsyncMessageLane` sends them to any `ServerStore` and back (PostgreSQL, where
 /// a round trip must not block the loop). Either keeps the store's contract: a call answered
-/// with success has committed, and calls are answered in the order they were made.
+/// with success has committed. `SQLiteMessageLane` also runs and answers calls in the order
+/// they were made; `AsyncMessageLane` does not (each call is a task of its own), which is why
+/// the broker keeps at most one call of each kind under way per connection.
 /// Use only on the loop the lane was made for.
 protocol MessageLane: AnyObject {
     /// Stores `messages` (see `ServerStore.storeMessages`).
@@ -16,7 +18,11 @@ protocol MessageLane: AnyObject {
     func pending(_ device: DeviceKey, after: Int64, limit: Int, then: @escaping (Result<[QueuedMessage], any Error>) -> Void)
     /// Drops `messageIDs` from `device`'s queue; answers with how many were there.
     func acknowledge(_ device: DeviceKey, messageIDs: [Int64], then: @escaping (Result<Int, any Error>) -> Void)
-    /// Finishes what was submitted and lets the lane's resources go; later calls fail.
+    /// Whether calls run and are answered in the order they were made, so that a caller may
+    /// have several under way (`SQLiteMessageLane`) or must wait for each (`AsyncMessageLane`).
+    var keepsOrder: Bool { get }
+    /// Lets the lane's resources go; later calls fail. SQLite's lane first commits what was
+    /// submitted; calls under way in the async lane answer if the loop still runs.
     func close()
 }
 

@@ -13,12 +13,14 @@ import IMTransport
 /// deliveries that follow leave in the same flush.
 ///
 /// Why that does not stall the loop: a commit in WAL mode with `synchronous=NORMAL` (safe
-/// against a killed process) is a write(2) into the OS's cache, tens of microseconds. The two
+/// against a killed process) is a write(2) into the OS's cache, tens of microseconds. Two
 /// waits SQLite could add are taken out. The connection never waits for another's lock (busy
 /// timeout 0): a turn that finds the file locked, by the store's queue (logins, the server
 /// API) or by `imserver app`, tries again 1 ms later from a timer, for `lockPatience` at most.
 /// And it never checkpoints: its WAL hook asks the store's queue to (a checkpoint syncs files),
-/// off the loop. With `synchronous=FULL` each commit syncs the WAL, on the loop, once a turn.
+/// off the loop. What remains: a page not in the cache is read from the file (the 64 MiB cache
+/// keeps the hot indexes), and with `synchronous=FULL` each commit syncs the WAL on the loop.
+/// Only `close()` waits for a lock, once, at shutdown.
 final class SQLiteMessageLane: MessageLane {
     /// How long calls wait for another connection's write lock before failing.
     let lockPatience: Duration
@@ -60,8 +62,9 @@ final class SQLiteMessageLane: MessageLane {
     /// One call: `run` does its work inside the turn's transaction, `finish` answers it after.
     private struct Job {
         let kind: Kind
-        /// Returns whether the call succeeded.
-        let run: (Database) -> Bool
+        let operation: String
+        /// Returns the call's failure, if it failed.
+        let run: (Database) -> (any Error)?
         let finish: ((any Error)?) -> Void
     }
 
@@ -81,8 +84,15 @@ final class SQLiteMessageLane: MessageLane {
         } catch {
             throw .cannotOpen(path: store.path, reason: "\(error)")
         }
-        try? db.onWALCommit { [weak self] pages in self?.walGrew(to: pages) }
+        do {
+            try db.onWALCommit { [weak self] pages in self?.walGrew(to: pages) }
+        } catch {
+            throw .cannotOpen(path: store.path, reason: "\(error)")
+        }
     }
+
+    /// Whether calls run and are answered in the order they were made: yes.
+    var keepsOrder: Bool { true }
 
     func store(_ messages: [NewMessage], quota: QueueQuota?, then: @escaping (Result<[StoredMessageResult], any Error>) -> Void) {
         guard !messages.isEmpty else { return then(.success([])) }
@@ -108,19 +118,35 @@ final class SQLiteMessageLane: MessageLane {
         }, then: then)
     }
 
-    /// Commits what was submitted (unless the file stays locked), fails what is left, closes.
+    /// Commits what was submitted, and what its answers submit in turn, then closes; waits for
+    /// another connection's lock here, once, up to `lockPatience`. Calls left fail.
     func close() {
         guard !closed else { return }
+        _ = try? db.executeScript("PRAGMA busy_timeout = \(lockPatience.components.seconds * 1000)")
+        for _ in 0..<8 where !jobs.isEmpty {
+            cancelTimers()
+            lockedSince = nil
+            runTurn(late: true)
+            // Still locked after waiting the whole patience: what is left fails.
+            if retryTimer != nil { break }
+        }
+        cancelTimers()
+        closed = true
+        let left = jobs
+        jobs = []
+        for job in left { job.finish(stopping(job.operation)) }
+        db.close()
+    }
+
+    private func cancelTimers() {
         if let retryTimer { loop.cancelTimer(retryTimer) }
         retryTimer = nil
         if let lateTimer { loop.cancelTimer(lateTimer) }
         lateTimer = nil
-        runTurn(late: true)
-        closed = true
-        let left = jobs
-        jobs = []
-        finish(left, failure: ServerStoreError.failed(operation: "store messages", path: store.path, reason: "the server is stopping"))
-        db.close()
+    }
+
+    private func stopping(_ operation: String) -> ServerStoreError {
+        .failed(operation: operation, path: store.path, reason: "the server is stopping")
     }
 
     // MARK: Turns
@@ -129,15 +155,13 @@ final class SQLiteMessageLane: MessageLane {
         _ operation: String, _ kind: Kind, _ body: @escaping (Database) throws -> T,
         then: @escaping (Result<T, any Error>) -> Void
     ) {
-        guard !closed else {
-            return then(.failure(ServerStoreError.failed(operation: operation, path: store.path, reason: "the server is stopping")))
-        }
+        guard !closed else { return then(.failure(stopping(operation))) }
         var outcome: Result<T, any Error>?
         let store = self.store
-        jobs.append(Job(kind: kind, run: { db in
+        jobs.append(Job(kind: kind, operation: operation, run: { db in
             outcome = Result { try body(db) }
-            if case .failure = outcome { return false }
-            return true
+            if case .failure(let error) = outcome { return error }
+            return nil
         }, finish: { failure in
             let result = failure.map { .failure($0) } ?? outcome ?? .failure(ServerStoreError.failed(
                 operation: operation, path: store.path, reason: "the call was never run"))
@@ -165,15 +189,22 @@ final class SQLiteMessageLane: MessageLane {
             jobs = batch + jobs
             return waitForLock(error)
         } catch {
+            lockedSince = nil
             return finish(batch, failure: error)
         }
-        lockedSince = nil
         // No savepoint per call (two more statements each): a failure, which is rare, undoes
         // the turn and its calls run again one transaction each, so it stays with its call.
-        guard batch.allSatisfy({ $0.run(db) }) else {
+        if let failure = batch.lazy.compactMap({ $0.run(self.db) }).first {
             try? db.execute("ROLLBACK")
+            // A lock met inside a call (a read during WAL recovery): the whole turn waits.
+            if let error = failure as? DatabaseError, error.code == .busy || error.code == .locked {
+                jobs = batch + jobs
+                return waitForLock(error)
+            }
+            lockedSince = nil
             return batch.count == 1 ? finish(batch, failure: nil) : batch.forEach(runAlone)
         }
+        lockedSince = nil
         do {
             try db.execute("COMMIT")
         } catch {
@@ -189,7 +220,7 @@ final class SQLiteMessageLane: MessageLane {
     private func runAlone(_ job: Job) {
         do {
             try db.execute(job.kind == .read ? "BEGIN DEFERRED" : "BEGIN IMMEDIATE")
-            guard job.run(db) else {
+            guard job.run(db) == nil else {
                 try? db.execute("ROLLBACK")
                 return job.finish(nil)
             }

@@ -32,9 +32,9 @@ public final class SQLiteServerStore: ServerStore {
         self.synchronous = synchronous
     }
 
-    /// Per-connection settings. The uid and cid indexes take inserts at random places, so once
-    /// they outgrow SQLite's default 2 MiB page cache every message costs page reads; 64 MiB
-    /// keeps them in memory for millions of messages. Memory-mapped reads spare the copies.
+    /// Per-connection settings. The cid index takes inserts at random places, so once it
+    /// outgrows SQLite's default 2 MiB page cache every message costs page reads; 64 MiB
+    /// keeps it in memory for millions of messages. Memory-mapped reads spare the copies.
     static let connectionPragmas = "PRAGMA cache_size = -65536; PRAGMA mmap_size = 268435456"
 
     /// The page size of a new database file. At a few messages per commit a message writes

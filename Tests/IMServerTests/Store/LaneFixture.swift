@@ -33,17 +33,23 @@ final class LaneFixture: Sendable {
         NewMessage(appKey: "app", from: "alice", to: ["bob"], cid: cid, text: text, sentAt: 1_000)
     }
 
-    /// Runs `body` on the loop with the lane; returns what it hands to `done` (on the loop).
-    func onLoop<T: Sendable>(_ body: @escaping @Sendable (SQLiteMessageLane, @escaping (T) -> Void) -> Void) async throws -> T {
+    /// Runs `body` on the loop with the lane; returns what it hands to `done` (on the loop),
+    /// or fails once `limit` has passed without an answer.
+    func onLoop<T: Sendable>(
+        limit: Duration = .seconds(10), _ body: @escaping @Sendable (SQLiteMessageLane, @escaping (T) -> Void) -> Void
+    ) async throws -> T {
         let lane = self.lane
-        return await withCheckedContinuation { continuation in
+        let loop = self.loop
+        return try await withCheckedThrowingContinuation { continuation in
             loop.execute {
                 var answered = false
-                body(lane.value) { value in
+                func answer(_ result: Result<T, any Error>) {
                     guard !answered else { return }
                     answered = true
-                    continuation.resume(returning: value)
+                    continuation.resume(with: result)
                 }
+                loop.scheduleTimer(after: limit) { answer(.failure(LaneTimeout(limit: limit))) }
+                body(lane.value) { answer(.success($0)) }
             }
         }
     }
@@ -59,4 +65,9 @@ final class LaneFixture: Sendable {
         closed.wait()
         loop.shutdown()
     }
+}
+
+/// The lane did not answer within the test's limit.
+struct LaneTimeout: Error {
+    let limit: Duration
 }
