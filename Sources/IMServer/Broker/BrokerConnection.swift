@@ -52,6 +52,9 @@ final class BrokerConnection: ConnectionHandler {
     var lastQueuedMessageID: Int64 = 0
     var fetching = false
     var fetchAgain = false
+    /// The last read of the queue found nothing past `lastQueuedMessageID`, and every message
+    /// stored for the device since was handed over: a new one may go out without a read.
+    var caughtUp = false
     var nextPacketID: UInt16 = 0
     /// The client's Maximum Packet Size (CONNECT): no delivery larger than it is sent.
     var clientMaximumPacketSize: Int?

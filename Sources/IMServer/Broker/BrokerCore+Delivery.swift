@@ -46,6 +46,7 @@ extension BrokerCore {
         guard room > 0 else { return }
         broker.fetching = true
         broker.fetchAgain = false
+        broker.caughtUp = false
         lane.pending(login.device, after: broker.lastQueuedMessageID, limit: room) { [weak self] result in
             guard let core = self else { return }
             broker.fetching = false
@@ -54,8 +55,25 @@ extension BrokerCore {
             // At QoS 0 nothing stays in flight, so the outgoing buffer is the only brake:
             // a full one resumes the pump from connectionDidBecomeWritable.
             let more = messages.count == room || broker.fetchAgain
+            broker.caughtUp = !more && core.lane.keepsOrder
             if more && (broker.deliveryQoS == .atLeastOnce || broker.connection.isWritable) { core.pump(broker) }
         }
+    }
+
+    /// Sends a message just stored to `broker` without reading its queue, when that can neither
+    /// skip nor repeat one: the lane keeps order, the connection's last read found its queue
+    /// empty past what it holds, no read is under way, and the window has room. Returns whether
+    /// the message is taken care of (sent now, or already read with the queue).
+    func offer(_ message: QueuedMessage, to broker: BrokerConnection) -> Bool {
+        guard lane.keepsOrder, broker.caughtUp, !broker.fetching, broker.phase == .online, broker.subscribed,
+              let login = broker.login else { return false }
+        guard message.messageID > broker.lastQueuedMessageID else { return true }
+        guard broker.window > broker.inflight.count, broker.deliveryQoS == .atLeastOnce || broker.connection.isWritable else {
+            broker.caughtUp = false
+            return false
+        }
+        deliver(message, to: broker, login.device)
+        return true
     }
 
     private func deliver(_ message: QueuedMessage, to broker: BrokerConnection, _ device: DeviceKey) {

@@ -41,7 +41,7 @@ extension BrokerCore {
                     if let packetID = pending.packetIdentifier {
                         broker.send(.puback(Self.acknowledgement(packetID, stored, quota: quota)))
                     }
-                    if !stored.isDuplicate { core.notify(appKey: pending.message.appKey, stored.deliveries) }
+                    if !stored.isDuplicate { core.notify(pending.message, stored) }
                 }
             case .failure(ServerStoreError.unavailable):
                 // The store is out of reach for now: DISCONNECT 0x89 makes the client come back
@@ -68,6 +68,34 @@ extension BrokerCore {
                 + "the app allows \(quota.messages) messages, \(quota.bytes) bytes")]
         properties.appendUserProperty(IMUserProperty.error, IMErrorName.quotaExceeded.rawValue)
         return PubAck(packetIdentifier: packetID, reasonCode: .quotaExceeded, properties: properties)
+    }
+
+    /// Stores a message that did not come from a client's connection (the server API) and
+    /// hands it to its recipients' connections, as for a client's: through the lane, so that
+    /// the lane sees every message this server stores, in order.
+    func store(_ message: NewMessage, then: @escaping (Result<StoredMessageResult, any Error>) -> Void) {
+        lane.store([message], quota: nil) { [weak self] result in
+            then(result.map { results in
+                // One message in, one result out.
+                let stored = results[0]
+                if !stored.isDuplicate { self?.notify(message, stored) }
+                return stored
+            })
+        }
+    }
+
+    /// Hands a message just stored to the online connections of its devices: at once to a
+    /// connection that has read its whole queue and has room (the lane keeps order, so nothing
+    /// stored before it can be missing), else by waking the connection to read its queue.
+    func notify(_ message: NewMessage, _ stored: StoredMessageResult) {
+        let queued = QueuedMessage(messageID: stored.messageID, uid: stored.uid, from: message.from, to: message.to,
+                                   text: message.text, cid: message.cid, sentAt: stored.sentAt)
+        for delivery in stored.deliveries {
+            for broker in online[UserKey(appKey: message.appKey, userID: delivery.userID)] ?? []
+            where broker.login?.deviceID == delivery.deviceID {
+                if !offer(queued, to: broker) { pump(broker) }
+            }
+        }
     }
 
     /// Wakes the online connections of these devices to fetch their queues.

@@ -53,7 +53,7 @@ extension BrokerCore {
         let quota = apps[login.appKey]?.queueQuota ?? QueueQuota()
         lane.store([message], quota: quota) { [weak self] result in
             guard let self, case .success(let stored) = result, let first = stored.first, !first.isDuplicate else { return }
-            notify(appKey: login.appKey, first.deliveries)
+            notify(message, first)
         }
     }
 }

@@ -84,8 +84,12 @@ final class ServerBackend: ServerAPIBackend {
 
     func publish(appKey: String, from: String, to: [String], text: String) async throws -> String {
         let cid = "api-" + Hex.encode(try Crypto.randomBytes(12))
-        let stored = try await store.storeMessage(appKey: appKey, from: from, to: to, cid: cid, text: text, sentAt: clock.wallMilliseconds())
-        await onLoop { $0.notify(appKey: appKey, stored.deliveries) }
+        let message = NewMessage(appKey: appKey, from: from, to: to, cid: cid, text: text, sentAt: clock.wallMilliseconds())
+        let core = self.core
+        let stored: StoredMessageResult = try await withCheckedThrowingContinuation { continuation in
+            let accepted = loop.execute { core.value.store(message) { continuation.resume(with: $0) } }
+            precondition(accepted, "the server's event loop stopped before the API did")
+        }
         return stored.uid
     }
 }

@@ -43,6 +43,8 @@ final class SQLiteMessageLane: MessageLane {
     /// in the file, copied or not, until a write starts the file over.
     private var pagesAtCheckpoint = 0
     private var closed = false
+    /// Acknowledgements submitted and not yet run, by device (see `acknowledge`).
+    private var openAcknowledgements: [DeviceKey: OpenAcknowledgements] = [:]
     /// Transactions committed, the calls they carried and checkpoints done, for tests and benchmarks.
     private(set) var commits = 0
     private(set) var committedCalls = 0
@@ -110,12 +112,25 @@ final class SQLiteMessageLane: MessageLane {
         }, then: then)
     }
 
+    /// Acknowledgements of a device join the call of that device not yet run, if any: one
+    /// call per device and commit however many PUBACKs came. (Running them before a read that
+    /// was asked for in between is harmless: a read sees fewer messages, never a wrong one.)
     func acknowledge(_ device: DeviceKey, messageIDs: [Int64], then: @escaping (Result<Int, any Error>) -> Void) {
         guard !messageIDs.isEmpty else { return then(.success(0)) }
-        submit("acknowledge messages of device \(device.deviceID)", .lateWrite, {
-            try SQLiteServerStore.acknowledge($0, appKey: device.appKey, userID: device.userID, deviceID: device.deviceID,
-                                              messageIDs: messageIDs)
-        }, then: then)
+        if let open = openAcknowledgements[device] {
+            open.messageIDs += messageIDs
+            open.answers.append(then)
+            return
+        }
+        let open = OpenAcknowledgements(messageIDs: messageIDs, then: then)
+        openAcknowledgements[device] = open
+        submit("acknowledge messages of device \(device.deviceID)", .lateWrite, { [weak self] db in
+            self?.openAcknowledgements[device] = nil
+            return try SQLiteServerStore.acknowledge(db, appKey: device.appKey, userID: device.userID, deviceID: device.deviceID,
+                                                     messageIDs: open.messageIDs)
+        }, then: { result in
+            for answer in open.answers { answer(result) }
+        })
     }
 
     /// Commits what was submitted, and what its answers submit in turn, then closes; waits for

@@ -196,4 +196,25 @@ import TestSupport
         #expect(stored)
         #expect(try await fixture.store.pendingCount(appKey: "app", userID: "bob", deviceID: "phone") == 1)
     }
+
+    @Test func acknowledgementsOfOneDeviceBeforeACommitAreOneCall() async throws {
+        let fixture = try await LaneFixture()
+        defer { fixture.stop() }
+        let device = DeviceKey(appKey: "app", userID: "bob", deviceID: "phone")
+        let ids: [Int64] = try await fixture.onLoop { lane, done in
+            lane.store((0..<3).map { fixture.message("m\($0)") }, quota: nil) { done((try? $0.get())?.map(\.messageID) ?? []) }
+        }
+        let (calls, removed): (Int, [Int]) = try await fixture.onLoop { lane, done in
+            let before = lane.committedCalls
+            var removed: [Int] = []
+            for id in ids {
+                lane.acknowledge(device, messageIDs: [id]) { removed.append((try? $0.get()) ?? -1) }
+            }
+            lane.store([fixture.message("next")], quota: nil) { _ in done((lane.committedCalls - before, removed)) }
+        }
+        // One call for the three acknowledgements, one for the store; each caller hears the total.
+        #expect(calls == 2)
+        #expect(removed == [3, 3, 3])
+        #expect(try await fixture.store.pendingCount(appKey: "app", userID: "bob", deviceID: "phone") == 1)
+    }
 }

@@ -1,0 +1,60 @@
+import IMProtocol
+import IMServer
+import MQTT
+import Testing
+import TestSupport
+
+/// Deliveries handed to a connection as they are stored, without reading its queue: nothing
+/// skipped, nothing twice, whichever way the messages came in.
+@Suite(.timeLimit(.minutes(1)))
+struct BrokerDeliveryOrderTests {
+    @Test func clientAndAPIMessagesInterleavedArriveOnceEachInTheirOrder() async throws {
+        let directory = TemporaryDirectory()
+        let server = try await TestServer.start(directory: directory)
+        let alice = try await server.loggedIn("alice", device: "phone-a")
+        let bob = try await server.loggedIn("bob", device: "phone-b")
+        let count = 40
+        let fromAPI = Task {
+            for index in 0..<count {
+                _ = try await server.backend.publish(appKey: TestServer.appKey, from: "system", to: ["bob"], text: "api \(index)")
+            }
+        }
+        for index in 0..<count {
+            #expect(try await alice.sendText("client \(index)", to: "bob", cid: "c\(index)", packetID: UInt16(index + 1)) == .success)
+        }
+        try await fromAPI.value
+        var texts: [String] = []
+        while texts.count < 2 * count, case .publish(let publish)? = await bob.next() {
+            texts.append(try TextMessage.decode(publish.payload).text)
+            try await bob.send(.puback(PubAck(packetIdentifier: publish.packetIdentifier)))
+        }
+        #expect(texts.count == 2 * count)
+        #expect(Set(texts).count == texts.count)
+        #expect(texts.filter { $0.hasPrefix("client") } == (0..<count).map { "client \($0)" })
+        #expect(texts.filter { $0.hasPrefix("api") } == (0..<count).map { "api \($0)" })
+        #expect(await bob.next(within: .milliseconds(300)) == nil)
+        await server.stop()
+    }
+
+    @Test func anAcknowledgedMessageIsNotSentAgainToAConnectionThatFollowsAtOnce() async throws {
+        let directory = TemporaryDirectory()
+        let server = try await TestServer.start(directory: directory)
+        let alice = try await server.loggedIn("alice", device: "phone-a")
+        let bob = try await server.loggedIn("bob", device: "phone-b")
+        for index in 0..<5 {
+            #expect(try await alice.sendText("m\(index)", to: "bob", cid: "c\(index)", packetID: UInt16(index + 1)) == .success)
+        }
+        for _ in 0..<5 {
+            guard case .publish(let publish)? = await bob.next() else { Issue.record("a delivery is missing"); break }
+            try await bob.send(.puback(PubAck(packetIdentifier: publish.packetIdentifier)))
+        }
+        // The server answers PINGREQ after reading what came before it: it has the
+        // acknowledgements, which may still wait for the lane's next commit. No pause.
+        try await bob.send(.pingreq)
+        #expect(await bob.next() == .pingresp)
+        bob.close()
+        let again = try await server.loggedIn("bob", device: "phone-b")
+        #expect(await again.next(within: .milliseconds(500)) == nil)
+        await server.stop()
+    }
+}
