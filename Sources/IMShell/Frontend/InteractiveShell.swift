@@ -70,11 +70,12 @@ public struct InteractiveShell: Sendable {
                 presenter.show(.usage(tokenized.words.first ?? "", error))
                 return true
             }
+            let executor = self.executor
             if command == .quit {
-                presenter.show(CommandResult(command: command.name))
+                // After the events that came before it, as every result.
+                presenter.show(await executor.execute(command))
                 return false
             }
-            let executor = self.executor
             let result = await interrupter.run { await executor.execute(command) }
             presenter.show(result)
         }

@@ -71,8 +71,10 @@ public struct ScriptRunner: Sendable {
     /// Runs one command and shows its result; false when the script should stop (`quit`).
     private func run(_ command: ShellCommand, status: inout ExitStatus) async -> Bool {
         if command == .quit {
-            // Every command has one result, in --json too; in text quit prints nothing.
-            presenter.show(CommandResult(command: command.name))
+            // Every command has one result, in --json too; in text quit prints nothing. Like
+            // every result it follows the events that came before it: a message delivered just
+            // before quit is printed, not cut off by the shutdown that mutes events.
+            presenter.show(await executor.execute(command))
             return false
         }
         let result = await executor.execute(command)
