@@ -6,14 +6,11 @@ extension Database {
     ///
     /// A checkpoint syncs the WAL and the database file; a connection that must not block
     /// (one used on an event loop) hands that to another connection, off its thread, when
-    /// `hook` says the WAL has grown. nil restores SQLite's automatic checkpoints.
-    public func onWALCommit(_ hook: ((Int) -> Void)?) throws(DatabaseError) {
+    /// `hook` says the WAL has grown.
+    public func onWALCommit(_ hook: @escaping (Int) -> Void) throws(DatabaseError) {
         let handle = try connection(for: nil)
-        walHook = hook.map(WALHookBox.init)
-        guard let box = walHook else {
-            sqlite3_wal_autocheckpoint(handle, 1000)
-            return
-        }
+        let box = WALHookBox(hook)
+        walHook = box
         sqlite3_wal_hook(handle, { context, _, _, pages in
             guard let context else { return SQLITE_OK }
             Unmanaged<WALHookBox>.fromOpaque(context).takeUnretainedValue().hook(Int(pages))

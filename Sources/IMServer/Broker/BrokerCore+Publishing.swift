@@ -70,11 +70,11 @@ extension BrokerCore {
         return PubAck(packetIdentifier: packetID, reasonCode: .quotaExceeded, properties: properties)
     }
 
-    /// Stores a message that did not come from a client's connection (the server API) and
-    /// hands it to its recipients' connections, as for a client's: through the lane, so that
-    /// the lane sees every message this server stores, in order.
-    func store(_ message: NewMessage, then: @escaping (Result<StoredMessageResult, any Error>) -> Void) {
-        lane.store([message], quota: nil) { [weak self] result in
+    /// Stores a message that did not come from a client's PUBLISH (the server API's, a will)
+    /// and hands it to its recipients' connections, as for a client's: through the lane, so
+    /// that the lane sees every message this server stores, in order.
+    func store(_ message: NewMessage, quota: QueueQuota?, then: @escaping (Result<StoredMessageResult, any Error>) -> Void) {
+        lane.store([message], quota: quota) { [weak self] result in
             then(result.map { results in
                 // One message in, one result out.
                 let stored = results[0]

@@ -51,9 +51,6 @@ extension BrokerCore {
         let message = NewMessage(appKey: login.appKey, from: login.userID, to: [will.recipient], cid: will.cid,
                                  text: will.text, sentAt: clock.wallMilliseconds())
         let quota = apps[login.appKey]?.queueQuota ?? QueueQuota()
-        lane.store([message], quota: quota) { [weak self] result in
-            guard let self, case .success(let stored) = result, let first = stored.first, !first.isDuplicate else { return }
-            notify(message, first)
-        }
+        store(message, quota: quota) { _ in }
     }
 }

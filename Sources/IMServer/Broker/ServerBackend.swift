@@ -87,7 +87,7 @@ final class ServerBackend: ServerAPIBackend {
         let message = NewMessage(appKey: appKey, from: from, to: to, cid: cid, text: text, sentAt: clock.wallMilliseconds())
         let core = self.core
         let stored: StoredMessageResult = try await withCheckedThrowingContinuation { continuation in
-            let accepted = loop.execute { core.value.store(message) { continuation.resume(with: $0) } }
+            let accepted = loop.execute { core.value.store(message, quota: nil) { continuation.resume(with: $0) } }
             precondition(accepted, "the server's event loop stopped before the API did")
         }
         return stored.uid

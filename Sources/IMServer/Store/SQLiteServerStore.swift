@@ -120,7 +120,7 @@ public final class SQLiteServerStore: ServerStore {
     ///   next write starts it from the beginning; else copy what can be copied without waiting.
     func checkpoint(restart: Bool) async throws(ServerStoreError) {
         try await run("checkpoint the write-ahead log") { db in
-            _ = restart ? try db.fetchOnce("PRAGMA wal_checkpoint(RESTART)") : try db.fetchOnce("PRAGMA wal_checkpoint(PASSIVE)")
+            _ = try db.fetchOnce("PRAGMA wal_checkpoint(\(restart ? "RESTART" : "PASSIVE"))")
         }
     }
 

@@ -4,8 +4,9 @@ import MQTT
 import Testing
 import TestSupport
 
-/// Deliveries handed to a connection as they are stored, without reading its queue: nothing
-/// skipped, nothing twice, whichever way the messages came in.
+/// Deliveries while messages are handed to connections as they are stored (no queue read for
+/// a connection that has read its whole queue): nothing skipped, nothing twice, each source's
+/// messages in order, whichever way they came in.
 @Suite(.timeLimit(.minutes(1)))
 struct BrokerDeliveryOrderTests {
     @Test func clientAndAPIMessagesInterleavedArriveOnceEachInTheirOrder() async throws {

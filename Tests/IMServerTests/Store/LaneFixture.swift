@@ -28,6 +28,21 @@ final class LaneFixture: Sendable {
         lane = try made.get()
     }
 
+    /// Bob's registered device.
+    let device = DeviceKey(appKey: "app", userID: "bob", deviceID: "phone")
+
+    /// Stores a message from alice to bob for each of `cids`, in one call; their message ids.
+    func storedIDs(_ cids: [String]) async throws -> [Int64] {
+        try await onLoop { lane, done in
+            lane.store(cids.map { self.message($0) }, quota: nil) { done((try? $0.get())?.map(\.messageID) ?? []) }
+        }
+    }
+
+    /// How many messages wait for bob's device, as another connection to the file sees it.
+    func pendingCount() async throws -> Int {
+        try await store.pendingCount(appKey: device.appKey, userID: device.userID, deviceID: device.deviceID)
+    }
+
     /// A message from alice to bob with client id `cid`.
     func message(_ cid: String, text: String = "hello") -> NewMessage {
         NewMessage(appKey: "app", from: "alice", to: ["bob"], cid: cid, text: text, sentAt: 1_000)

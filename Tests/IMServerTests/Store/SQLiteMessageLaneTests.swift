@@ -25,7 +25,7 @@ import TestSupport
         #expect(results.1 == 1)
         #expect(results.2 == 10)
         // Another connection sees them: answered means committed.
-        #expect(try await fixture.store.pendingCount(appKey: "app", userID: "bob", deviceID: "phone") == 10)
+        #expect(try await fixture.pendingCount() == 10)
     }
 
     @Test func aFailingCallFailsAloneAndItsTurnMatesCommit() async throws {
@@ -47,7 +47,7 @@ import TestSupport
             }
         }
         #expect(outcomes == ["first": true, "boom": false, "last": true])
-        #expect(try await fixture.store.pendingCount(appKey: "app", userID: "bob", deviceID: "phone") == 2)
+        #expect(try await fixture.pendingCount() == 2)
     }
 
     @Test func aLockedFileIsWaitedForWithoutBlockingTheLoop() async throws {
@@ -96,12 +96,8 @@ import TestSupport
     @Test func anAcknowledgementWaitsForCompanyOrItsDelay() async throws {
         let fixture = try await LaneFixture()
         defer { fixture.stop() }
-        let device = DeviceKey(appKey: "app", userID: "bob", deviceID: "phone")
-        let ids = try await fixture.onLoop { lane, done in
-            lane.store([fixture.message("a"), fixture.message("b")], quota: nil) { result in
-                done((try? result.get())?.map(\.messageID) ?? [])
-            }
-        }
+        let device = fixture.device
+        let ids = try await fixture.storedIDs(["a", "b"])
         #expect(ids.count == 2)
         // With a store in the same turn: one commit for both.
         let together = try await fixture.onLoop { lane, done in
@@ -124,10 +120,10 @@ import TestSupport
         }
         #expect(removed == 1)
         #expect(ContinuousClock.now - started >= SQLiteMessageLane.lateWriteDelay)
-        #expect(try await fixture.store.pendingCount(appKey: "app", userID: "bob", deviceID: "phone") == 1)
+        #expect(try await fixture.pendingCount() == 1)
     }
 
-    @Test func theWALIsCheckpointedOffTheLoop() async throws {
+    @Test func theWALIsCheckpointedOnceItGrows() async throws {
         let fixture = try await LaneFixture(checkpointPages: 8)
         defer { fixture.stop() }
         let checkpoints: Int = try await fixture.onLoop { lane, done in
@@ -159,16 +155,14 @@ import TestSupport
         }
         #expect(first == true)
         #expect(later == false)
-        #expect(try await fixture.store.pendingCount(appKey: "app", userID: "bob", deviceID: "phone") == 1)
+        #expect(try await fixture.pendingCount() == 1)
     }
 
     @Test func aReadAfterAnAcknowledgementInTheSameTurnSeesItGone() async throws {
         let fixture = try await LaneFixture()
         defer { fixture.stop() }
-        let device = DeviceKey(appKey: "app", userID: "bob", deviceID: "phone")
-        let ids: [Int64] = try await fixture.onLoop { lane, done in
-            lane.store([fixture.message("a"), fixture.message("b")], quota: nil) { done((try? $0.get())?.map(\.messageID) ?? []) }
-        }
+        let device = fixture.device
+        let ids = try await fixture.storedIDs(["a", "b"])
         // As when the device acknowledges and its next connection reads the queue at once:
         // the late write goes first, in the same transaction.
         let left: [Int64] = try await fixture.onLoop { lane, done in
@@ -194,16 +188,14 @@ import TestSupport
         }
         try await release.value
         #expect(stored)
-        #expect(try await fixture.store.pendingCount(appKey: "app", userID: "bob", deviceID: "phone") == 1)
+        #expect(try await fixture.pendingCount() == 1)
     }
 
     @Test func acknowledgementsOfOneDeviceBeforeACommitAreOneCall() async throws {
         let fixture = try await LaneFixture()
         defer { fixture.stop() }
-        let device = DeviceKey(appKey: "app", userID: "bob", deviceID: "phone")
-        let ids: [Int64] = try await fixture.onLoop { lane, done in
-            lane.store((0..<3).map { fixture.message("m\($0)") }, quota: nil) { done((try? $0.get())?.map(\.messageID) ?? []) }
-        }
+        let device = fixture.device
+        let ids = try await fixture.storedIDs(["m0", "m1", "m2"])
         let (calls, removed): (Int, [Int]) = try await fixture.onLoop { lane, done in
             let before = lane.committedCalls
             var removed: [Int] = []
@@ -215,6 +207,6 @@ import TestSupport
         // One call for the three acknowledgements, one for the store; each caller hears the total.
         #expect(calls == 2)
         #expect(removed == [3, 3, 3])
-        #expect(try await fixture.store.pendingCount(appKey: "app", userID: "bob", deviceID: "phone") == 1)
+        #expect(try await fixture.pendingCount() == 1)
     }
 }
