@@ -42,7 +42,7 @@ extension MessagesBench {
         await fleet.connectAll(rate: nil, recorder: recorder)
         try await Self.requireAll(recorder.snapshot, of: fleet)
         let start = try await worker.ready(share)
-        let (ledger, stored) = await exchange(in: fleet, accounts: accounts, start: start, progress: ProgressLine(mode: .silent))
+        let (ledger, stored, _) = await exchange(in: fleet, accounts: accounts, start: start, progress: ProgressLine(mode: .silent))
         await WorkerChannel.measured()
         await fleet.shutdown()
         return MessagesOutcome(share: share, pid: getpid(), ledger: ledger, stored: stored, start: start)

@@ -1,6 +1,10 @@
 import IMCommandLine
 import IMEngine
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `imsh bench messages`: N sender→receiver pairs, R messages a second in all, for S seconds;
 /// latency from the send call until the message is stored in the receiver's database.
 struct MessagesBench: BenchCommand {
@@ -26,7 +30,10 @@ struct MessagesBench: BenchCommand {
             twice), throughput (received per second, first send to last receipt) and latency
             p50/p90/p99/max. With --server URL,URL,... pair i (sender and receiver) uses server
             i mod count. With --workers N each worker process sends over a contiguous share of the
-            pairs from one common start; the report is computed over all messages.
+            pairs from one common start; the report is computed over all messages. Without
+            workers it also gives the CPU time and context switches per message received that
+            sending and draining cost this process (the sessions and the bench's own scheduling;
+            the server too when embedded) and a spawned imserver.
 
             exit status: 0 every message acknowledged and received once, 1 otherwise, 2 usage error
             """)
@@ -66,8 +73,10 @@ struct MessagesBench: BenchCommand {
             let accounts = try await stage.users("send", count: pairs, tls: tls) + stage.users("recv", count: pairs, tls: tls)
             let fleet = try await stage.fleet(accounts)
             try await Self.requireAll(await stage.connect(fleet).snapshot, of: fleet)
-            var report = MessagesReport(pairs: pairs, rate: rate, duration: duration, placement: await stage.server.placement)
-            (report.ledger, report.stored) = await exchange(in: fleet, accounts: accounts, start: .now, progress: stage.progress)
+            let placement = await stage.server.placement
+            var report = MessagesReport(pairs: pairs, rate: rate, duration: duration, placement: placement)
+            (report.ledger, report.stored, report.usage) = await exchange(
+                in: fleet, accounts: accounts, start: .now, progress: stage.progress, placement: placement)
             await fleet.shutdown()
             return report
         }
@@ -82,25 +91,32 @@ struct MessagesBench: BenchCommand {
     }
 
     /// Sends from the fleet's first half (senders) to its second (their receivers) from `start`,
-    /// drains, and reads the receivers' databases back.
+    /// drains, and reads the receivers' databases back; what sending and draining cost this
+    /// process and a spawned server is measured around them.
     func exchange(
-        in fleet: SessionFleet, accounts: [BenchAccount], start: ContinuousClock.Instant, progress: ProgressLine
-    ) async -> (MessageLedger.State, StoredCopies) {
+        in fleet: SessionFleet, accounts: [BenchAccount], start: ContinuousClock.Instant, progress: ProgressLine,
+        placement: ServerPlacement = .external
+    ) async -> (MessageLedger.State, StoredCopies, MessagesUsage) {
         let count = accounts.count / 2
         let senders = Array(fleet.sessions.prefix(count)), receivers = Array(fleet.sessions.suffix(count))
         let ledger = MessageLedger()
         let listeners = await listen(senders: senders, receivers: receivers, ledger: ledger)
+        let serverPID: pid_t? = if case .spawned(let pid) = placement { pid } else { nil }
+        let clientBefore = ProcessUsage.of(pid: getpid()), serverBefore = serverPID.flatMap { ProcessUsage.of(pid: $0) }
         await progress.during("send", status: { ledger.progress }) {
             await send(from: senders, to: accounts.suffix(count).map { $0.userID ?? "" }, start: start, ledger: ledger)
         }
         await progress.during("drain", status: { ledger.progress }) {
             await drain(ledger)
         }
+        var usage = MessagesUsage(serverInProcess: placement.isInProcess)
+        if let clientBefore { usage.client = ProcessUsage.of(pid: getpid())?.since(clientBefore) }
+        if let serverPID, let serverBefore { usage.server = ProcessUsage.of(pid: serverPID)?.since(serverBefore) }
         let stored = await progress.during("check", status: { "reading the receivers' databases" }) {
             await StoredCopies.count(in: receivers, from: accounts.prefix(count).map { $0.userID ?? "" })
         }
         for listener in listeners { listener.cancel() }
-        return (ledger.snapshot, stored)
+        return (ledger.snapshot, stored, usage)
     }
 
     /// Subscribes to every receiver's stored messages and every sender's PUBACK reports.

@@ -8,6 +8,8 @@ struct MessagesReport: BenchReport {
     var placement: ServerPlacement
     var ledger = MessageLedger.State()
     var stored = StoredCopies()
+    /// CPU and context switches of sending and draining; not measured with workers.
+    var usage = MessagesUsage()
     /// The worker processes of a `--workers` run; empty: the sessions ran in this process.
     var workers: [Worker] = []
 
@@ -71,7 +73,8 @@ struct MessagesReport: BenchReport {
             "lost": .integer(Int64(lost)), "duplicated": .integer(Int64(duplicated)),
             "sendRate": sendSpan.map { .double(Units.rate(ledger.sent, over: $0)) } ?? .null,
             "throughput": span.map { .double(Units.rate(ledger.received, over: $0)) } ?? .null,
-            "latency": latency?.json ?? .null, "workers": workers.isEmpty ? .null : workersJSON, "figures": figures.json,
+            "latency": latency?.json ?? .null, "usage": workers.isEmpty ? usage.json(messages: ledger.received) : .null,
+            "workers": workers.isEmpty ? .null : workersJSON, "figures": figures.json,
         ]
     }
 
@@ -86,6 +89,7 @@ struct MessagesReport: BenchReport {
             "duplicated   \(duplicated)",
         ]
         if let latency { lines.append("latency      \(latency.text)") }
+        if workers.isEmpty, let line = usage.line(messages: ledger.received) { lines.append(line) }
         for (reason, count) in ledger.sendErrors.sorted(by: { $0.key < $1.key }) { lines.append("send error   \(reason): \(count)") }
         for (reason, count) in ledger.refused.sorted(by: { $0.key < $1.key }) { lines.append("refused      \(reason): \(count)") }
         for problem in stored.unreadable { lines.append("unreadable   \(problem)") }

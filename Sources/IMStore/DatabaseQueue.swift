@@ -68,6 +68,15 @@ public final class DatabaseQueue: @unchecked Sendable {
         }
     }
 
+    /// Queues `body` with the bare connection after `delay`, without waiting for it; work
+    /// submitted meanwhile runs first. After `close()` its statements fail with `misuse`.
+    public func runLater(after delay: Duration, _ body: @escaping @Sendable (Database) -> Void) {
+        let nanoseconds = Int((min(max(delay, .zero), .seconds(86_400)) / .nanoseconds(1)).rounded())
+        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+            body(self.database)
+        }
+    }
+
     /// Runs `body` with the bare connection: no transaction is opened for it.
     public func run<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in

@@ -24,7 +24,7 @@ struct SessionDatabaseTests {
         _ = try await database.enqueueOutgoing(cid: "c1", to: "bob", text: "one", at: 1)
         _ = try await database.enqueueOutgoing(cid: "c2", to: "bob", text: "two", at: 2)
         #expect(try await database.pendingOutgoing().map(\.cid) == ["c1", "c2"])
-        try await database.markSent(cid: "c1")
+        database.markAcknowledged(sent: ["c1"], failed: [])
         #expect(try await database.pendingOutgoing().map(\.cid) == ["c2"])
         let history = try await database.history(peer: "bob", limit: 1)
         #expect(history.map(\.text) == ["two"] && history[0].state == .pending)

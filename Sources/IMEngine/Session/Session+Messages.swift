@@ -190,7 +190,7 @@ extension Session {
             link.inFlight.subtract(sent)
             link.inFlight.subtract(failed)
         }
-        try? await database?.markAcknowledged(sent: sent, failed: failed)
+        database?.markAcknowledged(sent: sent, failed: failed)
         for report in reports {
             publish(.sendReport(report))
         }

@@ -18,7 +18,7 @@ extension SessionDatabase {
     /// Stores incoming messages in one transaction, each once per uid; the result holds nil
     /// where a uid was stored before. A burst that arrived together costs one commit.
     public func receive(_ messages: [Incoming]) async throws -> [StoredMessage?] {
-        try await queue.write { db in
+        try await write { db in
             try messages.map { message -> StoredMessage? in
                 try db.execute("""
                     INSERT INTO message(uid, cid, direction, peer, text, sent_at, state) VALUES (?, ?, 0, ?, ?, ?, 0)
@@ -42,7 +42,7 @@ extension SessionDatabase {
 
     /// Records several outgoing messages in one transaction, in order.
     public func enqueueOutgoing(_ messages: [Outgoing]) async throws -> [StoredMessage] {
-        try await queue.write { db in
+        try await write { db in
             try messages.map { message in
                 try db.execute("""
                     INSERT INTO message(cid, direction, peer, text, sent_at, state) VALUES (?, 1, ?, ?, ?, 1)
@@ -56,28 +56,9 @@ extension SessionDatabase {
         }
     }
 
-    /// Marks an outgoing message acknowledged by the server.
-    public func markSent(cid: String) async throws {
-        try await markAcknowledged(sent: [cid], failed: [])
-    }
-
-    /// Records the server's answers to several outgoing messages in one transaction.
-    public func markAcknowledged(sent: [String], failed: [String]) async throws {
-        guard !sent.isEmpty || !failed.isEmpty else { return }
-        try await queue.write { db in
-            for cid in sent { try db.execute("UPDATE message SET state = 2 WHERE direction = 1 AND cid = ?", [.text(cid)]) }
-            for cid in failed { try db.execute("UPDATE message SET state = 3 WHERE direction = 1 AND cid = ?", [.text(cid)]) }
-        }
-    }
-
-    /// Marks an outgoing message the server refused (PUBACK with a failure code): it is not resent.
-    public func markFailed(cid: String) async throws {
-        try await markAcknowledged(sent: [], failed: [cid])
-    }
-
     /// Outgoing messages the server has not acknowledged, oldest first: resent after reconnection.
     public func pendingOutgoing() async throws -> [StoredMessage] {
-        try await queue.read { db in
+        try await read { db in
             // Once per connection: not worth a compiled statement kept for the session's lifetime.
             try db.fetchOnce("SELECT \(Self.messageColumns) FROM message WHERE direction = 1 AND state = 1 ORDER BY id")
                 .map(Self.message)
@@ -86,7 +67,7 @@ extension SessionDatabase {
 
     /// The latest `limit` messages, with `peer` only when given, oldest first.
     public func history(peer: String? = nil, limit: Int = 50) async throws -> [StoredMessage] {
-        try await queue.read { db in try Self.latestMessages(db, peer: peer, limit: limit) }
+        try await read { db in try Self.latestMessages(db, peer: peer, limit: limit) }
     }
 
     /// The latest `limit` messages (`peer`'s only when given) of the database file at `path`,

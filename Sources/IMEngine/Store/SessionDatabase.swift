@@ -3,6 +3,7 @@ import Glibc
 #endif
 import IMProtocol
 import IMStore
+import Synchronization
 
 /// One account's local database: its messages, conversations and connection log.
 ///
@@ -16,8 +17,13 @@ public final class SessionDatabase: Sendable {
     let queue: DatabaseQueue
     /// Where a damaged file and its companions were moved when this one was made afresh.
     public let movedAside: [String]
+    /// PUBACKs not written yet (see `markAcknowledged`).
+    let marks = Mutex(SentMarks())
+    /// How long those wait for another transaction to ride before they are written alone.
+    let markPatience: Duration
 
-    private init(path: String, queue: DatabaseQueue, movedAside: [String] = []) {
+    private init(path: String, queue: DatabaseQueue, movedAside: [String] = [], markPatience: Duration) {
+        self.markPatience = markPatience
         self.movedAside = movedAside
         self.path = path
         self.queue = queue
@@ -37,9 +43,12 @@ public final class SessionDatabase: Sendable {
     ///
     /// - Throws: `SessionDatabaseError` when the user id is not of `[A-Za-z0-9+=_-]{1,64}`
     ///   or the file cannot be opened even after moving a damaged one aside.
-    /// `threads`, when given, is where its work runs (shared with other sessions' files).
+    /// `threads`, when given, is where its work runs (shared with other sessions' files);
+    /// `markPatience` is how long the server's answers wait to ride another transaction (see
+    /// `markAcknowledged`).
     public static func open(
-        directory: String, appKey: String, userID: String, threads: DatabaseThreads? = nil
+        directory: String, appKey: String, userID: String, threads: DatabaseThreads? = nil,
+        markPatience: Duration = .milliseconds(100)
     ) async throws(SessionDatabaseError)
         -> (database: SessionDatabase, isRecreated: Bool)
     {
@@ -60,7 +69,8 @@ public final class SessionDatabase: Sendable {
             let (queue, movedAside) = try await DatabaseQueue.open(
                 path: path, configuration: .compact, migrator: Self.migrator, recoverCorruption: true,
                 target: threads?.nextQueue())
-            return (SessionDatabase(path: path, queue: queue, movedAside: movedAside), !movedAside.isEmpty)
+            let database = SessionDatabase(path: path, queue: queue, movedAside: movedAside, markPatience: markPatience)
+            return (database, !movedAside.isEmpty)
         } catch let error as SessionDatabaseError {
             throw error
         } catch {
@@ -68,8 +78,12 @@ public final class SessionDatabase: Sendable {
         }
     }
 
-    /// Closes the file after the work already submitted.
-    public func close() async { await queue.close() }
+    /// Writes what waits (the server's answers not yet recorded), then closes the file after
+    /// the work already submitted.
+    public func close() async {
+        try? await queue.run { db in self.writeMarks(db) }
+        await queue.close()
+    }
 
     /// App keys may hold characters that do not belong in a file name; those are %-escaped.
     static func fileNameComponent(_ text: String) -> String {
