@@ -26,10 +26,8 @@ extension SessionDatabase {
                     """, [.text(message.uid), DatabaseValue(message.cid), .text(message.peer), .text(message.text),
                           .integer(message.sentAt)])
                 guard db.changes > 0 else { return nil }
-                let id = db.lastInsertRowID
-                try Self.touchConversation(db, peer: message.peer, messageID: id, at: message.sentAt, unread: 1)
                 return StoredMessage(
-                    id: id, uid: message.uid, cid: message.cid, direction: .incoming, peer: message.peer,
+                    id: db.lastInsertRowID, uid: message.uid, cid: message.cid, direction: .incoming, peer: message.peer,
                     text: message.text, sentAt: message.sentAt, state: .received)
             }
         }
@@ -47,10 +45,8 @@ extension SessionDatabase {
                 try db.execute("""
                     INSERT INTO message(cid, direction, peer, text, sent_at, state) VALUES (?, 1, ?, ?, ?, 1)
                     """, [.text(message.cid), .text(message.peer), .text(message.text), .integer(message.at)])
-                let id = db.lastInsertRowID
-                try Self.touchConversation(db, peer: message.peer, messageID: id, at: message.at, unread: 0)
                 return StoredMessage(
-                    id: id, uid: nil, cid: message.cid, direction: .outgoing, peer: message.peer, text: message.text,
+                    id: db.lastInsertRowID, uid: nil, cid: message.cid, direction: .outgoing, peer: message.peer, text: message.text,
                     sentAt: message.at, state: .pending)
             }
         }
@@ -99,14 +95,6 @@ extension SessionDatabase {
         try await queue.read { db in
             Int(try db.fetchOne("SELECT count(*) FROM message WHERE uid = ?", [.text(uid)])?[0].int64 ?? 0)
         }
-    }
-
-    private static func touchConversation(_ db: Database, peer: String, messageID: Int64, at: Int64, unread: Int64) throws {
-        try db.execute("""
-            INSERT INTO conversation(peer, last_message_id, last_at, unread) VALUES (?, ?, ?, ?)
-            ON CONFLICT(peer) DO UPDATE SET last_message_id = excluded.last_message_id,
-                last_at = excluded.last_at, unread = unread + excluded.unread
-            """, [.text(peer), .integer(messageID), .integer(at), .integer(unread)])
     }
 
     private static func message(_ row: Row) -> StoredMessage {

@@ -33,6 +33,11 @@ extension SessionDatabase {
                 );
                 """)
         }
+        // Nothing read the conversation table (history comes from messages by peer), and
+        // keeping it current cost a page written twice, journal and file, per message.
+        migrator.register("v2: no conversation table") { db in
+            try db.executeScript("DROP TABLE conversation")
+        }
         return migrator
     }()
 }

@@ -5,7 +5,7 @@ import IMProtocol
 import IMStore
 import Synchronization
 
-/// One account's local database: its messages, conversations and connection log.
+/// One account's local database: its messages and connection log.
 ///
 /// One SQLite file per (app key, user id), `DATA/<app key>/<user id>.sqlite`, opened compact
 /// (`Database.Configuration.compact`: rollback journal kept in place, no fsync).
