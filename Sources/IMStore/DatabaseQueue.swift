@@ -80,9 +80,18 @@ public final class DatabaseQueue: @unchecked Sendable {
     /// Runs `body` with the bare connection: no transaction is opened for it.
     public func run<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                continuation.resume(with: Result { try body(self.database) })
-            }
+            run(body) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// Runs `body` with the bare connection and hands its outcome to `completion` on the
+    /// queue's thread: for a caller that is not a task (an event loop), which then needs no
+    /// task to wake to learn it.
+    public func run<T: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> T, then completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        queue.async {
+            completion(Result { try body(self.database) })
         }
     }
 

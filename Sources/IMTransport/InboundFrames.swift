@@ -27,6 +27,24 @@ public struct InboundFrames: AsyncSequence, Sendable {
             queue.poll()
         }
     }
+
+    /// Puts `tap` before the queue, from the frames already queued on: call before the first
+    /// `next()`, so that no frame the tap would take has gone to the consumer. Returns once
+    /// it is in place, or at once when the connection's loop has stopped.
+    public func tap(_ tap: any FrameTap) async {
+        let connection = queue.connection, queue = self.queue
+        let done = OneShot<Void>()
+        let install: @Sendable () -> Void = {
+            queue.install(tap)
+            done.fulfil(())
+        }
+        if connection.loop.inEventLoop {
+            install()
+        } else if !connection.loop.execute(install) {
+            return
+        }
+        await done.wait()
+    }
 }
 
 /// Frames handed from the loop to one async consumer, with back-pressure on the socket.
@@ -38,6 +56,7 @@ final class FrameQueue: Sendable {
         var failure: TransportError?
         var waiter: CheckedContinuation<Result<[UInt8]?, TransportError>, Never>?
         var paused = false
+        var tap: (any FrameTap)?
 
         var count: Int { frames.count - head }
 
@@ -62,8 +81,23 @@ final class FrameQueue: Sendable {
         self.limit = limit
     }
 
+    /// Loop side: runs the frames queued so far through `tap`, keeping those it leaves in
+    /// order, and gives it every frame from now on.
+    func install(_ tap: any FrameTap) {
+        let queued = state.withLock { state -> [[UInt8]] in
+            state.tap = tap
+            var frames: [[UInt8]] = []
+            while state.count > 0 { frames.append(state.pop()) }
+            return frames
+        }
+        for frame in queued where !tap.take(frame, from: connection) {
+            if push(frame, tapped: true) { connection.pauseReading() }
+        }
+    }
+
     /// Loop side: hands a frame over; true when the connection should pause reading.
-    func push(_ frame: [UInt8]) -> Bool {
+    func push(_ frame: [UInt8], tapped: Bool = false) -> Bool {
+        if !tapped, let tap = state.withLock({ $0.tap }), tap.take(frame, from: connection) { return false }
         let (waiter, pause) = state.withLock { state in
             if let waiter = state.waiter {
                 state.waiter = nil

@@ -28,17 +28,32 @@ public final class SessionEventHub: Sendable {
     /// subscriber sees the events of all sessions in the same order.
     func publish(_ kind: SessionEvent.Kind, _ snapshot: SessionSnapshot) {
         state.withLock { state in
-            state.sequence += 1
             if case .closed = kind {
                 state.latest[snapshot.id] = nil
             } else {
                 state.latest[snapshot.id] = snapshot
             }
-            let event = SessionEvent(sequence: state.sequence, kind: kind, snapshot: snapshot)
-            for subscriber in state.subscribers.values { subscriber.enqueue(event) }
-            if let own = state.sessionSubscribers[snapshot.id] {
-                for subscriber in own.values { subscriber.enqueue(event) }
-            }
+            Self.deliver(kind, snapshot, &state)
+        }
+    }
+
+    /// Records `kind` for session `id` with the snapshot it last published, under the same
+    /// lock, so the event sits in order after that snapshot's own event. For events raised
+    /// outside the session actor (`SessionInbox`); dropped once the session has closed.
+    func publish(_ kind: SessionEvent.Kind, latestOf id: SessionID) {
+        state.withLock { state in
+            guard let snapshot = state.latest[id] else { return }
+            Self.deliver(kind, snapshot, &state)
+        }
+    }
+
+    /// Numbers the event and hands it to every subscriber, under the caller's lock.
+    private static func deliver(_ kind: SessionEvent.Kind, _ snapshot: SessionSnapshot, _ state: inout State) {
+        state.sequence += 1
+        let event = SessionEvent(sequence: state.sequence, kind: kind, snapshot: snapshot)
+        for subscriber in state.subscribers.values { subscriber.enqueue(event) }
+        if let own = state.sessionSubscribers[snapshot.id] {
+            for subscriber in own.values { subscriber.enqueue(event) }
         }
     }
 

@@ -28,13 +28,16 @@ extension Session {
             link.send(.subscribe(SessionPackets.subscribeInbox(packetID: id)), at: clock.now)
         }
         let frames = established.frames
+        let inbox = database.map { SessionInbox(database: $0, hub: engine.hub, session: id, clock: clock, loop: link.connection.loop) }
+        link.inbox = inbox
         link.reader = Task {
+            if let inbox { await frames.tap(inbox) }
             var iterator = frames.makeAsyncIterator()
             var failure: TransportError?
             do throws(TransportError) {
                 while let frame = try await iterator.next() {
-                    // What arrived together is handled together: a burst of messages is
-                    // stored in one transaction and its acknowledgements in another.
+                    // What arrived together is handled together: a burst of PUBACKs is
+                    // recorded in one transaction.
                     var frames = [frame]
                     while frames.count < Self.largestBatch, let more = iterator.nextIfBuffered() {
                         frames.append(more)
@@ -55,13 +58,12 @@ extension Session {
     /// The most frames handled as one batch.
     static var largestBatch: Int { 256 }
 
-    /// Handles packets from the server in arrival order; runs of PUBLISH and of PUBACK go to
-    /// the database as one transaction each.
+    /// Handles packets from the server in arrival order; a run of PUBACKs goes to the database
+    /// as one transaction. PUBLISHes take the inbox's path (`SessionInbox`) before they get here.
     private func received(_ frames: [[UInt8]], on link: SessionLink) async {
         guard self.link === link else { return }
         link.lastReceived = clock.now
         link.pingSentAt = nil
-        var publishes: [Publish] = []
         var acknowledgements: [PubAck] = []
         for frame in frames {
             let packet: Packet
@@ -70,39 +72,28 @@ extension Session {
             } catch {
                 return violation(on: link, .malformedPacket, "the server sent a malformed packet: \(error)")
             }
-            if case .publish(let publish) = packet, acknowledgements.isEmpty {
-                publishes.append(publish)
-                continue
-            }
-            if case .puback(let acknowledgement) = packet, publishes.isEmpty {
+            if case .puback(let acknowledgement) = packet {
                 acknowledgements.append(acknowledgement)
                 continue
             }
-            await flush(&publishes, &acknowledgements, on: link)
-            guard self.link === link else { return }
-            switch packet {
-            case .publish(let publish): publishes.append(publish)
-            case .puback(let acknowledgement): acknowledgements.append(acknowledgement)
-            default:
-                handle(packet, on: link)
-                // A DISCONNECT or a protocol violation ended this link: the rest is not ours.
+            if !acknowledgements.isEmpty {
+                await acknowledged(acknowledgements)
+                acknowledgements.removeAll()
                 guard self.link === link else { return }
             }
+            handle(packet, on: link)
+            // A DISCONNECT or a protocol violation ended this link: the rest is not ours.
+            guard self.link === link else { return }
         }
-        await flush(&publishes, &acknowledgements, on: link)
-    }
-
-    private func flush(_ publishes: inout [Publish], _ acknowledgements: inout [PubAck], on link: SessionLink) async {
-        if !publishes.isEmpty { await incoming(publishes, on: link) }
         if !acknowledgements.isEmpty { await acknowledged(acknowledgements) }
-        publishes.removeAll()
-        acknowledgements.removeAll()
     }
 
-    /// A packet other than PUBLISH and PUBACK.
+    /// A packet other than PUBACK.
     private func handle(_ packet: Packet, on link: SessionLink) {
         switch packet {
         case .publish, .puback:
+            // A PUBLISH gets here only for a session without a database: not stored, so not
+            // acknowledged, and the server delivers it again.
             break
         case .suback(let acknowledgement):
             if acknowledgement.packetIdentifier == link.subscribeID {
@@ -181,7 +172,7 @@ extension Session {
         let answerWithin = keepAlive / 2
         let clock = self.clock
         while self.link === link {
-            let due = link.pingSentAt.map { $0 + answerWithin } ?? min(link.lastSent, link.lastReceived) + keepAlive
+            let due = link.pingSentAt.map { $0 + answerWithin } ?? min(link.lastSent, link.lastArrival) + keepAlive
             do {
                 try await clock.sleep(until: due)
             } catch {
@@ -190,11 +181,16 @@ extension Session {
             guard self.link === link else { return }
             let now = clock.now
             if let pinged = link.pingSentAt {
+                // A message that arrived after the PINGREQ answers it as well as PINGRESP.
+                if link.lastArrival > pinged {
+                    link.pingSentAt = nil
+                    continue
+                }
                 guard now >= pinged + answerWithin else { continue }
                 tearDown(link, .abortive)
                 return fail(link.generation, .retryable("the server did not answer PINGREQ within \(answerWithin)"))
             }
-            if now >= min(link.lastSent, link.lastReceived) + keepAlive {
+            if now >= min(link.lastSent, link.lastArrival) + keepAlive {
                 link.send(.pingreq, at: now)
                 link.pingSentAt = now
             }

@@ -132,49 +132,6 @@ extension Session {
         }
     }
 
-    /// Deliveries that arrived together: stored first in one transaction (a known uid is
-    /// skipped), then acknowledged in arrival order, as MQTT asks.
-    func incoming(_ publishes: [Publish], on link: SessionLink) async {
-        var answers: [(publish: Publish, reason: ReasonCode?)] = []
-        var batch: [SessionDatabase.Incoming] = []
-        for publish in publishes {
-            guard case .inbox(let from)? = IMTopic(publish.topic) else {
-                answers.append((publish, .topicNameInvalid))
-                continue
-            }
-            guard let message = try? TextMessage.decode(publish.payload) else {
-                answers.append((publish, .payloadFormatInvalid))
-                continue
-            }
-            let properties = publish.properties
-            // A stock broker sends no uid: sender and cid then identify the message.
-            let uid = properties.userProperty(IMUserProperty.messageUID) ?? "\(from)/\(message.cid)"
-            let sentAt = properties.userProperty(IMUserProperty.sentAt).flatMap { Int64($0) } ?? clock.epochMilliseconds
-            batch.append(SessionDatabase.Incoming(uid: uid, from: from, text: message.text, cid: message.cid, sentAt: sentAt))
-            answers.append((publish, nil))
-        }
-        var stored: [StoredMessage?] = []
-        if !batch.isEmpty {
-            guard let database else { return }
-            do {
-                stored = try await database.receive(batch)
-            } catch {
-                // Not stored, so not acknowledged: the server delivers them again.
-                answers.removeAll { $0.reason == nil }
-            }
-        }
-        // A link replaced meanwhile gets no PUBACK, but what was stored is announced all the
-        // same: the server's redelivery would find its uid known and announce nothing.
-        if self.link === link {
-            for (publish, reason) in answers where publish.qos == .atLeastOnce {
-                link.send(.puback(PubAck(packetIdentifier: publish.packetIdentifier, reasonCode: reason ?? .success)), at: clock.now)
-            }
-        }
-        for case let message? in stored {
-            publish(.message(message))
-        }
-    }
-
     /// PUBACKs: the server stored these messages (or refused them, for good).
     /// `notSent` says why the engine did not send them, when it answered for the server.
     func acknowledged(_ acknowledgements: [PubAck], notSent: String? = nil) async {

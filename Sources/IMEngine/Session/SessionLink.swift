@@ -31,6 +31,14 @@ final class SessionLink {
     var subscribeID: UInt16?
     var reader: Task<Void, Never>?
     var heartbeat: Task<Void, Never>?
+    /// Takes the PUBLISHes on the loop (see `SessionInbox`); nil without a database.
+    var inbox: SessionInbox?
+
+    /// When a packet last arrived, whichever path it took.
+    var lastArrival: Duration {
+        guard let message = inbox?.lastReceived else { return lastReceived }
+        return max(message, lastReceived)
+    }
 
     init(
         generation: UInt64, connection: Connection, server: ServerAddress, keepAlive: Duration?,

@@ -18,7 +18,15 @@ extension SessionDatabase {
     /// Stores incoming messages in one transaction, each once per uid; the result holds nil
     /// where a uid was stored before. A burst that arrived together costs one commit.
     public func receive(_ messages: [Incoming]) async throws -> [StoredMessage?] {
-        try await write { db in
+        try await withCheckedThrowingContinuation { continuation in
+            receive(messages) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// The same, handing the outcome to `completion` on the database's thread (see
+    /// `SessionInbox`, which acknowledges from there).
+    func receive(_ messages: [Incoming], then completion: @escaping @Sendable (Result<[StoredMessage?], any Error>) -> Void) {
+        write({ db in
             try messages.map { message -> StoredMessage? in
                 try db.execute("""
                     INSERT INTO message(uid, cid, direction, peer, text, sent_at, state) VALUES (?, ?, 0, ?, ?, ?, 0)
@@ -30,7 +38,7 @@ extension SessionDatabase {
                     id: db.lastInsertRowID, uid: message.uid, cid: message.cid, direction: .incoming, peer: message.peer,
                     text: message.text, sentAt: message.sentAt, state: .received)
             }
-        }
+        }, then: completion)
     }
 
     /// Records a message this account is sending, before it goes on the wire.

@@ -26,7 +26,16 @@ extension SessionDatabase {
 
     /// Runs `body` in an immediate transaction that writes the waiting marks first.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await queue.run { db in
+        try await withCheckedThrowingContinuation { continuation in
+            write(body) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// The same, handing the outcome to `completion` on the database's thread.
+    func write<T: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> T, then completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        queue.run({ db in
             let marks = self.marks.withLock { $0.take() }
             do {
                 return try db.transaction(.immediate) { db in
@@ -37,7 +46,7 @@ extension SessionDatabase {
                 self.marks.withLock { $0.restore(marks) }
                 throw error
             }
-        }
+        }, then: completion)
     }
 
     /// Runs `body` in a deferred transaction after writing the waiting marks, so it reads them.

@@ -1,0 +1,115 @@
+import IMProtocol
+import IMTransport
+import MQTT
+import Synchronization
+
+/// Receives a session's messages on its connection's event loop: stores each burst in one
+/// transaction and acknowledges it from the database's thread, with no task in between.
+///
+/// The receive path of every message is here, not in the session actor: a PUBLISH handed to a
+/// reader task, then to the actor, then to the database, then back to the actor and on to the
+/// loop woke a thread at each step. Now the loop gathers what one turn read, the database
+/// stores it (a known uid is skipped) and queues the PUBACKs on the loop in arrival order, as
+/// MQTT asks, and the new messages go to the event hub from there. Other packets still go to
+/// the actor in order; after one that ends the connection (a DISCONNECT, a violation such as a
+/// PUBLISH that cannot be parsed) the inbox takes nothing more, so nothing after it is stored.
+final class SessionInbox: FrameTap {
+    private final class Gathered {
+        var publishes: [Publish] = []
+        /// A packet that ends the connection went to the actor.
+        var stopped = false
+    }
+
+    private let database: SessionDatabase
+    private let hub: SessionEventHub
+    private let session: SessionID
+    private let clock: any EngineClock
+    private let gathered: LoopBound<Gathered>
+    /// When a message last arrived (`clock.now` in nanoseconds), for the heartbeat.
+    private let lastArrival = Atomic<Int64>(.min)
+
+    init(database: SessionDatabase, hub: SessionEventHub, session: SessionID, clock: any EngineClock, loop: EventLoop) {
+        self.database = database
+        self.hub = hub
+        self.session = session
+        self.clock = clock
+        gathered = LoopBound(Gathered(), loop: loop)
+    }
+
+    /// When the last message arrived; nil before the first.
+    var lastReceived: Duration? {
+        let nanoseconds = lastArrival.load(ordering: .relaxed)
+        return nanoseconds == .min ? nil : .nanoseconds(nanoseconds)
+    }
+
+    func take(_ frame: [UInt8], from connection: Connection) -> Bool {
+        let gathered = self.gathered.value
+        guard !gathered.stopped, let type = frame.first.map({ $0 >> 4 }) else { return false }
+        // PUBACK, SUBACK, UNSUBACK and PINGRESP leave the connection as it was. Anything else
+        // ends it in the actor (DISCONNECT, a violation), and what follows is not the
+        // session's: from there on every frame goes to the actor, which drops it.
+        guard type == 3, case .publish(let publish)? = try? Packet(frame: frame) else {
+            if ![4, 9, 11, 13].contains(type) { gathered.stopped = true }
+            return false
+        }
+        if gathered.publishes.isEmpty {
+            connection.loop.executeAtEndOfTurn { [self] in
+                let gathered = self.gathered.value
+                let publishes = gathered.publishes
+                gathered.publishes = []
+                store(publishes, from: connection)
+            }
+        }
+        gathered.publishes.append(publish)
+        let (seconds, attoseconds) = clock.now.components
+        lastArrival.store(seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000, ordering: .relaxed)
+        return true
+    }
+
+    /// Stores what one turn read, then acknowledges it on the loop; not stored, not acknowledged
+    /// (the server delivers it again), except what was refused for good. A turn that read only
+    /// refusals goes through the database too, so its PUBACKs keep their place after earlier ones.
+    private func store(_ publishes: [Publish], from connection: Connection) {
+        let (answers, batch) = Self.sort(publishes, now: clock.epochMilliseconds)
+        database.receive(batch) { [hub, session] result in
+            guard case .success(let stored) = result else {
+                return Self.acknowledge(answers.filter { $0.reason != nil }, on: connection)
+            }
+            Self.acknowledge(answers, on: connection)
+            for case let message? in stored { hub.publish(.message(message), latestOf: session) }
+        }
+    }
+
+    private static func acknowledge(_ answers: [(publish: Publish, reason: ReasonCode?)], on connection: Connection) {
+        let bytes = answers.filter { $0.publish.qos == .atLeastOnce }.map {
+            Packet.puback(PubAck(packetIdentifier: $0.publish.packetIdentifier, reasonCode: $0.reason ?? .success)).encoded()
+        }
+        guard !bytes.isEmpty else { return }
+        connection.loop.execute {
+            for packet in bytes { _ = try? connection.send(packet) }
+        }
+    }
+
+    /// Each PUBLISH's answer (nil: store it first) and the messages to store, in arrival order.
+    static func sort(_ publishes: [Publish], now: Int64) -> ([(publish: Publish, reason: ReasonCode?)], [SessionDatabase.Incoming]) {
+        var answers: [(publish: Publish, reason: ReasonCode?)] = []
+        var batch: [SessionDatabase.Incoming] = []
+        for publish in publishes {
+            guard case .inbox(let from)? = IMTopic(publish.topic) else {
+                answers.append((publish, .topicNameInvalid))
+                continue
+            }
+            guard let message = try? TextMessage.decode(publish.payload) else {
+                answers.append((publish, .payloadFormatInvalid))
+                continue
+            }
+            let properties = publish.properties
+            // A stock broker sends no uid: sender and cid then identify the message.
+            let uid = properties.userProperty(IMUserProperty.messageUID) ?? "\(from)/\(message.cid)"
+            let sentAt = properties.userProperty(IMUserProperty.sentAt).flatMap { Int64($0) } ?? now
+            batch.append(SessionDatabase.Incoming(uid: uid, from: from, text: message.text, cid: message.cid, sentAt: sentAt))
+            answers.append((publish, nil))
+        }
+        return (answers, batch)
+    }
+}
