@@ -109,6 +109,12 @@ struct BenchCommandTests {
         #expect(result.int("lost") == 0 && result.int("duplicated") == 0 && result.int("unanswered") == 0)
         #expect((result.number("throughput") ?? 0) > 0)
         expectOrderedLatency(result, count: 200)
+        // What sending cost: this process always; a spawned server apart, an embedded one inside.
+        let usage = try #require(result.object("usage"))
+        #expect((usage.object("client")?.number("cpuMicrosecondsPerMessage") ?? 0) > 0)
+        #expect((usage.object("client")?.number("contextSwitchesPerMessage") ?? 0) > 0)
+        #expect(usage["serverInProcess"] == .bool(server == "embedded"))
+        #expect((usage.object("server")?.number("cpuMicrosecondsPerMessage") ?? 0) > 0 || server == "embedded")
     }
 
     @Test(arguments: ["embedded", "spawn"])
