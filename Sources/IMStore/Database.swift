@@ -12,6 +12,8 @@ public final class Database {
     private var statementCache: [String: Statement] = [:]
     private static let statementCacheLimit = 128
     let releasesMemoryAfterTransactions: Bool
+    /// How long a statement waits for another connection's lock (the configuration's).
+    let busyTimeoutMilliseconds: Int32
     /// The closure SQLite's WAL hook calls (see `onWALCommit`).
     var walHook: WALHookBox?
 
@@ -32,6 +34,7 @@ public final class Database {
     ) throws(DatabaseError) {
         self.path = path
         self.releasesMemoryAfterTransactions = configuration.releaseMemoryAfterTransactions
+        self.busyTimeoutMilliseconds = configuration.busyTimeoutMilliseconds
         Self.configureProcess()
         if configuration.create && !configuration.readOnly { Self.createPrivately(path) }
         var connection: OpaquePointer?
@@ -94,6 +97,16 @@ public final class Database {
             try quickCheck()
         }
         if configuration.releaseMemoryAfterTransactions { releaseMemory() }
+    }
+
+    /// Runs `body` with lock waits off: a statement that meets another connection's lock fails
+    /// at once with `SQLITE_BUSY` instead of waiting for it. For a thread that must not stall
+    /// (an event loop), which then hands the work to one that may wait.
+    public func withoutWaitingForLocks<T>(_ body: (Database) throws -> T) rethrows -> T {
+        guard let handle else { return try body(self) }
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, busyTimeoutMilliseconds) }
+        return try body(self)
     }
 
     /// Finalizes cached statements and closes the handle; later calls fail with `misuse`.

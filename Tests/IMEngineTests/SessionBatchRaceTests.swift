@@ -53,6 +53,30 @@ struct SessionBatchRaceTests {
         }
     }
 
+    @Test func messagesThatMeetAnotherConnectionsLockAreStoredAfterItAndAcknowledgedInOrder() async throws {
+        try await withBroker { broker, test in
+            let session = test.session()
+            _ = try await session.connect()
+            let path = try #require(await session.databaseFile)
+            let holder = try Self.lock(path)
+            broker.send(Self.delivery(1, uid: "u-1"), on: 0)
+            broker.send(Self.delivery(2, uid: "u-2"), on: 0)
+            // The loop does not wait for the lock (it would stall every session on it) and
+            // nothing is acknowledged before it is stored.
+            try await Task.sleep(for: .milliseconds(300))
+            let early = broker.packets(on: 0).filter { if case .puback = $0 { true } else { false } }
+            #expect(early.isEmpty)
+            try holder.executeScript("ROLLBACK")
+            holder.close()
+            #expect(await eventually { DatabaseProbe.count(uid: "u-2", in: path) == 1 })
+            #expect(DatabaseProbe.count(uid: "u-1", in: path) == 1)
+            #expect(await eventually {
+                broker.packets(on: 0).compactMap { if case .puback(let ack) = $0 { ack.packetIdentifier } else { nil } } == [UInt16(1), 2]
+            })
+            await session.close()
+        }
+    }
+
     @Test func framesAfterAProtocolViolationInTheSameBatchAreDropped() async throws {
         try await withBroker { broker, test in
             let session = test.session()

@@ -4,13 +4,13 @@ import MQTT
 import Synchronization
 
 /// Receives a session's messages on its connection's event loop: stores each burst in one
-/// transaction and acknowledges it from the database's thread, with no task in between.
+/// transaction and acknowledges it, with no task in between.
 ///
 /// The receive path of every message is here, not in the session actor: a PUBLISH handed to a
 /// reader task, then to the actor, then to the database, then back to the actor and on to the
-/// loop woke a thread at each step. Now the loop gathers what one turn read, the database
-/// stores it (a known uid is skipped) and queues the PUBACKs on the loop in arrival order, as
-/// MQTT asks, and the new messages go to the event hub from there. Other packets still go to
+/// loop woke a thread at each step. Now the loop gathers what one turn read and stores it (a
+/// known uid is skipped), itself when the database is idle, else through the database's queue;
+/// the PUBACKs go out in arrival order, as MQTT asks, and the new messages to the event hub. Other packets still go to
 /// the actor in order; after one that ends the connection (a DISCONNECT, a violation such as a
 /// PUBLISH that cannot be parsed) the inbox takes nothing more, so nothing after it is stored.
 final class SessionInbox: FrameTap {
@@ -18,6 +18,8 @@ final class SessionInbox: FrameTap {
         var publishes: [Publish] = []
         /// A packet that ends the connection went to the actor.
         var stopped = false
+        /// Stores handed to the database's queue and not yet back: later ones queue behind them.
+        var queued = 0
     }
 
     private let database: SessionDatabase
@@ -66,33 +68,55 @@ final class SessionInbox: FrameTap {
         return true
     }
 
-    /// Stores what one turn read, then acknowledges it on the loop; not stored, not acknowledged
-    /// (the server delivers it again), except what was refused for good. A turn that read only
-    /// refusals goes through the database too, so its PUBACKs keep their place after earlier ones.
+    /// Stores what one turn read, then acknowledges it; not stored, not acknowledged (the server
+    /// delivers it again), except what was refused for good.
+    ///
+    /// On the loop itself when the database is idle and nothing of this inbox waits on its
+    /// queue (a short write costs less than two threads woken for it); else on the database's
+    /// queue, in order behind what waits there. A turn that read only refusals takes the same
+    /// way, so its PUBACKs keep their place after earlier ones.
     private func store(_ publishes: [Publish], from connection: Connection) {
         let (answers, batch) = Self.sort(publishes, now: clock.epochMilliseconds)
-        database.receive(batch) { [hub, session] result in
-            guard case .success(let stored) = result else {
-                return Self.acknowledge(answers.filter { $0.reason != nil }, on: connection)
+        let gathered = self.gathered.value
+        if gathered.queued == 0, let stored = database.receiveHere(batch) {
+            announce(stored)
+            for packet in Self.acknowledgements(answers) { _ = try? connection.send(packet) }
+            return
+        }
+        gathered.queued += 1
+        database.receive(batch) { [self] result in
+            var acknowledged = answers
+            if case .success(let stored) = result {
+                announce(stored)
+            } else {
+                acknowledged.removeAll { $0.reason == nil }
             }
-            Self.acknowledge(answers, on: connection)
-            for case let message? in stored { hub.publish(.message(message), latestOf: session) }
+            let packets = Self.acknowledgements(acknowledged)
+            // In one closure, so that a store made on the loop cannot acknowledge in between.
+            connection.loop.execute {
+                for packet in packets { _ = try? connection.send(packet) }
+                self.gathered.value.queued -= 1
+            }
         }
     }
 
-    private static func acknowledge(_ answers: [(publish: Publish, reason: ReasonCode?)], on connection: Connection) {
-        let bytes = answers.filter { $0.publish.qos == .atLeastOnce }.map {
+    private func announce(_ stored: [StoredMessage?]) {
+        for case let message? in stored { hub.publish(.message(message), latestOf: session) }
+    }
+
+    /// The PUBACKs of the QoS 1 PUBLISHes among `answers`, in their order.
+    private static func acknowledgements(_ answers: [Answer]) -> [[UInt8]] {
+        answers.filter { $0.publish.qos == .atLeastOnce }.map {
             Packet.puback(PubAck(packetIdentifier: $0.publish.packetIdentifier, reasonCode: $0.reason ?? .success)).encoded()
         }
-        guard !bytes.isEmpty else { return }
-        connection.loop.execute {
-            for packet in bytes { _ = try? connection.send(packet) }
-        }
     }
 
+    /// A PUBLISH and its answer: nil until stored, or the reason it was refused for good.
+    typealias Answer = (publish: Publish, reason: ReasonCode?)
+
     /// Each PUBLISH's answer (nil: store it first) and the messages to store, in arrival order.
-    static func sort(_ publishes: [Publish], now: Int64) -> ([(publish: Publish, reason: ReasonCode?)], [SessionDatabase.Incoming]) {
-        var answers: [(publish: Publish, reason: ReasonCode?)] = []
+    static func sort(_ publishes: [Publish], now: Int64) -> ([Answer], [SessionDatabase.Incoming]) {
+        var answers: [Answer] = []
         var batch: [SessionDatabase.Incoming] = []
         for publish in publishes {
             guard case .inbox(let from)? = IMTopic(publish.topic) else {

@@ -26,19 +26,26 @@ extension SessionDatabase {
     /// The same, handing the outcome to `completion` on the database's thread (see
     /// `SessionInbox`, which acknowledges from there).
     func receive(_ messages: [Incoming], then completion: @escaping @Sendable (Result<[StoredMessage?], any Error>) -> Void) {
-        write({ db in
-            try messages.map { message -> StoredMessage? in
-                try db.execute("""
-                    INSERT INTO message(uid, cid, direction, peer, text, sent_at, state) VALUES (?, ?, 0, ?, ?, ?, 0)
-                    ON CONFLICT(uid) DO NOTHING
-                    """, [.text(message.uid), DatabaseValue(message.cid), .text(message.peer), .text(message.text),
-                          .integer(message.sentAt)])
-                guard db.changes > 0 else { return nil }
-                return StoredMessage(
-                    id: db.lastInsertRowID, uid: message.uid, cid: message.cid, direction: .incoming, peer: message.peer,
-                    text: message.text, sentAt: message.sentAt, state: .received)
-            }
-        }, then: completion)
+        write({ db in try Self.insert(messages, db) }, then: completion)
+    }
+
+    /// The same on the calling thread when that needs no wait (see `writeHere`); nil otherwise.
+    func receiveHere(_ messages: [Incoming]) -> [StoredMessage?]? {
+        writeHere { db in try Self.insert(messages, db) }
+    }
+
+    private static func insert(_ messages: [Incoming], _ db: Database) throws -> [StoredMessage?] {
+        try messages.map { message -> StoredMessage? in
+            try db.execute("""
+                INSERT INTO message(uid, cid, direction, peer, text, sent_at, state) VALUES (?, ?, 0, ?, ?, ?, 0)
+                ON CONFLICT(uid) DO NOTHING
+                """, [.text(message.uid), DatabaseValue(message.cid), .text(message.peer), .text(message.text),
+                      .integer(message.sentAt)])
+            guard db.changes > 0 else { return nil }
+            return StoredMessage(
+                id: db.lastInsertRowID, uid: message.uid, cid: message.cid, direction: .incoming, peer: message.peer,
+                text: message.text, sentAt: message.sentAt, state: .received)
+        }
     }
 
     /// Records a message this account is sending, before it goes on the wire.

@@ -2,7 +2,7 @@ import IMStore
 
 extension SessionDatabase {
     /// Records the server's answers to outgoing messages (stored: sent; refused: failed) with
-    /// the next transaction, or alone within `markPatience` (100 ms unless `open` was told otherwise).
+    /// the next transaction, or alone within `markPatience` (1 s unless `open` was told otherwise: a session that sends a message a second or more writes no mark alone).
     ///
     /// Returns at once: a PUBACK costs no commit of its own. Every read of the messages
     /// (`pendingOutgoing`, `history`) and `close()` write the waiting marks first, so what this
@@ -35,18 +35,32 @@ extension SessionDatabase {
     func write<T: Sendable>(
         _ body: @escaping @Sendable (Database) throws -> T, then completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
-        queue.run({ db in
-            let marks = self.marks.withLock { $0.take() }
-            do {
-                return try db.transaction(.immediate) { db in
-                    try Self.apply(marks, db)
-                    return try body(db)
-                }
-            } catch {
-                self.marks.withLock { $0.restore(marks) }
-                throw error
+        queue.run({ db in try self.transaction(db, body) }, then: completion)
+    }
+
+    /// The same on the calling thread, now, when the database is idle and no other connection
+    /// holds its lock; nil when it is not, or when the write failed (then nothing was
+    /// written, and the caller hands it to `write`, which waits and reports the error).
+    func writeHere<T>(_ body: (Database) throws -> T) -> T? {
+        let done = queue.runHereIfFree { db in
+            db.withoutWaitingForLocks { db in try? self.transaction(db, body) }
+        }
+        return done ?? nil
+    }
+
+    /// The immediate transaction every write runs in: the waiting marks, then `body`; the
+    /// marks are kept for the next one when it fails.
+    private func transaction<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+        let marks = self.marks.withLock { $0.take() }
+        do {
+            return try db.transaction(.immediate) { db in
+                try Self.apply(marks, db)
+                return try body(db)
             }
-        }, then: completion)
+        } catch {
+            self.marks.withLock { $0.restore(marks) }
+            throw error
+        }
     }
 
     /// Runs `body` in a deferred transaction after writing the waiting marks, so it reads them.

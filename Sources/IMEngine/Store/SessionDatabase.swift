@@ -48,7 +48,7 @@ public final class SessionDatabase: Sendable {
     /// `markAcknowledged`).
     public static func open(
         directory: String, appKey: String, userID: String, threads: DatabaseThreads? = nil,
-        markPatience: Duration = .milliseconds(100)
+        markPatience: Duration = .seconds(1)
     ) async throws(SessionDatabaseError)
         -> (database: SessionDatabase, isRecreated: Bool)
     {
