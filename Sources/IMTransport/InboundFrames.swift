@@ -93,6 +93,14 @@ final class FrameQueue: Sendable {
         for frame in queued where !tap.take(frame, from: connection) {
             if push(frame, tapped: true) { connection.pauseReading() }
         }
+        // Reading paused on a full queue that the tap has emptied would wait for a consumer
+        // that may have nothing left to take.
+        let resume = state.withLock { state in
+            guard state.paused && state.count <= limit / 2 else { return false }
+            state.paused = false
+            return true
+        }
+        if resume { connection.resumeReading() }
     }
 
     /// Loop side: hands a frame over; true when the connection should pause reading.

@@ -58,4 +58,28 @@ struct FrameTapTests {
             connection.close()
         }
     }
+
+    @Test func readingPausedOnAFullQueueResumesWhenTheTapEmptiesIt() async throws {
+        let group = try EventLoopGroup(name: "tap")
+        defer { group.shutdown() }
+        let (accepted, continuation) = AsyncStream.makeStream(of: Connection.self)
+        let listener = try Listener(group: group) { continuation.yield($0) }
+        let socket = try RawSocket.connect(port: listener.localAddress.port)
+        defer { socket.close() }
+        let first = (0..<6).map { TestFrames.publish(payloadSize: 4, seed: $0) }
+        let later = (6..<9).map { TestFrames.publish(payloadSize: 4, seed: $0) }
+        try await withTimeout(.seconds(20)) {
+            var connections = accepted.makeAsyncIterator()
+            let connection = try #require(await connections.next())
+            // Two frames fill the queue and pause reading; nobody consumes.
+            let frames = connection.frames(bufferLimit: 2)
+            try socket.send(Array(first.joined()))
+            try await Task.sleep(for: .milliseconds(300))
+            let tap = PublishTap()
+            await frames.tap(tap)
+            try socket.send(Array(later.joined()))
+            #expect(await eventually { tap.frames == first + later }, "reading went on once the tap had emptied the queue")
+            connection.close()
+        }
+    }
 }
