@@ -92,8 +92,9 @@ extension Session {
     private func handle(_ packet: Packet, on link: SessionLink) {
         switch packet {
         case .publish, .puback:
-            // A PUBLISH gets here only for a session without a database: not stored, so not
-            // acknowledged, and the server delivers it again.
+            // A PUBLISH gets here only for a session without a database, or behind a packet
+            // that ended the connection (see `SessionInbox`): not stored, so not acknowledged,
+            // and the server delivers it again.
             break
         case .suback(let acknowledgement):
             if acknowledgement.packetIdentifier == link.subscribeID {
