@@ -8,7 +8,7 @@ extension SessionDatabase {
     /// (`pendingOutgoing`, `history`) and `close()` write the waiting marks first, so what this
     /// session reads is up to date. A process killed before they are written sends those
     /// messages again after its restart with the same cid, and the server answers without
-    /// delivering them twice (imsh-protocol(7)).
+    /// delivering them twice while it holds them (its app's offline retention; imsh-protocol(7)).
     public func markAcknowledged(sent: [String], failed: [String]) {
         guard !sent.isEmpty || !failed.isEmpty else { return }
         let queueWrite = marks.withLock { marks -> Bool in
