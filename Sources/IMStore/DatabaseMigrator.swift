@@ -2,10 +2,11 @@ import CSQLite
 
 /// An ordered list of schema migrations tracked by `PRAGMA user_version`.
 ///
-/// Migration n (0-based) brings the schema from version n to n+1. Each runs in its own
-/// immediate transaction together with the version bump, so a crash or a throw leaves the
-/// database at the last complete version. Never reorder or edit a shipped migration:
-/// append new ones.
+/// Migration n (0-based) brings the schema from version n to n+1. The ones a file has not
+/// seen run together in one immediate transaction with the version bump, so a crash or a
+/// throw leaves the database at the version it had, and a new file costs one commit (a
+/// process opening thousands of session files at once pays it for each). Never reorder or
+/// edit a shipped migration: append new ones.
 public struct DatabaseMigrator: Sendable {
     public typealias Migration = @Sendable (Database) throws -> Void
 
@@ -26,26 +27,20 @@ public struct DatabaseMigrator: Sendable {
     /// Throws when the file's version is newer than this program knows (a downgrade).
     @discardableResult
     public func migrate(_ database: Database) throws -> Int {
-        var applied = 0
-        // The version is read inside each transaction so a second process migrating the
-        // same file at the same time cannot apply a step twice.
-        while try database.transaction(.immediate, { database throws -> Bool in
+        // The version is read inside the transaction, so a second process migrating the same
+        // file at the same time waits and then finds nothing left to do.
+        try database.transaction(.immediate) { database throws -> Int in
             let version = try database.userVersion()
-            guard version < migrations.count else {
-                if version > migrations.count {
-                    throw DatabaseError(
-                        code: SQLITE_ERROR,
-                        message: "schema version \(version) is newer than this program knows (\(migrations.count))",
-                        path: database.path)
-                }
-                return false
+            guard version <= migrations.count else {
+                throw DatabaseError(
+                    code: SQLITE_ERROR,
+                    message: "schema version \(version) is newer than this program knows (\(migrations.count))",
+                    path: database.path)
             }
-            try migrations[version].body(database)
-            try database.setUserVersion(version + 1)
-            return true
-        }) {
-            applied += 1
+            guard version < migrations.count else { return 0 }
+            for migration in migrations[version...] { try migration.body(database) }
+            try database.setUserVersion(migrations.count)
+            return migrations.count - version
         }
-        return applied
     }
 }

@@ -41,18 +41,36 @@ struct MigrationTests {
         #expect(try log(database) == [1, 2, 3, 4])
     }
 
-    @Test func aThrowingMigrationLeavesTheLastCompleteVersion() throws {
+    @Test func aThrowingMigrationLeavesTheVersionTheFileHad() throws {
         let directory = TemporaryDirectory()
         let database = try Database(path: directory.file("m.sqlite"))
-        var broken = migrator(count: 1)
+        try migrator(count: 1).migrate(database)
+        var broken = migrator(count: 2)
         broken.register("half done") { database in
             try database.executeScript("CREATE TABLE half(x)")
             throw Boom()
         }
         #expect(throws: Boom.self) { try broken.migrate(database) }
+        // Step 2 ran in the same transaction as the failing step 3: both are undone.
         #expect(try database.userVersion() == 1)
         #expect(try database.fetchOne("SELECT count(*) FROM sqlite_master WHERE name = 'half'")?[0] == .integer(0))
         #expect(try log(database) == [1])
+        #expect(try migrator(count: 2).migrate(database) == 1)
+        #expect(try log(database) == [1, 2])
+    }
+
+    @Test func aNewFileIsMigratedInOneCommit() throws {
+        final class Count { var commits = 0 }
+        let directory = TemporaryDirectory()
+        let database = try Database(path: directory.file("m.sqlite"))
+        let count = Count()
+        // In WAL mode (the default) SQLite calls the hook once per commit that wrote pages.
+        try database.onWALCommit { _ in count.commits += 1 }
+        #expect(try migrator(count: 4).migrate(database) == 4)
+        #expect(try database.userVersion() == 4 && log(database) == [1, 2, 3, 4])
+        #expect(count.commits == 1)
+        #expect(try migrator(count: 4).migrate(database) == 0)
+        #expect(count.commits == 1, "a file already current is not written")
     }
 
     @Test func aNewerFileIsRefused() throws {
