@@ -21,11 +21,14 @@ struct BenchDirectory: Sendable {
         } catch {
             throw BenchError("cannot create the data directory \(directory.path): \(error.localizedDescription)")
         }
+        if directory.isTemporary { BenchInterruption.removeIfInterrupted(directory.path) }
         return directory
     }
 
     /// Removes a temporary directory; keeps one given with `--data`.
     func release() {
-        if isTemporary { try? FileManager.default.removeItem(atPath: path) }
+        guard isTemporary else { return }
+        try? FileManager.default.removeItem(atPath: path)
+        BenchInterruption.forget(path)
     }
 }

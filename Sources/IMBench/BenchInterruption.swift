@@ -1,0 +1,58 @@
+import Dispatch
+import Foundation
+import IMCommandLine
+import IMProcess
+import Synchronization
+
+/// Ends a bench cleanly on SIGINT, SIGTERM or SIGHUP: the processes it started (a spawned
+/// imserver, worker processes) are asked to stop, and its temporary directories are removed,
+/// before imsh exits with 128 + the signal, as the signal itself would have.
+///
+/// Without it an interrupted bench left its imserver running (in imsh's process group a
+/// terminal's Ctrl-C reaches it, a `kill` of imsh alone does not) and its temporary databases
+/// on disk.
+enum BenchInterruption {
+    private static let directories = Mutex<Set<String>>([])
+    private static let sources = Mutex<[any DispatchSourceSignal]>([])
+    private static let ending = Atomic<Bool>(false)
+
+    /// Watches the signals from now on; `name` is the bench, for the message.
+    static func install(name: String) {
+        sources.withLock { sources in
+            guard sources.isEmpty else { return }
+            for (number, signalName) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")] {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { end(name, number, signalName) }
+                source.resume()
+                sources.append(source)
+            }
+        }
+    }
+
+    /// Removes `path` if the bench is interrupted.
+    static func removeIfInterrupted(_ path: String) {
+        _ = directories.withLock { $0.insert(path) }
+    }
+
+    /// `path` is gone, or kept: nothing to do for it any more.
+    static func forget(_ path: String) {
+        _ = directories.withLock { $0.remove(path) }
+    }
+
+    /// Called where the bench would end on its own: once a signal is being handled, waits
+    /// for that to end the process, so that what the stopped server made fail (a token
+    /// refused, a connection closed) is neither reported nor taken for the exit status.
+    static func yieldToSignal() async {
+        guard ending.load(ordering: .acquiring) else { return }
+        while true { try? await Task.sleep(for: .seconds(60)) }
+    }
+
+    private static func end(_ name: String, _ number: Int32, _ signalName: String) {
+        guard !ending.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        ChildProcess.stopAll()
+        for path in directories.withLock({ Array($0) }) { try? FileManager.default.removeItem(atPath: path) }
+        CommandLineTool.writeError("\n\(name): interrupted by \(signalName)\n")
+        _exit(128 + number)
+    }
+}

@@ -1,0 +1,34 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension ChildProcess {
+    /// Asks every child this process spawned and has not reaped to end (`signal`), gives them
+    /// `grace` to do so, then kills what is left; returns once none is running.
+    ///
+    /// For a process that is ending on a signal of its own: what it started (a server it
+    /// spawned, worker processes) ends with it instead of running on as init's. The children's
+    /// owners may still `wait` for them: this only looks at /proc, it reaps nothing.
+    public static func stopAll(signal: Int32 = SIGTERM, grace: Duration = .seconds(3)) {
+        let children = Orphans.spawned.withLock { Array($0) }
+        for pid in children { _ = kill(pid, signal) }
+        let deadline = ContinuousClock.now + grace
+        var running = children
+        while !running.isEmpty {
+            running.removeAll { !isRunning($0) }
+            if running.isEmpty { return }
+            if ContinuousClock.now >= deadline {
+                for pid in running { _ = kill(pid, SIGKILL) }
+                return
+            }
+            usleep(20_000)
+        }
+    }
+
+    /// Alive and not yet a zombie.
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = ProcFile.read("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
+        let state = stat[stat.index(after: close)...].split(separator: " ").first
+        return state != "Z" && state != "X"
+    }
+}
