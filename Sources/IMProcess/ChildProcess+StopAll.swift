@@ -25,8 +25,8 @@ extension ChildProcess {
         }
     }
 
-    /// Alive and not yet a zombie.
-    private static func isRunning(_ pid: pid_t) -> Bool {
+    /// Whether process `pid` is alive and not yet a zombie, from /proc.
+    public static func isRunning(_ pid: pid_t) -> Bool {
         guard let stat = ProcFile.read("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
         let state = stat[stat.index(after: close)...].split(separator: " ").first
         return state != "Z" && state != "X"

@@ -20,13 +20,6 @@ struct BenchInterruptionTests {
         (ProcFile.read("/proc/\(pid)/cmdline") ?? "").split(separator: "\0").map(String.init)
     }
 
-    /// Alive and not a zombie.
-    private static func isRunning(_ pid: pid_t) -> Bool {
-        guard let stat = ProcFile.read("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
-        let state = stat[stat.index(after: close)...].split(separator: " ").first
-        return state != "Z" && state != "X"
-    }
-
     @Test(arguments: [SIGTERM, SIGINT])
     func theSpawnedServerStopsAndTheTemporaryDirectoryGoes(signal: Int32) async throws {
         let bench = try ChildProcess.spawn(
@@ -51,10 +44,10 @@ struct BenchInterruptionTests {
         }
         #expect(data.contains("imsh-bench-"), "a temporary directory: \(data)")
         bench.signal(signal)
-        #expect(await eventually(within: .seconds(20)) { !Self.isRunning(bench.pid) })
+        #expect(await eventually(within: .seconds(20)) { !ChildProcess.isRunning(bench.pid) })
         let ending = bench.wait()
         #expect(ending == .exited(128 + signal))
-        #expect(!Self.isRunning(server), "the server stopped with the bench")
+        #expect(!ChildProcess.isRunning(server), "the server stopped with the bench")
         #expect(!FileManager.default.fileExists(atPath: data), "\(data) was removed")
         var said: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
