@@ -29,7 +29,8 @@ public enum Bench {
             server (imserver or a stock broker) with such clients. See
             'imsh bench BENCH --help' for each bench's options, and imsh(1).
 
-            exit status: 0 the bench ran and met its conditions, 1 it did not, 2 usage error
+            exit status: 0 the bench ran and met its conditions, 1 it did not, 2 usage error,
+            128 + N ended by signal N (what it started stopped, its temporary directory removed)
             """)
 
     /// `imsh bench` and its benches with their options, for shell completion.
