@@ -235,6 +235,7 @@ extension Session {
             let (database, isRecreated) = try await SessionDatabase.open(
                 directory: directory, appKey: appKey, userID: userID, threads: runtime.databaseThreads)
             self.database = database
+            outbox = SessionOutbox(database: database, loop: loop ?? runtime.group.next(), hub: engine.hub, session: id)
             databasePath = path
             localUserID = userID
             return isRecreated
@@ -245,6 +246,7 @@ extension Session {
     }
 
     func closeDatabase() async {
+        outbox.take()?.close()
         await database.take()?.close()
         if let path = databasePath.take() { runtime?.releaseDatabase(path) }
         localUserID = nil

@@ -9,11 +9,11 @@ extension Session {
         let seconds = connack.properties.serverKeepAlive.map(Int.init) ?? parameters.heartbeat
         let link = SessionLink(
             generation: generation, connection: established.connection, server: established.server,
-            keepAlive: seconds > 0 ? .seconds(seconds) : nil,
-            maximumPacketSize: connack.properties.maximumPacketSize.map(Int.init),
-            receiveMaximum: connack.properties.receiveMaximum.map(Int.init) ?? Int(UInt16.max), now: clock.now,
-            connectedAt: clock.epochMilliseconds)
+            keepAlive: seconds > 0 ? .seconds(seconds) : nil, now: clock.now, connectedAt: clock.epochMilliseconds)
         self.link = link
+        outbox?.attach(
+            link.connection, receiveMaximum: connack.properties.receiveMaximum.map(Int.init) ?? Int(UInt16.max),
+            maximumPacketSize: connack.properties.maximumPacketSize.map(Int.init))
         serverUserID = connack.properties.userProperty(IMUserProperty.userID) ?? localUserID
         tokenRefreshed = false
         if established.viaRedirect { preferredServer = established.server }
@@ -23,12 +23,12 @@ extension Session {
             generation: generation, server: link.server, since: link.connectedAt, tls: link.connection.tlsSession))
         guard self.link === link else { return }
 
-        if !connack.sessionPresent || inboxSubscriptionRefused, let id = outgoing.reserve() {
+        if !connack.sessionPresent || inboxSubscriptionRefused, let id = outbox?.reserveID() {
             link.subscribeID = id
             link.send(.subscribe(SessionPackets.subscribeInbox(packetID: id)), at: clock.now)
         }
         let frames = established.frames
-        let inbox = database.map { SessionInbox(database: $0, hub: engine.hub, session: id, clock: clock, loop: link.connection.loop) }
+        let inbox = outbox.map { SessionInbox(outbox: $0, clock: clock, loop: link.connection.loop) }
         link.inbox = inbox
         link.reader = Task {
             if let inbox { await frames.tap(inbox) }
@@ -36,8 +36,6 @@ extension Session {
             var failure: TransportError?
             do throws(TransportError) {
                 while let frame = try await iterator.next() {
-                    // What arrived together is handled together: a burst of PUBACKs is
-                    // recorded in one transaction.
                     var frames = [frame]
                     while frames.count < Self.largestBatch, let more = iterator.nextIfBuffered() {
                         frames.append(more)
@@ -58,13 +56,12 @@ extension Session {
     /// The most frames handled as one batch.
     static var largestBatch: Int { 256 }
 
-    /// Handles packets from the server in arrival order; a run of PUBACKs goes to the database
-    /// as one transaction. PUBLISHes take the inbox's path (`SessionInbox`) before they get here.
+    /// Handles packets from the server in arrival order. PUBLISHes and PUBACKs take the
+    /// loop's path (`SessionInbox`) before they get here.
     private func received(_ frames: [[UInt8]], on link: SessionLink) async {
         guard self.link === link else { return }
         link.lastReceived = clock.now
         link.pingSentAt = nil
-        var acknowledgements: [PubAck] = []
         for frame in frames {
             let packet: Packet
             do {
@@ -72,33 +69,23 @@ extension Session {
             } catch {
                 return violation(on: link, .malformedPacket, "the server sent a malformed packet: \(error)")
             }
-            if case .puback(let acknowledgement) = packet {
-                acknowledgements.append(acknowledgement)
-                continue
-            }
-            if !acknowledgements.isEmpty {
-                await acknowledged(acknowledgements)
-                acknowledgements.removeAll()
-                guard self.link === link else { return }
-            }
             handle(packet, on: link)
             // A DISCONNECT or a protocol violation ended this link: the rest is not ours.
             guard self.link === link else { return }
         }
-        if !acknowledgements.isEmpty { await acknowledged(acknowledgements) }
     }
 
-    /// A packet other than PUBACK.
+    /// A packet the inbox left to the actor.
     private func handle(_ packet: Packet, on link: SessionLink) {
         switch packet {
         case .publish, .puback:
-            // A PUBLISH gets here only for a session without a database, or behind a packet
-            // that ended the connection (see `SessionInbox`): not stored, so not acknowledged,
-            // and the server delivers it again.
+            // Here only for a session without a database, or behind a packet that ended the
+            // connection (see `SessionInbox`): a PUBLISH not stored, so not acknowledged (the
+            // server delivers it again); a PUBACK whose message goes out again, same cid.
             break
         case .suback(let acknowledgement):
             if acknowledgement.packetIdentifier == link.subscribeID {
-                outgoing.release(acknowledgement.packetIdentifier)
+                outbox?.releaseID(acknowledgement.packetIdentifier)
                 link.subscribeID = nil
                 inboxSubscribed(acknowledgement.reasonCodes.first ?? .unspecifiedError)
             }
@@ -164,7 +151,8 @@ extension Session {
     func tearDown(_ link: SessionLink, _ mode: CloseMode = .graceful) {
         link.close(mode)
         if self.link === link { self.link = nil }
-        if let id = link.subscribeID { outgoing.release(id) }
+        outbox?.detach(link.connection)
+        if let id = link.subscribeID { outbox?.releaseID(id) }
     }
 
     /// Sends PINGREQ after `keepAlive` without traffic; no answer within half of it is a dead

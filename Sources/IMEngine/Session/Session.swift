@@ -47,9 +47,8 @@ public actor Session {
     var attempt: (generation: UInt64, task: Task<Void, Never>)?
     var link: SessionLink?
     var timers: [SessionStateMachine.TimerKind: Task<Void, Never>] = [:]
-    var outgoing = OutgoingWindow()
-    /// Sends waiting to be stored; see `send(text:to:)`.
-    var sendBatch = PendingBatch<WaitingSend>()
+    /// Stores, publishes and acknowledges messages on the loop; one per open database.
+    var outbox: SessionOutbox?
     var simulatedNetworkDown = false
     /// The grace of the current stay in the background, for the suspend message.
     var backgroundGrace: Duration = .zero

@@ -3,14 +3,15 @@ import IMTransport
 import MQTT
 import Synchronization
 
-/// Receives a session's messages on its connection's event loop: stores each burst in one
-/// transaction and acknowledges it, with no task in between.
+/// Receives a session's messages and PUBACKs on its connection's event loop: stores each
+/// burst of messages in one transaction and acknowledges it, with no task in between.
 ///
 /// The receive path of every message is here, not in the session actor: a PUBLISH handed to a
 /// reader task, then to the actor, then to the database, then back to the actor and on to the
 /// loop woke a thread at each step. Now the loop gathers what one turn read and stores it (a
 /// known uid is skipped), itself when the database is idle, else through the database's queue;
-/// the PUBACKs go out in arrival order, as MQTT asks, and the new messages to the event hub. Other packets still go to
+/// the PUBACKs go out in arrival order, as MQTT asks, and the new messages to the event hub.
+/// The server's PUBACKs go to the session's outbox on the same loop. Other packets still go to
 /// the actor in order; after one that ends the connection (a DISCONNECT, a violation such as a
 /// PUBLISH that cannot be parsed) the inbox takes nothing more, so nothing after it is stored.
 final class SessionInbox: FrameTap {
@@ -22,23 +23,20 @@ final class SessionInbox: FrameTap {
         var queued = 0
     }
 
-    private let database: SessionDatabase
-    private let hub: SessionEventHub
-    private let session: SessionID
+    private let outbox: SessionOutbox
+    private var database: SessionDatabase { outbox.database }
     private let clock: any EngineClock
     private let gathered: LoopBound<Gathered>
     /// When a message last arrived (`clock.now` in nanoseconds), for the heartbeat.
     private let lastArrival = Atomic<Int64>(.min)
 
-    init(database: SessionDatabase, hub: SessionEventHub, session: SessionID, clock: any EngineClock, loop: EventLoop) {
-        self.database = database
-        self.hub = hub
-        self.session = session
+    init(outbox: SessionOutbox, clock: any EngineClock, loop: EventLoop) {
+        self.outbox = outbox
         self.clock = clock
         gathered = LoopBound(Gathered(), loop: loop)
     }
 
-    /// When the last message arrived; nil before the first.
+    /// When the last message or PUBACK arrived; nil before the first.
     var lastReceived: Duration? {
         let nanoseconds = lastArrival.load(ordering: .relaxed)
         return nanoseconds == .min ? nil : .nanoseconds(nanoseconds)
@@ -47,11 +45,17 @@ final class SessionInbox: FrameTap {
     func take(_ frame: [UInt8], from connection: Connection) -> Bool {
         let gathered = self.gathered.value
         guard !gathered.stopped, let type = frame.first.map({ $0 >> 4 }) else { return false }
-        // PUBACK, SUBACK, UNSUBACK and PINGRESP leave the connection as it was. Anything else
-        // ends it in the actor (DISCONNECT, a violation), and what follows is not the
-        // session's: from there on every frame goes to the actor, which drops it.
-        guard type == 3, case .publish(let publish)? = try? Packet(frame: frame) else {
-            if ![4, 9, 11, 13].contains(type) { gathered.stopped = true }
+        // SUBACK, UNSUBACK and PINGRESP leave the connection as it was. Anything else
+        // ends it in the actor (DISCONNECT, a violation such as a malformed PUBACK), and what
+        // follows is not the session's: from there on every frame goes to the actor, which drops it.
+        let packet = type == 3 || type == 4 ? try? Packet(frame: frame) : nil
+        if case .puback(let acknowledgement)? = packet {
+            noteArrival()
+            outbox.acknowledgedHere([acknowledgement], on: connection)
+            return true
+        }
+        guard case .publish(let publish)? = packet else {
+            if ![9, 11, 13].contains(type) { gathered.stopped = true }
             return false
         }
         if gathered.publishes.isEmpty {
@@ -63,9 +67,13 @@ final class SessionInbox: FrameTap {
             }
         }
         gathered.publishes.append(publish)
+        noteArrival()
+        return true
+    }
+
+    private func noteArrival() {
         let (seconds, attoseconds) = clock.now.components
         lastArrival.store(seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000, ordering: .relaxed)
-        return true
     }
 
     /// Stores what one turn read, then acknowledges it; not stored, not acknowledged (the server
@@ -101,7 +109,7 @@ final class SessionInbox: FrameTap {
     }
 
     private func announce(_ stored: [StoredMessage?]) {
-        for case let message? in stored { hub.publish(.message(message), latestOf: session) }
+        for case let message? in stored { outbox.hub.publish(.message(message), latestOf: outbox.session) }
     }
 
     /// The PUBACKs of the QoS 1 PUBLISHes among `answers`, in their order.

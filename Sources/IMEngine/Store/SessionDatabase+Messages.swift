@@ -55,15 +55,28 @@ extension SessionDatabase {
 
     /// Records several outgoing messages in one transaction, in order.
     public func enqueueOutgoing(_ messages: [Outgoing]) async throws -> [StoredMessage] {
-        try await write { db in
-            try messages.map { message in
-                try db.execute("""
-                    INSERT INTO message(cid, direction, peer, text, sent_at, state) VALUES (?, 1, ?, ?, ?, 1)
-                    """, [.text(message.cid), .text(message.peer), .text(message.text), .integer(message.at)])
-                return StoredMessage(
-                    id: db.lastInsertRowID, uid: nil, cid: message.cid, direction: .outgoing, peer: message.peer, text: message.text,
-                    sentAt: message.at, state: .pending)
-            }
+        try await write { db in try Self.insert(messages, db) }
+    }
+
+    /// The same, handing the outcome to `completion` on the database's thread (see
+    /// `SessionOutbox`, which publishes from there).
+    func enqueueOutgoing(_ messages: [Outgoing], then completion: @escaping @Sendable (Result<[StoredMessage], any Error>) -> Void) {
+        write({ db in try Self.insert(messages, db) }, then: completion)
+    }
+
+    /// The same on the calling thread when that needs no wait (see `writeHere`); nil otherwise.
+    func enqueueOutgoingHere(_ messages: [Outgoing]) -> [StoredMessage]? {
+        writeHere { db in try Self.insert(messages, db) }
+    }
+
+    private static func insert(_ messages: [Outgoing], _ db: Database) throws -> [StoredMessage] {
+        try messages.map { message in
+            try db.execute("""
+                INSERT INTO message(cid, direction, peer, text, sent_at, state) VALUES (?, 1, ?, ?, ?, 1)
+                """, [.text(message.cid), .text(message.peer), .text(message.text), .integer(message.at)])
+            return StoredMessage(
+                id: db.lastInsertRowID, uid: nil, cid: message.cid, direction: .outgoing, peer: message.peer, text: message.text,
+                sentAt: message.at, state: .pending)
         }
     }
 
