@@ -1,4 +1,5 @@
 import IMTransport
+import MQTT
 
 /// What one connection has of a session's outgoing messages: the server's limits, what is in
 /// flight, what waits for room, and what was already published on it.
@@ -25,5 +26,46 @@ struct OutboxLink {
         self.maximumPacketSize = maximumPacketSize
     }
 
-    var hasRoom: Bool { inFlight.count < receiveMaximum }
+    /// What becomes of a message offered to this connection.
+    enum Admission {
+        /// Already published here, or no packet identifier is free.
+        case skipped
+        /// Waits for room in the Receive Maximum.
+        case held
+        /// The PUBLISH to write.
+        case publish([UInt8])
+        /// Over the server's Maximum Packet Size: answered at once with this PUBACK, and why.
+        case tooLarge(PubAck, String)
+    }
+
+    /// Takes `message` into the window (a packet identifier from `window`, kept across
+    /// connections) unless it was published here already or there is no room for it.
+    mutating func admit(_ message: StoredMessage, window: inout OutgoingWindow) -> Admission {
+        guard let cid = message.cid, !published.contains(cid) else { return .skipped }
+        guard inFlight.count < receiveMaximum else {
+            if !held.contains(where: { $0.cid == cid }) { held.append(message) }
+            return .held
+        }
+        guard let (id, isResend) = window.packetID(for: cid) else { return .skipped }
+        published.insert(cid)
+        let bytes = Packet.publish(SessionPackets.publish(message, packetID: id, dup: isResend)).encoded()
+        if let limit = maximumPacketSize, bytes.count > limit {
+            let why = "as a PUBLISH it is \(bytes.count) bytes, over the server's Maximum Packet Size of \(limit) bytes (0x95)"
+            return .tooLarge(PubAck(packetIdentifier: id, reasonCode: .packetTooLarge), why)
+        }
+        inFlight.insert(cid)
+        return .publish(bytes)
+    }
+
+    /// Frees the room `cid` took (the server answered it).
+    mutating func acknowledge(_ cid: String) {
+        inFlight.remove(cid)
+    }
+
+    /// The held messages that fit in the room there is now, oldest first.
+    mutating func releaseHeld() -> [StoredMessage] {
+        let count = min(held.count, max(0, receiveMaximum - inFlight.count))
+        defer { held.removeFirst(count) }
+        return Array(held.prefix(count))
+    }
 }

@@ -14,26 +14,16 @@ extension SessionOutbox {
         var packets: [[UInt8]] = []
         var tooLarge: [(PubAck, String)] = []
         let connection = state.withLock { state -> Connection? in
-            guard var link = state.link else { return nil }
-            defer { state.link = link }
+            guard state.link != nil else { return nil }
+            // In place: a copy of the link would copy its sets at every message.
             for message in messages {
-                guard let cid = message.cid, !link.published.contains(cid) else { continue }
-                guard link.hasRoom else {
-                    if !link.held.contains(where: { $0.cid == cid }) { link.held.append(message) }
-                    continue
+                switch state.link!.admit(message, window: &state.window) {
+                case .skipped, .held: continue
+                case .publish(let bytes): packets.append(bytes)
+                case .tooLarge(let acknowledgement, let why): tooLarge.append((acknowledgement, why))
                 }
-                guard let (id, isResend) = state.window.packetID(for: cid) else { continue }
-                link.published.insert(cid)
-                let bytes = Packet.publish(SessionPackets.publish(message, packetID: id, dup: isResend)).encoded()
-                if let limit = link.maximumPacketSize, bytes.count > limit {
-                    let why = "as a PUBLISH it is \(bytes.count) bytes, over the server's Maximum Packet Size of \(limit) bytes (0x95)"
-                    tooLarge.append((PubAck(packetIdentifier: id, reasonCode: .packetTooLarge), why))
-                    continue
-                }
-                link.inFlight.insert(cid)
-                packets.append(bytes)
             }
-            return link.connection
+            return state.link?.connection
         }
         guard let connection else { return }
         for bytes in packets { _ = try? connection.send(bytes) }
@@ -48,21 +38,14 @@ extension SessionOutbox {
         var sent: [String] = []
         var failed: [String] = []
         let released = state.withLock { state -> [StoredMessage] in
-            guard var link = state.link, link.connection === connection else { return [] }
-            defer { state.link = link }
+            guard state.link?.connection === connection else { return [] }
             for acknowledgement in acknowledgements {
                 guard let cid = state.window.acknowledge(acknowledgement.packetIdentifier) else { continue }
                 if acknowledgement.reasonCode.isFailure { failed.append(cid) } else { sent.append(cid) }
-                link.inFlight.remove(cid)
+                state.link!.acknowledge(cid)
                 reports.append(SendReport(cid: cid, acknowledgement, notSent: notSent))
             }
-            var room = link.receiveMaximum - link.inFlight.count
-            var released: [StoredMessage] = []
-            while room > 0, !link.held.isEmpty {
-                released.append(link.held.removeFirst())
-                room -= 1
-            }
-            return released
+            return state.link!.releaseHeld()
         }
         database.markAcknowledged(sent: sent, failed: failed)
         for report in reports { hub.publish(.sendReport(report), latestOf: session) }
