@@ -100,7 +100,7 @@ struct MessagesBench: BenchCommand {
         let count = accounts.count / 2
         let senders = Array(fleet.sessions.prefix(count)), receivers = Array(fleet.sessions.suffix(count))
         let ledger = MessageLedger()
-        let listeners = await listen(senders: senders, receivers: receivers, ledger: ledger)
+        let listener = listen(senders: senders, receivers: receivers, in: fleet, ledger: ledger)
         let serverPID: pid_t? = if case .spawned(let pid) = placement { pid } else { nil }
         let clientBefore = ProcessUsage.of(pid: getpid()), serverBefore = serverPID.flatMap { ProcessUsage.of(pid: $0) }
         await progress.during("send", status: { ledger.progress }) {
@@ -115,22 +115,28 @@ struct MessagesBench: BenchCommand {
         let stored = await progress.during("check", status: { "reading the receivers' databases" }) {
             await StoredCopies.count(in: receivers, from: accounts.prefix(count).map { $0.userID ?? "" })
         }
-        for listener in listeners { listener.cancel() }
+        listener.cancel()
         return (ledger.snapshot, stored, usage)
     }
 
-    /// Subscribes to every receiver's stored messages and every sender's PUBACK reports.
-    private func listen(senders: [Session], receivers: [Session], ledger: MessageLedger) async -> [Task<Void, Never>] {
-        var tasks: [Task<Void, Never>] = []
-        for receiver in receivers {
-            let messages = await receiver.receivedMessages()
-            tasks.append(Task { for await message in messages { ledger.received(message) } })
+    /// Reads every receiver's stored messages and every sender's PUBACK reports from the
+    /// engine's hub, in one task: a task per session would wake a thread per event.
+    ///
+    /// The subscription keeps every event (no limit): the bench must count them all, and its
+    /// reader only counts, so the queue stays short. Cancel the subscription to end the reader.
+    private func listen(senders: [Session], receivers: [Session], in fleet: SessionFleet, ledger: MessageLedger) -> SessionEventSubscription {
+        let senderIDs = Set(senders.map(\.id)), receiverIDs = Set(receivers.map(\.id))
+        let subscription = fleet.engine.hub.subscribe(limit: .max)
+        Task {
+            while let event = await subscription.next() {
+                switch event.kind {
+                case .message(let message) where receiverIDs.contains(event.snapshot.id): ledger.received(message)
+                case .sendReport(let report) where senderIDs.contains(event.snapshot.id): ledger.report(report)
+                default: break
+                }
+            }
         }
-        for sender in senders {
-            let reports = await sender.sendReports()
-            tasks.append(Task { for await report in reports { ledger.report(report) } })
-        }
-        return tasks
+        return subscription
     }
 
     /// Each sender sends to its receiver every N/R seconds, the senders staggered evenly within
