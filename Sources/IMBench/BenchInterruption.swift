@@ -48,10 +48,19 @@ enum BenchInterruption {
         while true { try? await Task.sleep(for: .seconds(60)) }
     }
 
+    /// Moves `path` aside, then removes it: the sessions still run and write (a status change
+    /// after the server stopped), and a file they made while the tree was being removed would
+    /// leave it behind. Under its new name no path they use reaches it.
+    private static func remove(_ path: String) {
+        let aside = path + ".removing-\(getpid())"
+        let target = rename(path, aside) == 0 ? aside : path
+        try? FileManager.default.removeItem(atPath: target)
+    }
+
     private static func end(_ name: String, _ number: Int32, _ signalName: String) {
         guard !ending.exchange(true, ordering: .acquiringAndReleasing) else { return }
         ChildProcess.stopAll()
-        for path in directories.withLock({ Array($0) }) { try? FileManager.default.removeItem(atPath: path) }
+        for path in directories.withLock({ Array($0) }) { remove(path) }
         CommandLineTool.writeError("\n\(name): interrupted by \(signalName)\n")
         _exit(128 + number)
     }
