@@ -1,3 +1,4 @@
+import IMEngine
 import IMTransport
 #if canImport(Glibc)
 import Glibc
@@ -5,12 +6,13 @@ import Glibc
 
 /// The open files a bench needs, and making room for them before it starts.
 ///
-/// Each session holds its client socket and its SQLite database, one file while idle (its
-/// rollback journal is open only during a transaction, on one of a few database threads);
-/// with the server in this process, the server's end of each connection counts too. The
-/// margin covers event loops, listeners, open journals, the server's store and standard streams.
+/// Each session holds its client socket, and its SQLite database while that is in use (its
+/// rollback journal is open only during a transaction, on one of a few database threads):
+/// the engine keeps at most `EngineConfiguration.defaultOpenDatabaseLimit` of the open-file
+/// limit open at once, closing a database after each use past it. With the server in this
+/// process, the server's end of each connection counts too. The margin covers event loops,
+/// listeners, open journals, the server's store and standard streams.
 struct DescriptorBudget: Sendable, Equatable {
-    static let perDatabase = 1
     static let margin = 64
 
     var sessions: Int
@@ -20,20 +22,37 @@ struct DescriptorBudget: Sendable, Equatable {
     /// False when the sessions run in other processes (`--workers`): only the server's ends count.
     var clients = true
 
-    /// Descriptors the bench expects to hold at its peak.
-    var needed: Int {
-        sessions * ((clients ? 1 + (withDatabases ? Self.perDatabase : 0) : 0) + (serverInProcess ? 1 : 0)) + Self.margin
+    /// Descriptors the bench expects to hold at its peak under an open-file limit of `openFileLimit`.
+    func needed(openFileLimit: Int) -> Int {
+        let sockets = sessions * ((clients ? 1 : 0) + (serverInProcess ? 1 : 0))
+        let databases = clients && withDatabases
+            ? min(sessions, EngineConfiguration.defaultOpenDatabaseLimit(openFileLimit: openFileLimit)) : 0
+        return sockets + databases + Self.margin
     }
 
-    /// Makes the soft limit at least `needed`: up to the hard limit, then past it where the
-    /// process may (CAP_SYS_RESOURCE); otherwise fails with a line saying what to do.
+    /// The least open-file limit under which the bench fits: the engine keeps more databases
+    /// open under a higher limit, so this is where `needed` stops growing with the limit.
+    var sufficientLimit: Int {
+        var limit = needed(openFileLimit: 0)
+        // `needed` grows by a third of the limit at most: this converges in a few steps.
+        for _ in 0..<64 {
+            let next = needed(openFileLimit: limit)
+            if next <= limit { break }
+            limit = next
+        }
+        return limit
+    }
+
+    /// Makes the soft limit at least what is `needed`: up to the hard limit, then past it where
+    /// the process may (CAP_SYS_RESOURCE); otherwise fails with a line saying what to do.
     func reserve() throws(BenchError) {
         let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
         _ = try? ProcessLimits.raiseOpenFileLimit()
         var limit = rlimit()
         guard getrlimit(resource, &limit) == 0 else { return }
+        if needed(openFileLimit: Int(clamping: limit.rlim_cur)) <= limit.rlim_cur { return }
+        let needed = sufficientLimit
         let wanted = rlim_t(needed)
-        if limit.rlim_cur >= wanted { return }
         var raised = limit
         raised.rlim_cur = wanted
         raised.rlim_max = max(limit.rlim_max, wanted)

@@ -16,6 +16,8 @@ public final class Database {
     let busyTimeoutMilliseconds: Int32
     /// The closure SQLite's WAL hook calls (see `onWALCommit`).
     var walHook: WALHookBox?
+    /// What the connection was opened with, to open the file the same way again.
+    let configuration: Configuration
 
     /// Opens (and by default creates) the database at `path` and applies `configuration`.
     ///
@@ -33,6 +35,7 @@ public final class Database {
         beforeClosingOnFailure: (OpaquePointer, DatabaseError) throws(DatabaseError) -> Void
     ) throws(DatabaseError) {
         self.path = path
+        self.configuration = configuration
         self.releasesMemoryAfterTransactions = configuration.releaseMemoryAfterTransactions
         self.busyTimeoutMilliseconds = configuration.busyTimeoutMilliseconds
         Self.configureProcess()

@@ -9,22 +9,34 @@ import Synchronization
 /// task cancellation does not interrupt it.
 public final class DatabaseQueue: @unchecked Sendable {
     // Touched only on `queue`, or by `runHereIfFree` while it holds `inUse`: that is the
-    // confinement that makes this class Sendable.
-    private let database: Database
+    // confinement that makes this class Sendable. `idleState` likewise.
+    var database: Database
     /// Held around every use of `database`, so that a caller may borrow it when it is idle.
-    private let inUse = Mutex<Void>(())
-    private let queue: DispatchQueue
+    let inUse = Mutex<Void>(())
+    let queue: DispatchQueue
     /// The database file.
     public let path: String
+    /// When the connection gives its file back while unused; nil: it stays open until `close`.
+    let idleClosing: IdleClosing?
+    var idleState = IdleState()
 
     /// Takes ownership of `database`; the caller must not use it afterwards.
     ///
     /// With `target`, the work runs on that queue's thread (see `DatabaseThreads`), else on
     /// Dispatch's shared pool, which adds threads while work blocks.
-    public init(_ database: sending Database, label: String = "imsh.database", target: DispatchQueue? = nil) {
+    public init(
+        _ database: sending Database, label: String = "imsh.database", target: DispatchQueue? = nil,
+        idleClosing: IdleClosing? = nil
+    ) {
         self.path = database.path
         self.database = database
         self.queue = DispatchQueue(label: label, target: target)
+        self.idleClosing = idleClosing
+        if idleClosing != nil { Self.openCount.add(1, ordering: .relaxed) }
+    }
+
+    deinit {
+        if idleClosing != nil && !idleState.isIdleClosed && !idleState.isClosed { Self.openCount.subtract(1, ordering: .relaxed) }
     }
 
     /// Opens `path` on a fresh queue, applies `migrator`, and returns the owner.
@@ -36,7 +48,8 @@ public final class DatabaseQueue: @unchecked Sendable {
         configuration: Database.Configuration = Database.Configuration(),
         migrator: DatabaseMigrator = DatabaseMigrator(),
         recoverCorruption: Bool = false,
-        target: DispatchQueue? = nil
+        target: DispatchQueue? = nil,
+        idleClosing: IdleClosing? = nil
     ) async throws -> (queue: DatabaseQueue, movedAside: [String]) {
         let opener = target ?? DispatchQueue(label: "imsh.database.open")
         let (queue, moved): (DatabaseQueue, [String]) = try await withCheckedThrowingContinuation { continuation in
@@ -46,7 +59,7 @@ public final class DatabaseQueue: @unchecked Sendable {
                         ? try Database.openRecovering(path: path, configuration: configuration)
                         : (try Database(path: path, configuration: configuration), [])
                     try migrator.migrate(database)
-                    return (DatabaseQueue(database, target: target), moved)
+                    return (DatabaseQueue(database, target: target, idleClosing: idleClosing), moved)
                 })
             }
         }
@@ -68,7 +81,7 @@ public final class DatabaseQueue: @unchecked Sendable {
     /// `read` sees what it wrote.
     public func writeLater(_ body: @escaping @Sendable (Database) throws -> Void) {
         queue.async {
-            self.borrow { try? $0.transaction(.immediate, body) }
+            _ = try? self.borrow { try $0.transaction(.immediate, body) }
         }
     }
 
@@ -77,7 +90,7 @@ public final class DatabaseQueue: @unchecked Sendable {
     public func runLater(after delay: Duration, _ body: @escaping @Sendable (Database) -> Void) {
         let nanoseconds = Int((min(max(delay, .zero), .seconds(86_400)) / .nanoseconds(1)).rounded())
         queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
-            self.borrow(body)
+            try? self.borrow(body)
         }
     }
 
@@ -104,20 +117,32 @@ public final class DatabaseQueue: @unchecked Sendable {
     ///
     /// For an event loop with a short write to make: doing it itself costs less than waking
     /// this queue's thread and then being woken for the answer. Blocks that thread for the
-    /// write, so it is for work that does not wait on other connections' locks.
+    /// write, so it is for work that does not wait on other connections' locks. Nil too when
+    /// idle closing closed the file: opening it again is the queue's work.
     public func runHereIfFree<T>(_ body: (Database) throws -> T) rethrows -> T? {
-        try inUse.withLockIfAvailable { _ in try body(database) }
+        let outcome = try inUse.withLockIfAvailable { _ -> T? in
+            guard !idleState.isIdleClosed else { return nil }
+            defer { used() }
+            return try body(database)
+        }
+        return outcome ?? nil
     }
 
-    private func borrow<T>(_ body: (Database) throws -> T) rethrows -> T {
-        try inUse.withLock { _ in try body(database) }
+    /// Runs `body` with the connection, opening the file again if idle closing closed it;
+    /// that open's failure is thrown.
+    private func borrow<T>(_ body: (Database) throws -> T) throws -> T {
+        try inUse.withLock { _ in
+            try reopenIfIdleClosed()
+            defer { used() }
+            return try body(database)
+        }
     }
 
     /// Closes the connection after the work already submitted; later calls fail with `misuse`.
     public func close() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             queue.async {
-                self.borrow { $0.close() }
+                self.inUse.withLock { _ in self.closeForGood() }
                 continuation.resume()
             }
         }

@@ -21,6 +21,13 @@ public enum ProcessLimits {
         return Int(clamping: target)
     }
 
+    /// The soft limit on open files now.
+    public static var openFileLimit: Int {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+        return Int(clamping: limit.rlim_cur)
+    }
+
     /// Makes a write to a closed socket fail with EPIPE instead of killing the process.
     ///
     /// The transport also passes MSG_NOSIGNAL on every send; this covers other code in the

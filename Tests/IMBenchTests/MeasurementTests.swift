@@ -25,10 +25,16 @@ struct MeasurementTests {
         #expect(ConnectionWatch.peakPerSecond([at(0), at(1000)]) == 1)
     }
 
-    @Test func theBudgetCountsSocketsAndDatabaseFilesPerSession() {
-        #expect(DescriptorBudget(sessions: 1000, serverInProcess: true).needed == 3064)
-        #expect(DescriptorBudget(sessions: 1000, serverInProcess: false).needed == 2064)
-        #expect(DescriptorBudget(sessions: 1000, serverInProcess: false, withDatabases: false).needed == 1064)
+    @Test func theBudgetCountsSocketsAndTheDatabaseFilesTheEngineKeepsOpen() {
+        #expect(DescriptorBudget(sessions: 1000, serverInProcess: true).needed(openFileLimit: 20_000) == 3064)
+        #expect(DescriptorBudget(sessions: 1000, serverInProcess: false).needed(openFileLimit: 20_000) == 2064)
+        #expect(DescriptorBudget(sessions: 1000, serverInProcess: false, withDatabases: false).needed(openFileLimit: 20_000) == 1064)
+        // Past a third of the limit the engine closes databases after use: 10,000 sessions fit in 20,000.
+        #expect(DescriptorBudget(sessions: 10_000, serverInProcess: false).needed(openFileLimit: 20_000) == 10_000 + 6_666 + 64)
+        #expect(DescriptorBudget(sessions: 10_000, serverInProcess: true).needed(openFileLimit: 20_000) == 20_000 + 6_666 + 64)
+        // The limit to ask for: under it the engine keeps all 1,000 databases open.
+        #expect(DescriptorBudget(sessions: 1000, serverInProcess: true).sufficientLimit == 3064)
+        #expect(DescriptorBudget(sessions: 30_000, serverInProcess: false).sufficientLimit == 30_064 + 15_031)
     }
 
     @Test func theMessageTextCarriesItsSendTime() {

@@ -31,6 +31,18 @@ public struct EngineConfiguration: Sendable {
     /// fast looks the same (the soak's faults stopped sessions with the rule on), so the rule
     /// is for servers known to close a taken-over connection silently (stock brokers).
     public var takeoverLimit = 0
+    /// A session's database left unused this long gives its file back (a descriptor, and
+    /// SQLite's memory for it) and opens it again at the next use, a fraction of a
+    /// millisecond; nil keeps it open while the session is. See `DatabaseQueue.IdleClosing`.
+    public var databaseIdleClose: Duration? = .seconds(2)
+    /// About the most session databases open at once: past it a database closes after each
+    /// use. Nil: `defaultOpenDatabaseLimit` of the open-file limit when the engine starts.
+    public var openDatabaseLimit: Int?
+
+    /// A third of `openFileLimit`, at least 64: the sockets need the rest.
+    public static func defaultOpenDatabaseLimit(openFileLimit: Int) -> Int {
+        max(64, openFileLimit / 3)
+    }
 
     public init(
         appKey: String, servers: [ServerAddress], dataDirectory: String,
@@ -59,6 +71,9 @@ public struct EngineConfiguration: Sendable {
         guard !dataDirectory.isEmpty else { throw .invalidParameter("the data directory is empty") }
         guard eventLoopThreads >= 1 else { throw .invalidParameter("eventLoopThreads must be at least 1") }
         guard databaseThreads >= 1 else { throw .invalidParameter("databaseThreads must be at least 1") }
+        guard openDatabaseLimit.map({ $0 >= 0 }) ?? true, databaseIdleClose.map({ $0 >= .zero }) ?? true else {
+            throw .invalidParameter("openDatabaseLimit and databaseIdleClose must not be negative")
+        }
         guard attemptTimeout > .zero, tokenFetchTimeout > .zero, serverStagger >= .zero, maximumRedirects >= 0 else {
             throw .invalidParameter("timeouts must be positive, the stagger and redirect limit not negative")
         }

@@ -8,6 +8,8 @@ final class EngineRuntime: Sendable {
     let group: EventLoopGroup
     /// The threads every session's database work runs on.
     let databaseThreads: DatabaseThreads
+    /// When session databases give their files back (see `EngineConfiguration.databaseIdleClose`).
+    let databaseIdleClosing: DatabaseQueue.IdleClosing?
     /// Database files held by a live session, so two sessions never write one file.
     private let claimedDatabases = Mutex<Set<String>>([])
 
@@ -15,6 +17,11 @@ final class EngineRuntime: Sendable {
         self.configuration = configuration
         self.group = group
         self.databaseThreads = DatabaseThreads(count: configuration.databaseThreads, label: "imsh.engine.database")
+        databaseIdleClosing = configuration.databaseIdleClose.map {
+            DatabaseQueue.IdleClosing(
+                after: $0,
+                crowd: configuration.openDatabaseLimit ?? EngineConfiguration.defaultOpenDatabaseLimit(openFileLimit: ProcessLimits.openFileLimit))
+        }
     }
 
     var clock: any EngineClock { configuration.clock }

@@ -233,7 +233,8 @@ extension Session {
         }
         do {
             let (database, isRecreated) = try await SessionDatabase.open(
-                directory: directory, appKey: appKey, userID: userID, threads: runtime.databaseThreads)
+                directory: directory, appKey: appKey, userID: userID, threads: runtime.databaseThreads,
+                idleClosing: runtime.databaseIdleClosing)
             self.database = database
             outbox = SessionOutbox(database: database, loop: loop ?? runtime.group.next(), hub: engine.hub, session: id)
             databasePath = path

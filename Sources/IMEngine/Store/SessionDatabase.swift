@@ -45,10 +45,10 @@ public final class SessionDatabase: Sendable {
     ///   or the file cannot be opened even after moving a damaged one aside.
     /// `threads`, when given, is where its work runs (shared with other sessions' files);
     /// `markPatience` is how long the server's answers wait to ride another transaction (see
-    /// `markAcknowledged`).
+    /// `markAcknowledged`); `idleClosing`, when the file is given back while unused.
     public static func open(
         directory: String, appKey: String, userID: String, threads: DatabaseThreads? = nil,
-        markPatience: Duration = .seconds(1)
+        markPatience: Duration = .seconds(1), idleClosing: DatabaseQueue.IdleClosing? = nil
     ) async throws(SessionDatabaseError)
         -> (database: SessionDatabase, isRecreated: Bool)
     {
@@ -68,7 +68,7 @@ public final class SessionDatabase: Sendable {
             // for what the compact settings cost and keep.
             let (queue, movedAside) = try await DatabaseQueue.open(
                 path: path, configuration: .compact, migrator: Self.migrator, recoverCorruption: true,
-                target: threads?.nextQueue())
+                target: threads?.nextQueue(), idleClosing: idleClosing)
             let database = SessionDatabase(path: path, queue: queue, movedAside: movedAside, markPatience: markPatience)
             return (database, !movedAside.isEmpty)
         } catch let error as SessionDatabaseError {
@@ -81,7 +81,8 @@ public final class SessionDatabase: Sendable {
     /// Writes what waits (the server's answers not yet recorded), then closes the file after
     /// the work already submitted.
     public func close() async {
-        try? await queue.run { db in self.writeMarks(db) }
+        // Only when there are any: a file given back while idle would be opened just to close it.
+        if !marks.withLock({ $0.isEmpty }) { try? await queue.run { db in self.writeMarks(db) } }
         await queue.close()
     }
 
