@@ -59,7 +59,10 @@ public final class DatabaseQueue: @unchecked Sendable {
                         ? try Database.openRecovering(path: path, configuration: configuration)
                         : (try Database(path: path, configuration: configuration), [])
                     try migrator.migrate(database)
-                    return (DatabaseQueue(database, target: target, idleClosing: idleClosing), moved)
+                    let queue = DatabaseQueue(database, target: target, idleClosing: idleClosing)
+                    // Opening was a use: in a crowd the file goes back at once.
+                    queue.inUse.withLock { _ in queue.used() }
+                    return (queue, moved)
                 })
             }
         }
