@@ -32,9 +32,10 @@ public struct EngineConfiguration: Sendable {
     /// is for servers known to close a taken-over connection silently (stock brokers).
     public var takeoverLimit = 0
     /// A session's database left unused this long gives its file back (a descriptor, and
-    /// SQLite's memory for it) and opens it again at the next use, a fraction of a
-    /// millisecond; nil keeps it open while the session is. See `DatabaseQueue.IdleClosing`.
-    public var databaseIdleClose: Duration? = .seconds(2)
+    /// SQLite's memory for it) and opens it again at the next use, about half a millisecond
+    /// of CPU (BENCHMARKS.md); nil keeps it open while the session is. Long enough that a
+    /// conversation does not pay it per message. See `DatabaseQueue.IdleClosing`.
+    public var databaseIdleClose: Duration? = .seconds(30)
     /// About the most session databases open at once: past it a database closes after each
     /// use. Nil: `defaultOpenDatabaseLimit` of the open-file limit when the engine starts.
     public var openDatabaseLimit: Int?
