@@ -10,7 +10,8 @@ import Synchronization
 /// One SQLite file per (app key, user id), `DATA/<app key>/<user id>.sqlite`, opened compact
 /// (`Database.Configuration.compact`: rollback journal kept in place, no fsync).
 /// All access goes through a `DatabaseQueue`, so the handle has one owner and its blocking
-/// calls stay off Swift's cooperative pool. A file that is corrupt or not a database is moved
+/// calls stay off Swift's cooperative pool; the engine's queues give the file back while it
+/// is unused (`DatabaseQueue.IdleClosing`), so 10,000 sessions need not hold 10,000 files. A file that is corrupt or not a database is moved
 /// aside (never deleted) and a fresh one made; `open` then reports `isRecreated`.
 public final class SessionDatabase: Sendable {
     public let path: String
