@@ -17,15 +17,6 @@ struct SessionBatchRaceTests {
                          .userProperty(IMUserProperty.messageUID, uid), .userProperty(IMUserProperty.sentAt, "1")]))
     }
 
-    /// Holds the write lock of a session's file from another connection, so its next write waits.
-    private static func lock(_ path: String) throws -> Database {
-        var configuration = Database.Configuration()
-        configuration.journalMode = nil
-        let database = try Database(path: path, configuration: configuration)
-        try database.executeScript("BEGIN IMMEDIATE")
-        return database
-    }
-
     @Test func aMessageStoredWhileTheAppDisconnectsIsStillAnnounced() async throws {
         try await withBroker { broker, test in
             let session = test.session()
@@ -38,7 +29,7 @@ struct SessionBatchRaceTests {
             #expect(await eventually { announced.withLock { $0 } == ["u-0"] })
 
             let path = try #require(await session.databaseFile)
-            let holder = try Self.lock(path)
+            let holder = try DatabaseProbe.holdWriteLock(path)
             broker.send(Self.delivery(2, uid: "u-1"), on: 0)
             // The store of u-1 now waits for the lock; the app disconnects meanwhile.
             try await Task.sleep(for: .milliseconds(500))
@@ -58,7 +49,7 @@ struct SessionBatchRaceTests {
             let session = test.session()
             _ = try await session.connect()
             let path = try #require(await session.databaseFile)
-            let holder = try Self.lock(path)
+            let holder = try DatabaseProbe.holdWriteLock(path)
             broker.send(Self.delivery(1, uid: "u-1"), on: 0)
             broker.send(Self.delivery(2, uid: "u-2"), on: 0)
             // The loop does not wait for the lock (it would stall every session on it) and

@@ -10,15 +10,6 @@ import TestSupport
 /// session closes, and to sends that meet another connection's lock.
 @Suite(.timeLimit(.minutes(1)))
 struct SessionOutboxTests {
-    /// Holds the write lock of a session's file from another connection, so its next write waits.
-    private static func lock(_ path: String) throws -> Database {
-        var configuration = Database.Configuration()
-        configuration.journalMode = nil
-        let database = try Database(path: path, configuration: configuration)
-        try database.executeScript("BEGIN IMMEDIATE")
-        return database
-    }
-
     /// What one send came to: the stored message's cid, or the error.
     private enum Outcome: Sendable {
         case stored(String)
@@ -38,7 +29,7 @@ struct SessionOutboxTests {
             let session = test.session()
             _ = try await session.connect()
             let path = try #require(await session.databaseFile)
-            let holder = try Self.lock(path)
+            let holder = try DatabaseProbe.holdWriteLock(path)
             // The first send's store waits for the lock on the database's queue; the rest wait
             // behind it in the outbox.
             let first = Task { await Self.send(session, "first") }
@@ -71,7 +62,7 @@ struct SessionOutboxTests {
             let session = test.session()
             _ = try await session.connect()
             let path = try #require(await session.databaseFile)
-            let holder = try Self.lock(path)
+            let holder = try DatabaseProbe.holdWriteLock(path)
             let sends = Task {
                 var cids: [String] = []
                 for index in 0..<3 {

@@ -102,6 +102,16 @@ enum DatabaseProbe {
         Int(rows(path, "SELECT count(*) FROM message WHERE uid = ?", [.text(uid)]).first?[0].int64 ?? -1)
     }
 
+    /// Holds the write lock of a session's file from a connection of its own, so the session's
+    /// next write waits; `ROLLBACK` and close it to let go.
+    static func holdWriteLock(_ path: String) throws -> Database {
+        var configuration = Database.Configuration()
+        configuration.journalMode = nil
+        let database = try Database(path: path, configuration: configuration)
+        try database.executeScript("BEGIN IMMEDIATE")
+        return database
+    }
+
     /// The state of the outgoing message `cid` (1 pending, 2 sent), nil when it is not there.
     static func state(cid: String, in path: String) -> Int? {
         rows(path, "SELECT state FROM message WHERE direction = 1 AND cid = ?", [.text(cid)]).first?[0].int64.map(Int.init)
