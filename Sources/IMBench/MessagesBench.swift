@@ -140,34 +140,33 @@ struct MessagesBench: BenchCommand {
     }
 
     /// Each sender sends to its receiver every N/R seconds, the senders staggered evenly within
-    /// that period, until `duration` has passed; a sender that falls behind sends at once.
+    /// that period, until `duration` has passed: send k of the run is due k/R seconds after
+    /// `start`, from sender k mod N. A send that falls behind goes at once.
+    ///
+    /// One pacer sleeps until the next send is due and starts every send due by then, each in
+    /// a task of its own (open loop: a send starts on its schedule whether or not the one
+    /// before has returned, so a slow store shows up as latency, not as a lower rate). A
+    /// sleeping task per sender woke a thread per send on top of the send's own.
     private func send(from senders: [Session], to receivers: [String], start: ContinuousClock.Instant, ledger: MessageLedger) async {
-        let period = Double(senders.count) / rate
         let seconds = BenchClock.seconds(duration)
-        await withTaskGroup(of: Void.self) { group in
-            for (index, sender) in senders.enumerated() {
-                let receiver = receivers[index]
-                let offset = period * Double(index) / Double(senders.count)
-                group.addTask {
-                    // Open loop: each send starts on its schedule whether or not the one before
-                    // has returned, so a slow store shows up as latency, not as a lower rate.
-                    await withTaskGroup(of: Void.self) { sends in
-                        var number = 0.0
-                        while offset + number * period < seconds {
-                            try? await Task.sleep(until: start + .seconds(offset + number * period), clock: .continuous)
-                            number += 1
-                            ledger.sendStarted(at: .now)
-                            sends.addTask {
-                                do throws(EngineError) {
-                                    _ = try await sender.send(text: MessageLedger.text(sentAt: BenchClock.nanoseconds()), to: receiver)
-                                    ledger.sent(at: .now)
-                                } catch {
-                                    ledger.sendFailed(error)
-                                }
-                            }
+        await withTaskGroup(of: Void.self) { sends in
+            var next = 0
+            while Double(next) / rate < seconds {
+                try? await Task.sleep(until: start + .seconds(Double(next) / rate), clock: .continuous)
+                let now = ContinuousClock.now
+                repeat {
+                    let sender = senders[next % senders.count], receiver = receivers[next % senders.count]
+                    ledger.sendStarted(at: now)
+                    sends.addTask {
+                        do throws(EngineError) {
+                            _ = try await sender.send(text: MessageLedger.text(sentAt: BenchClock.nanoseconds()), to: receiver)
+                            ledger.sent(at: .now)
+                        } catch {
+                            ledger.sendFailed(error)
                         }
                     }
-                }
+                    next += 1
+                } while Double(next) / rate < seconds && start + .seconds(Double(next) / rate) <= now
             }
         }
     }
