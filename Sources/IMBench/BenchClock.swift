@@ -4,11 +4,14 @@ import Glibc
 
 /// Monotonic time as plain nanoseconds, so that an instant can travel inside a message's text.
 enum BenchClock {
-    /// Nanoseconds on CLOCK_MONOTONIC: comparable within this process (and machine) only.
-    static func nanoseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    /// Where this process's nanoseconds count from.
+    private static let origin = ContinuousClock.now
+
+    /// Nanoseconds of `ContinuousClock` since a point early in this process: comparable within
+    /// this process only, and with the instants the engine's events carry.
+    static func nanoseconds(at instant: ContinuousClock.Instant = .now) -> Int64 {
+        let (seconds, attoseconds) = (instant - origin).components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
     /// Seconds as a `Double`, for rates and reports.

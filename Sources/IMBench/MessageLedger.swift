@@ -68,8 +68,9 @@ final class MessageLedger: Sendable {
         }
     }
 
-    func received(_ message: StoredMessage) {
-        let now = BenchClock.nanoseconds(), instant = ContinuousClock.now
+    /// `message` was stored at `instant` (its hub event's time).
+    func received(_ message: StoredMessage, at instant: ContinuousClock.Instant) {
+        let now = BenchClock.nanoseconds(at: instant)
         let sentAt = message.text.hasPrefix(Self.prefix) ? Int64(message.text.dropFirst(Self.prefix.count)) : nil
         state.withLock { state in
             state.received += 1

@@ -38,6 +38,9 @@ struct MessagesBench: BenchCommand {
             exit status: 0 every message acknowledged and received once, 1 otherwise, 2 usage error
             """)
 
+    /// How long the bench's listener lets events gather before it reads them.
+    static let listenerPause: Duration = .milliseconds(5)
+
     /// How long the bench waits after the last send for one more acknowledgement or delivery.
     static let drainGrace: Duration = .seconds(5)
 
@@ -120,7 +123,9 @@ struct MessagesBench: BenchCommand {
     }
 
     /// Reads every receiver's stored messages and every sender's PUBACK reports from the
-    /// engine's hub, in one task: a task per session would wake a thread per event.
+    /// engine's hub, in one task that reads what gathered every `listenerPause`: a task per
+    /// session, or one woken per event, woke a thread per event. Latency runs to the message
+    /// event's time (just after the receiver stored it), not to when this task read it.
     ///
     /// The subscription keeps every event (no limit): the bench must count them all, and its
     /// reader only counts, so the queue stays short. Cancel the subscription to end the reader.
@@ -130,10 +135,11 @@ struct MessagesBench: BenchCommand {
         Task {
             while let event = await subscription.next() {
                 switch event.kind {
-                case .message(let message) where receiverIDs.contains(event.snapshot.id): ledger.received(message)
+                case .message(let message) where receiverIDs.contains(event.snapshot.id): ledger.received(message, at: event.at)
                 case .sendReport(let report) where senderIDs.contains(event.snapshot.id): ledger.report(report)
                 default: break
                 }
+                if subscription.backlog == 0 { try? await Task.sleep(for: Self.listenerPause) }
             }
         }
         return subscription

@@ -49,6 +49,20 @@ struct SessionEventHubTests {
         #expect(subscription.backlog == 0)
     }
 
+    @Test func eachEventCarriesWhenTheHubRecordedItInSequenceOrder() async throws {
+        let hub = SessionEventHub()
+        let subscription = hub.subscribe()
+        let id = SessionID.next()
+        let before = ContinuousClock.now
+        hub.publish(.sendReport(SendReport(cid: "c1", reasonCode: .success)), Self.snapshot(id))
+        try await Task.sleep(for: .milliseconds(20))
+        hub.publish(.sendReport(SendReport(cid: "c2", reasonCode: .success)), Self.snapshot(id))
+        let after = ContinuousClock.now
+        let first = try #require(await subscription.next()), second = try #require(await subscription.next())
+        #expect(before <= first.at && first.at <= second.at && second.at <= after)
+        #expect(second.at - first.at >= .milliseconds(20), "the time of recording, not of reading")
+    }
+
     @Test func aSlowSubscriberLosesTheOldestAndIsToldHowMany() async {
         let hub = SessionEventHub()
         let slow = hub.subscribe(limit: 100)

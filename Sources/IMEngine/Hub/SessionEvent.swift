@@ -24,6 +24,10 @@ public struct SessionEvent: Sendable {
     public let sequence: UInt64
     public let kind: Kind
     public let snapshot: SessionSnapshot
+    /// When the hub recorded it: for a message, just after it was stored; for a send report,
+    /// just after the PUBACK was read. What a front end that shows it later, or a bench that
+    /// counts it later, measures from.
+    public let at: ContinuousClock.Instant
     /// Events this subscriber did not get just before this one, because it fell behind by
     /// more than its buffer holds (0 almost always).
     public internal(set) var droppedBefore: Int = 0

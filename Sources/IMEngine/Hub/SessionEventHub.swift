@@ -50,7 +50,7 @@ public final class SessionEventHub: Sendable {
     /// Numbers the event and hands it to every subscriber, under the caller's lock.
     private static func deliver(_ kind: SessionEvent.Kind, _ snapshot: SessionSnapshot, _ state: inout State) {
         state.sequence += 1
-        let event = SessionEvent(sequence: state.sequence, kind: kind, snapshot: snapshot)
+        let event = SessionEvent(sequence: state.sequence, kind: kind, snapshot: snapshot, at: .now)
         for subscriber in state.subscribers.values { subscriber.enqueue(event) }
         if let own = state.sessionSubscribers[snapshot.id] {
             for subscriber in own.values { subscriber.enqueue(event) }
