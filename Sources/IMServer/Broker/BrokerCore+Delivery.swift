@@ -22,6 +22,8 @@ extension BrokerCore {
         }
         broker.send(.suback(SubAck(packetIdentifier: subscribe.packetIdentifier, reasonCodes: codes)))
         pump(broker)
+        // The first fetch of the queue follows, and then the client usually idles.
+        loop.trimHeapWhenIdle()
     }
 
     func handleUnsubscribe(_ broker: BrokerConnection, _ unsubscribe: Unsubscribe) {

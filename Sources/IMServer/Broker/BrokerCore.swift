@@ -67,6 +67,7 @@ final class BrokerCore {
 
     /// Forgets a connection that closed.
     func connectionClosed(_ broker: BrokerConnection) {
+        loop.trimHeapWhenIdle()
         connections[broker.id] = nil
         removeFromOnline(broker)
         connectionEndedWithWill(broker)
