@@ -95,7 +95,7 @@ extension BrokerCore {
         }
         broker.clientMaximumPacketSize = connect.properties.maximumPacketSize.map(Int.init)
         acknowledgeLogin(broker)
-        broker.startKeepAlive(seconds: connect.keepAlive)
+        watchKeepAlive(broker, seconds: connect.keepAlive)
         // A login's packets, token and store answers are garbage now, in holes between the
         // connections' objects: without a trim they would stay resident while the client idles.
         loop.trimHeapWhenIdle()

@@ -39,6 +39,9 @@ final class BrokerCore {
     var pushDisabled: Set<DeviceKey> = []
     /// Wills waiting out their delay, by the device whose connection left them.
     var pendingWills: [DeviceKey: TimerID] = [:]
+    /// Every connection's connect timeout and keep-alive, on one timer (see `DeadlineWheel`).
+    var deadlines: DeadlineWheel<DeadlineCheck>
+    var deadlineTimerArmed = false
 
     init(loop: EventLoop, store: any ServerStore, lane: any MessageLane, cluster: PostgresCluster? = nil,
          configuration: ServerConfiguration, apps: [AppSettings], clock: ServerClock) {
@@ -51,6 +54,7 @@ final class BrokerCore {
         self.configuredApps = configuration.apps
         self.apps = Dictionary(apps.map { ($0.appKey, $0) }, uniquingKeysWith: { _, last in last })
         self.rateLimiter = ConnectRateLimiter(rate: Double(configuration.limits.connectRate))
+        self.deadlines = DeadlineWheel(tick: Self.deadlineTick, now: clock.monotonic().nanoseconds)
     }
 
     /// Takes a freshly accepted connection: it must send CONNECT within the connect timeout.
@@ -58,11 +62,9 @@ final class BrokerCore {
         nextConnectionID += 1
         let broker = BrokerConnection(id: nextConnectionID, connection: connection, core: self)
         connections[broker.id] = broker
+        broker.lastPacketAt = clock.monotonic()
         connection.start(broker)
-        broker.connectTimer = loop.scheduleTimer(after: limits.connectTimeout) { [weak broker] in
-            guard let broker, broker.phase == .awaitingConnect else { return }
-            broker.close(.abortive)
-        }
+        watchConnectTimeout(broker)
     }
 
     /// Forgets a connection that closed.
