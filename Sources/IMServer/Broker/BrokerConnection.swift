@@ -41,6 +41,8 @@ final class BrokerConnection: ConnectionHandler {
     var presenceSequence: Int64?
     /// The will to send if the connection ends abnormally; DISCONNECT 0x00 clears it.
     var will: WillMessage?
+    /// The user's next connection in `BrokerCore.online` (see `OnlineUsers`).
+    var nextOfUser: BrokerConnection?
 
     /// Deliveries: messages in flight by packet id, and paging state.
     var inflight: [UInt16: Int64] = [:]

@@ -52,7 +52,7 @@ extension BrokerCore {
             return
         }
         let key = UserKey(appKey: login.appKey, userID: login.userID)
-        let others = online[key] ?? []
+        let others = online.connections(of: key)
         guard let attempt = policyLogin(pending) else { return }
         // Connection ids start at 1, so 0 marks the devices of other nodes.
         let devices = others.compactMap { other in
@@ -73,7 +73,7 @@ extension BrokerCore {
                 }
             }
         }
-        online[key, default: []].append(broker)
+        online.append(broker, for: key)
         pushDisabled.remove(login.device)
         registerDevice(pending)
     }

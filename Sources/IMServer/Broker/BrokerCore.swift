@@ -26,7 +26,7 @@ final class BrokerCore {
     /// Every open MQTT connection, by connection id.
     var connections: [UInt64: BrokerConnection] = [:]
     /// Logged-in connections of each user, in login order.
-    var online: [UserKey: [BrokerConnection]] = [:]
+    var online = OnlineUsers()
     /// Messages sent to a device and not acknowledged, so a resend after reconnection carries DUP.
     var unacknowledged: [DeviceKey: Set<Int64>] = [:]
     var nextConnectionID: UInt64 = 0
@@ -79,8 +79,7 @@ final class BrokerCore {
     func removeFromOnline(_ broker: BrokerConnection) {
         guard let login = broker.login else { return }
         let key = UserKey(appKey: login.appKey, userID: login.userID)
-        online[key]?.removeAll { $0 === broker }
-        if online[key]?.isEmpty == true { online[key] = nil }
+        online.remove(broker, for: key)
     }
 
     /// Sends DISCONNECT with `reason` (and `im-error`), then closes: the server-side disconnects of section 2.
@@ -102,7 +101,7 @@ final class BrokerCore {
     /// Disconnects every device of these users with `reason` and `name`.
     func disconnect(appKey: String, userIDs: [String], _ reason: ReasonCode, _ name: IMErrorName) {
         for userID in userIDs {
-            for broker in online[UserKey(appKey: appKey, userID: userID)] ?? [] {
+            for broker in online.connections(of: UserKey(appKey: appKey, userID: userID)) {
                 // A user shut out by an operator does not speak once more through a will.
                 broker.will = nil
                 disconnect(broker, reason, name)
