@@ -157,8 +157,11 @@ public final class EventLoop: Sendable {
     private func trimOrWait(_ state: LoopState) -> Int32 {
         let timeout = waitTimeout(state)
         guard state.heapTrim.isRequested else { return timeout }
-        let (trim, wait) = state.heapTrim.beforeWaiting(timeout: timeout, now: monotonicNanoseconds())
-        if trim { _ = malloc_trim(0) }
+        let now = monotonicNanoseconds()
+        let (trim, wait) = state.heapTrim.beforeWaiting(timeout: timeout, now: now)
+        guard trim else { return wait }
+        _ = malloc_trim(0)
+        state.heapTrim.trimmed(from: now, to: monotonicNanoseconds())
         return wait
     }
 

@@ -5,7 +5,7 @@ struct HeapTrimTests {
     private let millisecond: UInt64 = 1_000_000
 
     @Test func trimsOnlyWhenAskedAndAboutToSleep() {
-        var trim = HeapTrim(interval: .milliseconds(100))
+        var trim = HeapTrim()
         #expect(trim.beforeWaiting(timeout: -1, now: 5 * millisecond) == (false, -1))
         trim.request()
         // Work is queued (timeout 0): the loop is not idle yet.
@@ -15,16 +15,18 @@ struct HeapTrimTests {
         #expect(trim.beforeWaiting(timeout: -1, now: 500 * millisecond) == (false, -1))
     }
 
-    @Test func aTrimTooSoonAfterTheLastShortensTheWaitInstead() {
-        var trim = HeapTrim(interval: .milliseconds(100))
+    @Test func aTrimWaitsAHundredTimesWhatTheLastCostShorteningTheWaitMeanwhile() {
+        var trim = HeapTrim()
         trim.request()
         #expect(trim.beforeWaiting(timeout: -1, now: 1_000 * millisecond).trim)
+        // It took 0.3 ms: the next may come 30 ms after it ended, at 1030.3 ms.
+        trim.trimmed(from: 1_000 * millisecond, to: 1_000 * millisecond + 300_000)
         trim.request()
-        // 30 ms after the last trim: wake in 70 ms to do it, or sooner for a nearer timer.
-        #expect(trim.beforeWaiting(timeout: -1, now: 1_030 * millisecond) == (false, 70))
-        #expect(trim.beforeWaiting(timeout: 20, now: 1_030 * millisecond) == (false, 20))
+        #expect(trim.beforeWaiting(timeout: -1, now: 1_010 * millisecond) == (false, 21))
+        #expect(trim.beforeWaiting(timeout: 5, now: 1_010 * millisecond) == (false, 5))
         #expect(trim.isRequested)
-        #expect(trim.beforeWaiting(timeout: -1, now: 1_100 * millisecond) == (true, -1))
+        #expect(trim.beforeWaiting(timeout: -1, now: 1_030 * millisecond) == (false, 1))
+        #expect(trim.beforeWaiting(timeout: -1, now: 1_031 * millisecond) == (true, -1))
     }
 
     @Test func anIdleLoopRunsTheTrimItWasAskedFor() async throws {
