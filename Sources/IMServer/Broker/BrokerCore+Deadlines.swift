@@ -17,10 +17,14 @@ extension BrokerCore {
     }
 
     /// Starts enforcing the client's Keep Alive: no packet for 1.5 × it means DISCONNECT 0x8D.
+    ///
+    /// The first check comes a full period after CONNACK, not after CONNECT: a client whose
+    /// login the store kept waiting has not had the time to send anything yet.
     func watchKeepAlive(_ broker: BrokerConnection, seconds: UInt16) {
         guard seconds > 0 else { return }
-        broker.keepAlive = .seconds(Int(seconds)) * 1.5
-        addDeadline(DeadlineCheck(connectionID: broker.id, keepAlive: true), at: broker.lastPacketAt + broker.keepAlive!)
+        let keepAlive = Duration.seconds(Int(seconds)) * 1.5
+        broker.keepAlive = keepAlive
+        addDeadline(DeadlineCheck(connectionID: broker.id, keepAlive: true), at: clock.monotonic() + keepAlive)
     }
 
     private func addDeadline(_ check: DeadlineCheck, at deadline: Duration) {
