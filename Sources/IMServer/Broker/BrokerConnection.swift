@@ -35,8 +35,9 @@ final class BrokerConnection: ConnectionHandler {
     /// When the last packet came (the accept until the first one): keep-alive and connect
     /// timeout count from it (`BrokerCore.checkDeadlines`).
     var lastPacketAt: Duration = .zero
-    /// 1.5 × the client's Keep Alive, once online; nil when it asked for none.
-    var keepAlive: Duration?
+    /// 1.5 × the client's Keep Alive, once online; zero when it asked for none (not an optional:
+    /// its flag would cost 8 bytes of padding).
+    var keepAlive = Duration.zero
     /// Its row in the cluster's `presence` table, once recorded (several nodes only).
     var presenceSequence: Int64?
     /// The will to send if the connection ends abnormally; DISCONNECT 0x00 clears it.
@@ -47,10 +48,10 @@ final class BrokerConnection: ConnectionHandler {
     /// Deliveries: messages in flight by packet id, and paging state.
     var inflight: [UInt16: Int64] = [:]
     var lastQueuedMessageID: Int64 = 0
-    /// The client's Maximum Packet Size (CONNECT): no delivery larger than it is sent.
-    var clientMaximumPacketSize: Int?
     /// How many deliveries may be unacknowledged at once (the client's Receive Maximum, capped).
     var window = 32
+    /// The client's Maximum Packet Size (CONNECT): no delivery larger than it is sent.
+    var clientMaximumPacketSize: UInt32?
     var nextPacketID: UInt16 = 0
     var phase = Phase.awaitingConnect
     /// The client speaks MQTT 3.1.1 (CONNECT at level 4): packets go both ways in that form.

@@ -42,7 +42,8 @@ extension BrokerCore {
             // A connection that closed meanwhile has left `connections`, and its checks with it.
             guard let broker = connections[check.connectionID] else { continue }
             if check.keepAlive {
-                guard broker.phase == .online, let keepAlive = broker.keepAlive else { continue }
+                let keepAlive = broker.keepAlive
+                guard broker.phase == .online, keepAlive > .zero else { continue }
                 if now - broker.lastPacketAt >= keepAlive {
                     disconnect(broker, .keepAliveTimeout)
                 } else {

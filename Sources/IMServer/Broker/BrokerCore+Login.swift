@@ -93,7 +93,7 @@ extension BrokerCore {
         if let receiveMaximum = connect.properties.receiveMaximum {
             broker.window = min(broker.window, Int(receiveMaximum))
         }
-        broker.clientMaximumPacketSize = connect.properties.maximumPacketSize.map(Int.init)
+        broker.clientMaximumPacketSize = connect.properties.maximumPacketSize
         acknowledgeLogin(broker)
         watchKeepAlive(broker, seconds: connect.keepAlive)
         // A login's packets, token and store answers are garbage now, in holes between the
