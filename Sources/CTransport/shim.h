@@ -11,6 +11,8 @@
 struct sockaddr;
 extern int accept4(int fd, struct sockaddr *address, unsigned int *length, int flags);
 extern int pthread_setname_np(unsigned long thread, const char *name);
+// From <malloc.h>, which the Glibc module does not include; size_t is unsigned long on Linux.
+extern int malloc_trim(unsigned long pad);
 
 /// accept4 without the peer address (the transport asks getpeername when it needs it).
 static inline int imsh_accept(int fd, int flags) {

@@ -161,7 +161,7 @@ public final class ConnectAttempt: Sendable {
         do {
             let connection = try Connection(
                 stream: stream, localAddress: local, remoteAddress: remote,
-                options: options.connection, loop: loop, registered: true)
+                setup: ConnectionSetup(options: options.connection, stream: stream), loop: loop, registered: true)
             if !complete(.success(connection)) { connection.close(.abortive) }
         } catch {
             loop.deregister(fd)

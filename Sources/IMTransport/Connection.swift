@@ -19,10 +19,11 @@ public final class Connection: Sendable {
     /// The peer's end (the proxy's address when connected through SOCKS5).
     public let remoteAddress: SocketAddress
     /// The limits this connection runs with.
-    public let options: ConnectionOptions
+    public var options: ConnectionOptions { setup.options }
     /// What TLS the link runs, for outgoing connections (negotiated before they are handed
     /// over); nil for plaintext, and for accepted ones, which handshake as they read.
-    public let tlsSession: TLSSessionInfo?
+    public var tlsSession: TLSSessionInfo? { setup.tlsSession }
+    let setup: ConnectionSetup
     let fileDescriptor: Int32
     let state: LoopBound<ConnectionState>
 
@@ -30,14 +31,13 @@ public final class Connection: Sendable {
     /// watched by the loop (handed over by a connect attempt).
     init(
         stream: any ByteStream, localAddress: SocketAddress, remoteAddress: SocketAddress,
-        options: ConnectionOptions, loop: EventLoop, registered: Bool
+        setup: ConnectionSetup, loop: EventLoop, registered: Bool
     ) throws(TransportError) {
         self.loop = loop
         self.localAddress = localAddress
         self.remoteAddress = remoteAddress
-        self.options = options
-        let base = (stream as? WebSocketStream)?.inner ?? stream
-        self.tlsSession = (base as? TLSStream).flatMap { $0.isServerSide ? nil : $0.sessionInfo }
+        self.setup = setup
+        let options = setup.options
         self.fileDescriptor = stream.fileDescriptor
         self.state = LoopBound(
             confined: ConnectionState(stream: stream, options: options), loop: loop)

@@ -119,7 +119,7 @@ public final class EventLoop: Sendable {
         thread.bindToCurrentThread()
         let state = self.state.value
         while state.running {
-            let count = epoll_wait(epollFD, state.events.baseAddress, Int32(state.events.count), waitTimeout(state))
+            let count = epoll_wait(epollFD, state.events.baseAddress, Int32(state.events.count), trimOrWait(state))
             if count < 0 {
                 let code = errno
                 precondition(code == EINTR, "epoll_wait: \(SystemError("epoll_wait", code: code))")
@@ -151,6 +151,18 @@ public final class EventLoop: Sendable {
         guard deadline > now else { return 0 }
         let milliseconds = (deadline - now + 999_999) / 1_000_000
         return Int32(clamping: milliseconds)
+    }
+
+    /// The wait before epoll, after a heap trim if one is asked for and due (see `HeapTrim`).
+    private func trimOrWait(_ state: LoopState) -> Int32 {
+        let timeout = waitTimeout(state)
+        guard state.heapTrim.isRequested else { return timeout }
+        let now = monotonicNanoseconds()
+        let (trim, wait) = state.heapTrim.beforeWaiting(timeout: timeout, now: now)
+        guard trim else { return wait }
+        _ = malloc_trim(0)
+        state.heapTrim.trimmed(from: now, to: monotonicNanoseconds())
+        return wait
     }
 
     private func runInbox() {
@@ -230,6 +242,13 @@ extension EventLoop {
     /// turn and runs here once; what it writes to connections leaves in the same flush.
     public func executeAtEndOfTurn(_ task: @escaping () -> Void) {
         state.value.endOfTurn.append(task)
+    }
+
+    /// Asks the loop to give freed heap memory back to the system once it is idle: for work that
+    /// frees much and leaves long-lived objects around the holes (logins, closes). Call on the
+    /// loop thread; cheap to call often (see `HeapTrim`).
+    public func trimHeapWhenIdle() {
+        state.value.heapTrim.request()
     }
 
     /// Queues `connection` to be flushed at the end of this turn. Call on the loop thread.

@@ -15,7 +15,8 @@ public final class Listener: Sendable {
     public let loop: EventLoop
     private let group: EventLoopGroup
     private let fileDescriptor: Int32
-    private let options: ConnectionOptions
+    /// Shared by every connection accepted here (accepted streams negotiate no client-side TLS).
+    private let setup: ConnectionSetup
     /// When set, accepted connections speak TLS with the identity's current certificate.
     private let tls: TLSServerIdentity?
     /// When set, accepted connections speak MQTT over WebSocket (over TLS, if `tls` is set too).
@@ -80,7 +81,7 @@ public final class Listener: Sendable {
         self.loop = loop
         self.group = group
         self.fileDescriptor = fd
-        self.options = options
+        self.setup = ConnectionSetup(options: options)
         self.tls = tls
         self.webSocket = webSocket
         self.onAccept = onAccept
@@ -177,7 +178,7 @@ public final class Listener: Sendable {
         if let webSocket { stream = WebSocketStream(serving: stream, settings: webSocket) }
         guard let local = Socket.localAddress(fd), let remote = Socket.peerAddress(fd) else { return }
         guard let connection = try? Connection(
-            stream: stream, localAddress: local, remoteAddress: remote, options: options, loop: target,
+            stream: stream, localAddress: local, remoteAddress: remote, setup: setup, loop: target,
             registered: false)
         else { return }
         onAccept(connection)

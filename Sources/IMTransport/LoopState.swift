@@ -12,6 +12,7 @@ final class LoopState {
     /// Connections with bytes queued since the last turn; flushed once at the end of a turn.
     var flushQueue: [Connection] = []
     var timers = TimerQueue()
+    var heapTrim = HeapTrim()
     let events: UnsafeMutableBufferPointer<epoll_event>
     /// Shared by every read on this loop, so that a connection keeps only an unfinished frame.
     let readBuffer: UnsafeMutableRawBufferPointer

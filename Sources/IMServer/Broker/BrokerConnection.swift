@@ -26,40 +26,47 @@ final class BrokerConnection: ConnectionHandler {
         var device: DeviceKey { DeviceKey(appKey: appKey, userID: userID, deviceID: deviceID) }
     }
 
+    // Stored properties go from the widest to the narrowest: Swift lays them out in this order,
+    // and every idle connection keeps one of these, so padding between flags adds up.
     let id: UInt64
     let connection: Connection
     unowned let core: BrokerCore
-    var phase = Phase.awaitingConnect
     var login: Login?
-    var connectTimer: TimerID?
-    var keepAlive: Duration?
-    var keepAliveTimer: TimerID?
+    /// When the last packet came (the accept until the first one): keep-alive and connect
+    /// timeout count from it (`BrokerCore.checkDeadlines`).
     var lastPacketAt: Duration = .zero
-    /// The client speaks MQTT 3.1.1 (CONNECT at level 4): packets go both ways in that form.
-    var speaks311 = false
-    /// CONNACK 0x00 went out: from then on the connection's end may send its will.
-    var wentOnline = false
+    /// 1.5 × the client's Keep Alive, once online; zero when it asked for none (not an optional:
+    /// its flag would cost 8 bytes of padding).
+    var keepAlive = Duration.zero
     /// Its row in the cluster's `presence` table, once recorded (several nodes only).
     var presenceSequence: Int64?
     /// The will to send if the connection ends abnormally; DISCONNECT 0x00 clears it.
     var will: WillMessage?
+    /// The user's next connection in `BrokerCore.online` (see `OnlineUsers`).
+    var nextOfUser: BrokerConnection?
 
-    /// Deliveries: subscribed to the inbox, messages in flight by packet id, and paging state.
+    /// Deliveries: messages in flight by packet id, and paging state.
+    var inflight: [UInt16: Int64] = [:]
+    var lastQueuedMessageID: Int64 = 0
+    /// How many deliveries may be unacknowledged at once (the client's Receive Maximum, capped).
+    var window = 32
+    /// The client's Maximum Packet Size (CONNECT): no delivery larger than it is sent.
+    var clientMaximumPacketSize: UInt32?
+    var nextPacketID: UInt16 = 0
+    var phase = Phase.awaitingConnect
+    /// The client speaks MQTT 3.1.1 (CONNECT at level 4): packets go both ways in that form.
+    var speaks311 = false
+    /// CONNACK 0x00 went out: from then on the connection's end may send its will.
+    var wentOnline = false
+    /// Subscribed to the inbox.
     var subscribed = false
     /// The QoS granted for the inbox: deliveries go at it (a QoS 1 message at QoS 0 or 1).
     var deliveryQoS = QoS.atLeastOnce
-    var inflight: [UInt16: Int64] = [:]
-    var lastQueuedMessageID: Int64 = 0
     var fetching = false
     var fetchAgain = false
     /// The last read of the queue found nothing past `lastQueuedMessageID`, and every message
     /// stored for the device since was handed over: a new one may go out without a read.
     var caughtUp = false
-    var nextPacketID: UInt16 = 0
-    /// The client's Maximum Packet Size (CONNECT): no delivery larger than it is sent.
-    var clientMaximumPacketSize: Int?
-    /// How many deliveries may be unacknowledged at once (the client's Receive Maximum, capped).
-    var window = 32
 
     /// Messages from this client waiting to be stored: stores run one batch at a time so
     /// PUBACKs go out in the order the PUBLISHes came.
@@ -111,7 +118,6 @@ final class BrokerConnection: ConnectionHandler {
         }
         switch (phase, packet) {
         case (.awaitingConnect, .connect(let connect)):
-            if let connectTimer { core.loop.cancelTimer(connectTimer) }
             core.handleConnect(self, connect)
         case (.awaitingConnect, _), (.authenticating, _):
             // MQTT: the first packet must be CONNECT; nothing else is read before CONNACK.
@@ -147,8 +153,6 @@ final class BrokerConnection: ConnectionHandler {
 
     func connection(_ connection: Connection, didCloseWith error: TransportError?) {
         phase = .closed
-        if let connectTimer { core.loop.cancelTimer(connectTimer) }
-        if let keepAliveTimer { core.loop.cancelTimer(keepAliveTimer) }
         core.connectionClosed(self)
     }
 
@@ -165,27 +169,6 @@ final class BrokerConnection: ConnectionHandler {
             close(.graceful)
         } else {
             core.disconnect(self, error.reasonCode)
-        }
-    }
-
-    // MARK: Keep-alive
-
-    /// Starts enforcing the client's Keep Alive: no packet for 1.5 × it means DISCONNECT 0x8D.
-    func startKeepAlive(seconds: UInt16) {
-        guard seconds > 0 else { return }
-        keepAlive = .seconds(Int(seconds)) * 1.5
-        armKeepAlive(after: keepAlive!)
-    }
-
-    private func armKeepAlive(after delay: Duration) {
-        keepAliveTimer = core.loop.scheduleTimer(after: delay) { [weak self] in
-            guard let self, phase == .online, let keepAlive else { return }
-            let idle = core.clock.monotonic() - lastPacketAt
-            if idle >= keepAlive {
-                core.disconnect(self, .keepAliveTimeout)
-            } else {
-                armKeepAlive(after: keepAlive - idle)
-            }
         }
     }
 }

@@ -15,7 +15,7 @@ extension BrokerCore {
         case let .deliver(appKey, deliveries):
             notify(appKey: appKey, deliveries)
         case let .login(sequence, appKey, userID, deviceID, platform):
-            for broker in online[UserKey(appKey: appKey, userID: userID)] ?? [] {
+            for broker in online.connections(of: UserKey(appKey: appKey, userID: userID)) {
                 guard broker.phase == .online, let login = broker.login,
                       let mine = broker.presenceSequence, mine < sequence else { continue }
                 if login.deviceID == deviceID {
@@ -52,11 +52,9 @@ extension BrokerCore {
     /// looks at its queue again, and the logins made elsewhere meanwhile are carried out as
     /// their notices would have been (the newer login wins, as always).
     func catchUpAfterMissedNotices() {
-        for brokers in online.values {
-            for broker in brokers { pump(broker) }
-        }
+        for broker in online.all { pump(broker) }
         guard let cluster else { return }
-        let users = online.keys.map { (appKey: $0.appKey, userID: $0.userID) }
+        let users = online.users.map { (appKey: $0.appKey, userID: $0.userID) }
         let now = clock.wallMilliseconds()
         perform({ try await cluster.onlineElsewhere(users, now: now) }) { core, result in
             guard case .success(let devices) = result else { return }
@@ -85,7 +83,7 @@ extension BrokerCore {
     /// longer than a heartbeat allows).
     func rejoinCluster() {
         guard let cluster else { return }
-        let logins = online.values.flatMap { $0 }.compactMap { broker -> (DeviceRegistration, UInt64, Int64)? in
+        let logins = online.all.compactMap { broker -> (DeviceRegistration, UInt64, Int64)? in
             guard broker.phase == .online, let login = broker.login, let sequence = broker.presenceSequence else { return nil }
             let registration = DeviceRegistration(appKey: login.appKey, userID: login.userID, deviceID: login.deviceID, platform: login.platform)
             return (registration, broker.id, sequence)

@@ -22,6 +22,8 @@ extension BrokerCore {
         }
         broker.send(.suback(SubAck(packetIdentifier: subscribe.packetIdentifier, reasonCodes: codes)))
         pump(broker)
+        // The first fetch of the queue follows, and then the client usually idles.
+        loop.trimHeapWhenIdle()
     }
 
     func handleUnsubscribe(_ broker: BrokerConnection, _ unsubscribe: Unsubscribe) {
@@ -89,7 +91,7 @@ extension BrokerCore {
             ])
         // MQTT-3.1.2-24/25: a packet over the client's Maximum Packet Size is not sent; the
         // message is dropped from the device's queue as if delivered (or it would block it).
-        let fits = broker.clientMaximumPacketSize.map { Packet.publish(publish).encoded().count <= $0 } ?? true
+        let fits = broker.clientMaximumPacketSize.map { Packet.publish(publish).encoded().count <= Int($0) } ?? true
         if fits && broker.deliveryQoS == .atLeastOnce {
             publish.packetIdentifier = broker.takePacketIdentifier()
             broker.inflight[publish.packetIdentifier] = message.messageID

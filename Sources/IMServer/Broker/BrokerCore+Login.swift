@@ -52,7 +52,7 @@ extension BrokerCore {
             return
         }
         let key = UserKey(appKey: login.appKey, userID: login.userID)
-        let others = online[key] ?? []
+        let others = online.connections(of: key)
         guard let attempt = policyLogin(pending) else { return }
         // Connection ids start at 1, so 0 marks the devices of other nodes.
         let devices = others.compactMap { other in
@@ -73,7 +73,7 @@ extension BrokerCore {
                 }
             }
         }
-        online[key, default: []].append(broker)
+        online.append(broker, for: key)
         pushDisabled.remove(login.device)
         registerDevice(pending)
     }
@@ -93,9 +93,12 @@ extension BrokerCore {
         if let receiveMaximum = connect.properties.receiveMaximum {
             broker.window = min(broker.window, Int(receiveMaximum))
         }
-        broker.clientMaximumPacketSize = connect.properties.maximumPacketSize.map(Int.init)
+        broker.clientMaximumPacketSize = connect.properties.maximumPacketSize
         acknowledgeLogin(broker)
-        broker.startKeepAlive(seconds: connect.keepAlive)
+        watchKeepAlive(broker, seconds: connect.keepAlive)
+        // A login's packets, token and store answers are garbage now, in holes between the
+        // connections' objects: without a trim they would stay resident while the client idles.
+        loop.trimHeapWhenIdle()
     }
 
     /// CONNACK 0x00: the connection is online from here.

@@ -91,8 +91,8 @@ extension BrokerCore {
         let queued = QueuedMessage(messageID: stored.messageID, uid: stored.uid, from: message.from, to: message.to,
                                    text: message.text, cid: message.cid, sentAt: stored.sentAt)
         for delivery in stored.deliveries {
-            for broker in online[UserKey(appKey: message.appKey, userID: delivery.userID)] ?? []
-            where broker.login?.deviceID == delivery.deviceID {
+            online.forEach(of: UserKey(appKey: message.appKey, userID: delivery.userID)) { broker in
+                guard broker.login?.deviceID == delivery.deviceID else { return }
                 if !offer(queued, to: broker) { pump(broker) }
             }
         }
@@ -101,9 +101,8 @@ extension BrokerCore {
     /// Wakes the online connections of these devices to fetch their queues.
     func notify(appKey: String, _ deliveries: [Delivery]) {
         for delivery in deliveries {
-            for broker in online[UserKey(appKey: appKey, userID: delivery.userID)] ?? []
-            where broker.login?.deviceID == delivery.deviceID {
-                pump(broker)
+            online.forEach(of: UserKey(appKey: appKey, userID: delivery.userID)) { broker in
+                if broker.login?.deviceID == delivery.deviceID { pump(broker) }
             }
         }
     }

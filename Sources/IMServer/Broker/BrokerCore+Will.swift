@@ -31,7 +31,7 @@ extension BrokerCore {
         let device = login.device
         guard will.delay > .zero else { return sendWill(will, login: login) }
         let key = UserKey(appKey: login.appKey, userID: login.userID)
-        if online[key]?.contains(where: { $0.login?.deviceID == login.deviceID }) == true { return }
+        if online.connections(of: key).contains(where: { $0.login?.deviceID == login.deviceID }) { return }
         if let earlier = pendingWills.removeValue(forKey: device) { loop.cancelTimer(earlier) }
         pendingWills[device] = loop.scheduleTimer(after: will.delay) { [weak self] in
             guard let self, pendingWills.removeValue(forKey: device) != nil, !shuttingDown else { return }

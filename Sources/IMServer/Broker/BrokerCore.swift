@@ -26,7 +26,7 @@ final class BrokerCore {
     /// Every open MQTT connection, by connection id.
     var connections: [UInt64: BrokerConnection] = [:]
     /// Logged-in connections of each user, in login order.
-    var online: [UserKey: [BrokerConnection]] = [:]
+    var online = OnlineUsers()
     /// Messages sent to a device and not acknowledged, so a resend after reconnection carries DUP.
     var unacknowledged: [DeviceKey: Set<Int64>] = [:]
     var nextConnectionID: UInt64 = 0
@@ -39,6 +39,9 @@ final class BrokerCore {
     var pushDisabled: Set<DeviceKey> = []
     /// Wills waiting out their delay, by the device whose connection left them.
     var pendingWills: [DeviceKey: TimerID] = [:]
+    /// Every connection's connect timeout and keep-alive, on one timer (see `DeadlineWheel`).
+    var deadlines: DeadlineWheel<DeadlineCheck>
+    var deadlineTimerArmed = false
 
     init(loop: EventLoop, store: any ServerStore, lane: any MessageLane, cluster: PostgresCluster? = nil,
          configuration: ServerConfiguration, apps: [AppSettings], clock: ServerClock) {
@@ -51,6 +54,7 @@ final class BrokerCore {
         self.configuredApps = configuration.apps
         self.apps = Dictionary(apps.map { ($0.appKey, $0) }, uniquingKeysWith: { _, last in last })
         self.rateLimiter = ConnectRateLimiter(rate: Double(configuration.limits.connectRate))
+        self.deadlines = DeadlineWheel(tick: Self.deadlineTick, now: clock.monotonic().nanoseconds)
     }
 
     /// Takes a freshly accepted connection: it must send CONNECT within the connect timeout.
@@ -58,15 +62,14 @@ final class BrokerCore {
         nextConnectionID += 1
         let broker = BrokerConnection(id: nextConnectionID, connection: connection, core: self)
         connections[broker.id] = broker
+        broker.lastPacketAt = clock.monotonic()
         connection.start(broker)
-        broker.connectTimer = loop.scheduleTimer(after: limits.connectTimeout) { [weak broker] in
-            guard let broker, broker.phase == .awaitingConnect else { return }
-            broker.close(.abortive)
-        }
+        watchConnectTimeout(broker)
     }
 
     /// Forgets a connection that closed.
     func connectionClosed(_ broker: BrokerConnection) {
+        loop.trimHeapWhenIdle()
         connections[broker.id] = nil
         removeFromOnline(broker)
         connectionEndedWithWill(broker)
@@ -76,8 +79,7 @@ final class BrokerCore {
     func removeFromOnline(_ broker: BrokerConnection) {
         guard let login = broker.login else { return }
         let key = UserKey(appKey: login.appKey, userID: login.userID)
-        online[key]?.removeAll { $0 === broker }
-        if online[key]?.isEmpty == true { online[key] = nil }
+        online.remove(broker, for: key)
     }
 
     /// Sends DISCONNECT with `reason` (and `im-error`), then closes: the server-side disconnects of section 2.
@@ -99,7 +101,7 @@ final class BrokerCore {
     /// Disconnects every device of these users with `reason` and `name`.
     func disconnect(appKey: String, userIDs: [String], _ reason: ReasonCode, _ name: IMErrorName) {
         for userID in userIDs {
-            for broker in online[UserKey(appKey: appKey, userID: userID)] ?? [] {
+            for broker in online.connections(of: UserKey(appKey: appKey, userID: userID)) {
                 // A user shut out by an operator does not speak once more through a will.
                 broker.will = nil
                 disconnect(broker, reason, name)

@@ -77,7 +77,7 @@ final class ServerBackend: ServerAPIBackend {
     }
 
     func isOnline(appKey: String, userID: String) async -> Bool {
-        if await onLoop({ $0.online[UserKey(appKey: appKey, userID: userID)]?.isEmpty == false }) { return true }
+        if await onLoop({ $0.online.isOnline(UserKey(appKey: appKey, userID: userID)) }) { return true }
         let elsewhere = try? await cluster?.onlineElsewhere([(appKey, userID)], now: clock.wallMilliseconds())
         return elsewhere?.first?.isEmpty == false
     }
