@@ -21,7 +21,9 @@ struct MessagesBench: BenchCommand {
             OptionSpec("--profiles", value: "DIR", help: "where profiles are (else $IMSH_PROFILES, ./profiles, ~/.config/imsh/profiles)"),
         ] + WorkerOptions.options + CommonOptions.appOptions,
         epilogue: """
-            Connects the 2N sessions, then each sender sends at R/N messages a second. A message
+            Connects the 2N sessions, then each sender sends at R/N messages a second, each send
+            on its schedule (those due within a millisecond together) whether or not the one
+            before returned. A message
             counts as acknowledged on the server's PUBACK (stored by the server) and as received
             once the receiver's session stored it in its database. After sending, the bench waits
             for the rest while they keep coming (until none came for \(Int(drainGrace / .seconds(1))) s, or

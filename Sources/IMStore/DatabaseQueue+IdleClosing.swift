@@ -24,8 +24,6 @@ extension DatabaseQueue {
     }
 
     /// Connections with idle closing open now, in this process.
-    public static var openWithIdleClosing: Int { openCount.load(ordering: .relaxed) }
-
     static let openCount = Atomic<Int>(0)
 
     /// Whether the file is open, and when it was last used. Under `inUse`.
@@ -39,7 +37,7 @@ extension DatabaseQueue {
         var checkQueued = false
     }
 
-    /// Whether idle closing has given the file back now (for tests and the bench).
+    /// Whether idle closing has given the file back now, after the work already submitted (for tests).
     public var isIdleClosed: Bool {
         get async {
             await withCheckedContinuation { continuation in

@@ -40,6 +40,9 @@ final class SessionOutbox: Sendable {
 
     /// `connection` is the session's live one from now on (after its CONNACK).
     func attach(_ connection: Connection, receiveMaximum: Int, maximumPacketSize: Int?) {
+        // The outbox writes PUBLISHes from its loop: a connection of another loop would be
+        // written from the wrong thread.
+        precondition(connection.loop === loop, "a session's connections live on its loop")
         state.withLock {
             $0.link = OutboxLink(connection: connection, receiveMaximum: receiveMaximum, maximumPacketSize: maximumPacketSize)
         }

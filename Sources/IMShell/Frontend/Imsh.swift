@@ -16,7 +16,7 @@ public enum Imsh {
     /// Runs imsh with `arguments` (without the program name); returns the exit status.
     ///
     /// Every mode starts by raising the open-file soft limit to the hard limit: each session
-    /// holds a socket and a database. A first argument naming one of `subcommands` hands the
+    /// holds a socket, and its database file while in use. A first argument naming one of `subcommands` hands the
     /// rest of the line to it.
     public static func main(arguments: [String], subcommands: [String: Subcommand] = [:]) async -> Int32 {
         _ = try? ProcessLimits.raiseOpenFileLimit()
