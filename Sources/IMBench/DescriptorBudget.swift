@@ -6,12 +6,11 @@ import Glibc
 
 /// The open files a bench needs, and making room for them before it starts.
 ///
-/// Each session holds its client socket, and its SQLite database while that is in use (its
-/// rollback journal is open only during a transaction, on one of a few database threads):
-/// the engine keeps at most `EngineConfiguration.defaultOpenDatabaseLimit` of the open-file
-/// limit open at once, closing a database after each use past it. With the server in this
+/// Each session holds its client socket, and its SQLite database (the file and its journal)
+/// while that is in use: the engine keeps at most `EngineConfiguration.defaultOpenDatabaseLimit`
+/// of the open-file limit open at once, closing a database after each use past it. With the server in this
 /// process, the server's end of each connection counts too. The margin covers event loops,
-/// listeners, open journals, the server's store and standard streams.
+/// listeners, the server's store and standard streams.
 struct DescriptorBudget: Sendable, Equatable {
     static let margin = 64
 
@@ -26,7 +25,9 @@ struct DescriptorBudget: Sendable, Equatable {
     func needed(openFileLimit: Int) -> Int {
         let sockets = sessions * ((clients ? 1 : 0) + (serverInProcess ? 1 : 0))
         let databases = clients && withDatabases
-            ? min(sessions, EngineConfiguration.defaultOpenDatabaseLimit(openFileLimit: openFileLimit)) : 0
+            ? min(sessions, EngineConfiguration.defaultOpenDatabaseLimit(openFileLimit: openFileLimit))
+                * EngineConfiguration.descriptorsPerOpenDatabase
+            : 0
         return sockets + databases + Self.margin
     }
 
@@ -34,7 +35,7 @@ struct DescriptorBudget: Sendable, Equatable {
     /// open under a higher limit, so this is where `needed` stops growing with the limit.
     var sufficientLimit: Int {
         var limit = needed(openFileLimit: 0)
-        // `needed` grows by a third of the limit at most: this converges in a few steps.
+        // `needed` grows by two fifths of the limit at most: this converges in a few steps.
         for _ in 0..<64 {
             let next = needed(openFileLimit: limit)
             if next <= limit { break }

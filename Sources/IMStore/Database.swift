@@ -92,6 +92,10 @@ public final class Database {
             }
         }
         try executeScript("PRAGMA main.synchronous=\(configuration.synchronous.rawValue)")
+        if configuration.exclusiveLocking && !configuration.readOnly {
+            // Takes effect at the next transaction: the checks above took their lock and let it go.
+            try executeScript("PRAGMA main.locking_mode=EXCLUSIVE")
+        }
         if let limit = configuration.cacheLimitKiB {
             try executeScript("PRAGMA main.cache_size=-\(max(1, limit))")
         }

@@ -2,8 +2,9 @@ import Foundation
 import IMEngine
 import IMTransport
 
-/// Reads an account's connection log from the database files on disk, whether or not a
-/// session has them open, without creating, migrating or keeping anything open.
+/// Reads an account's connection log from the database files on disk without creating,
+/// migrating or keeping anything open; a file a live session holds (its own alone while open,
+/// see `Database.Configuration.compact`) is read by the caller through that session.
 ///
 /// An account's directory holds one file per user id it logged in as (`APPKEY/USER.sqlite`);
 /// the entries of all of them are merged, oldest first.
@@ -19,15 +20,20 @@ public enum AccountLogReader {
         public var problems: [String] = []
     }
 
-    /// The entries under `accountDirectory` for `appKey`, read off the cooperative pool.
-    public static func read(accountDirectory: String, appKey: String) async -> Result {
-        await BlockingCall.run { readNow(accountDirectory: accountDirectory, appKey: appKey) }
+    /// The entries under `accountDirectory` for `appKey`, read off the cooperative pool;
+    /// `live` holds the entries of files a session has open, by path, read through it.
+    public static func read(accountDirectory: String, appKey: String, live: [String: [ConnectionLogEntry]] = [:]) async -> Result {
+        await BlockingCall.run { readNow(accountDirectory: accountDirectory, appKey: appKey, live: live) }
     }
 
-    static func readNow(accountDirectory: String, appKey: String) -> Result {
+    static func readNow(accountDirectory: String, appKey: String, live: [String: [ConnectionLogEntry]] = [:]) -> Result {
         var result = Result()
         let files = SessionDatabase.files(directory: accountDirectory, appKey: appKey)
         for file in files {
+            if let entries = live[file] {
+                result.entries += entries
+                continue
+            }
             do {
                 result.entries += try SessionDatabase.readConnectionLog(path: file, limit: entryLimit)
             } catch {

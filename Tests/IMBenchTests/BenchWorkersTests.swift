@@ -147,7 +147,7 @@ struct BenchWorkersTests {
     @Test func aShareTooLargeForTheDescriptorLimitFailsAtOnce() async throws {
         let run = try await BenchProcess.runWithFewDescriptors(["connect", "--accounts", "100", "--workers", "2", "--server", "spawn"])
         #expect(run.status == 1)
-        #expect(run.stderr.hasPrefix("imsh bench connect: one worker's share: 50 sessions need about 164 open files, but the limit is 64"),
+        #expect(run.stderr.hasPrefix("imsh bench connect: one worker's share: 50 sessions need about 214 open files, but the limit is 64"),
                 "\(run.stderr)")
         #expect(run.stderr.contains("--workers N"), "\(run.stderr)")
     }

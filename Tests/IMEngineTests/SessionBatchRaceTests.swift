@@ -6,7 +6,9 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// Incoming batches whose connection ends while they are being stored or handled.
+/// Incoming batches whose connection ends while they are being stored or handled. Another
+/// connection's lock is taken while the session had given its file back, idle (while open the
+/// file is the session's alone).
 @Suite(.timeLimit(.minutes(1)))
 struct SessionBatchRaceTests {
     private static func delivery(_ id: UInt16, uid: String) -> Packet {
@@ -18,7 +20,7 @@ struct SessionBatchRaceTests {
     }
 
     @Test func aMessageStoredWhileTheAppDisconnectsIsStillAnnounced() async throws {
-        try await withBroker { broker, test in
+        try await withBroker(databaseIdleClose: .milliseconds(100)) { broker, test in
             let session = test.session()
             _ = try await session.connect()
             let announced = Mutex<[String]>([])
@@ -29,7 +31,7 @@ struct SessionBatchRaceTests {
             #expect(await eventually { announced.withLock { $0 } == ["u-0"] })
 
             let path = try #require(await session.databaseFile)
-            let holder = try DatabaseProbe.holdWriteLock(path)
+            let holder = try await DatabaseProbe.holdWriteLock(path)
             broker.send(Self.delivery(2, uid: "u-1"), on: 0)
             // The store of u-1 now waits for the lock; the app disconnects meanwhile.
             try await Task.sleep(for: .milliseconds(500))
@@ -45,11 +47,11 @@ struct SessionBatchRaceTests {
     }
 
     @Test func messagesThatMeetAnotherConnectionsLockAreStoredAfterItAndAcknowledgedInOrder() async throws {
-        try await withBroker { broker, test in
+        try await withBroker(databaseIdleClose: .milliseconds(100)) { broker, test in
             let session = test.session()
             _ = try await session.connect()
             let path = try #require(await session.databaseFile)
-            let holder = try DatabaseProbe.holdWriteLock(path)
+            let holder = try await DatabaseProbe.holdWriteLock(path)
             broker.send(Self.delivery(1, uid: "u-1"), on: 0)
             broker.send(Self.delivery(2, uid: "u-2"), on: 0)
             // The loop does not wait for the lock (it would stall every session on it) and

@@ -6,10 +6,13 @@ import Testing
 /// The server's answers to sent messages cost no commit of their own: they ride the session's
 /// next transaction, or go alone after the patience; reads and `close` write them first.
 struct SessionDatabaseMarkTests {
-    /// The states of alice's outgoing messages as another connection to her file sees them.
+    /// The states of alice's outgoing messages as her file holds them (read without its lock,
+    /// which the open database keeps).
     private func fileStates(_ database: SessionDatabase) throws -> [String: StoredMessage.State] {
-        let messages = try SessionDatabase.readHistory(path: database.path, peer: nil, limit: 100)
-        return Dictionary(uniqueKeysWithValues: messages.map { ($0.cid ?? "", $0.state) })
+        guard let rows = FileSnapshot.rows(database.path, "SELECT cid, state FROM message WHERE direction = 1") else {
+            throw TestFailure("cannot read \(database.path)")
+        }
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0[0].string ?? "", StoredMessage.State(rawValue: Int($0[1].int64 ?? -1)) ?? .failed) })
     }
 
     private func open(_ directory: TemporaryDirectory, patience: Duration) async throws -> SessionDatabase {

@@ -7,7 +7,8 @@ import Testing
 import TestSupport
 
 /// Sends on the session's loop (`SessionOutbox`): what happens to sends that wait when the
-/// session closes, and to sends that meet another connection's lock.
+/// session closes, and to sends that meet another connection's lock (taken while the session
+/// had given its file back, idle, as the sqlite3 shell could: while open the file is its alone).
 @Suite(.timeLimit(.minutes(1)))
 struct SessionOutboxTests {
     /// What one send came to: the stored message's cid, or the error.
@@ -25,11 +26,11 @@ struct SessionOutboxTests {
     }
 
     @Test func sendsWaitingWhenTheSessionClosesFailAsNotConnectedAndTheOneUnderWayIsStored() async throws {
-        try await withBroker { broker, test in
+        try await withBroker(databaseIdleClose: .milliseconds(100)) { broker, test in
             let session = test.session()
             _ = try await session.connect()
             let path = try #require(await session.databaseFile)
-            let holder = try DatabaseProbe.holdWriteLock(path)
+            let holder = try await DatabaseProbe.holdWriteLock(path)
             // The first send's store waits for the lock on the database's queue; the rest wait
             // behind it in the outbox.
             let first = Task { await Self.send(session, "first") }
@@ -58,11 +59,11 @@ struct SessionOutboxTests {
     }
 
     @Test func sendsThatMeetAnotherConnectionsLockArePublishedInOrderOnceItIsGone() async throws {
-        try await withBroker { broker, test in
+        try await withBroker(databaseIdleClose: .milliseconds(100)) { broker, test in
             let session = test.session()
             _ = try await session.connect()
             let path = try #require(await session.databaseFile)
-            let holder = try DatabaseProbe.holdWriteLock(path)
+            let holder = try await DatabaseProbe.holdWriteLock(path)
             let sends = Task {
                 var cids: [String] = []
                 for index in 0..<3 {

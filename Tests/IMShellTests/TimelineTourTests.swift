@@ -110,4 +110,18 @@ import Testing
         #expect(link.result("timeline")?.string("error")?.contains("it is a symbolic link") == true)
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep")
     }
+
+    /// A live session keeps its file to itself: its lane comes through the session, beside the
+    /// lanes of accounts read from their files.
+    @Test func liveSessionsAreDrawnFromTheirSessions() async throws {
+        let sandbox = Sandbox()
+        let earlier = try await sandbox.json("connect bob-phone; wait bob-phone connected --timeout 10")
+        #expect(earlier.status == 0, "\(earlier.stderr)")
+        let run = try await sandbox.json("connect alice-phone; wait alice-phone connected --timeout 10; timeline alice-phone bob-phone")
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        let lanes = try #require(run.result("timeline")).objects("lanes")
+        #expect(lanes.compactMap { $0.string("account") } == ["dev/alice-phone", "dev/bob-phone"])
+        #expect(lanes.first.map(Self.spanKinds) == ["connecting", "connected"], "\(lanes)")
+        #expect(lanes.last.map(Self.spanKinds) == ["connecting", "connected", "ended"], "\(lanes)")
+    }
 }

@@ -18,13 +18,7 @@ struct DatabaseIdleClosingTests {
         return try await DatabaseQueue.open(path: path, configuration: configuration, migrator: migrator, idleClosing: idleClosing).queue
     }
 
-    /// This process's descriptors open on `path`.
-    private func descriptors(on path: String) -> Int {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        return entries.count { entry in
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)")) == path
-        }
-    }
+    private func descriptors(on path: String) -> Int { OpenDescriptors.count(on: path) }
 
     private func count(_ queue: DatabaseQueue) async throws -> Int64 {
         try await queue.read { try $0.fetchOnce("SELECT count(*) FROM t").first?[0].int64 ?? -1 }

@@ -40,10 +40,14 @@ public struct EngineConfiguration: Sendable {
     /// use. Nil: `defaultOpenDatabaseLimit` of the open-file limit when the engine starts.
     public var openDatabaseLimit: Int?
 
-    /// A third of `openFileLimit`, at least 64: the sockets need the rest.
+    /// A fifth of `openFileLimit`, at least 64: an open database holds two descriptors (its
+    /// file and its journal), and the sockets need the rest.
     public static func defaultOpenDatabaseLimit(openFileLimit: Int) -> Int {
-        max(64, openFileLimit / 3)
+        max(64, openFileLimit / 5)
     }
+
+    /// The descriptors an open session database holds: its file and its rollback journal.
+    public static let descriptorsPerOpenDatabase = 2
 
     public init(
         appKey: String, servers: [ServerAddress], dataDirectory: String,

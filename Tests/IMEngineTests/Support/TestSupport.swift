@@ -55,11 +55,13 @@ final class TestEngine: Sendable {
 
     init(servers: [ServerAddress], clock: any EngineClock = SystemEngineClock(),
          callbacks: CallbackExecutor = .immediate, stagger: Duration = .milliseconds(250),
-         attemptTimeout: Duration = .seconds(3)) throws {
-        engine = try SessionEngine(EngineConfiguration(
+         attemptTimeout: Duration = .seconds(3), databaseIdleClose: Duration? = .seconds(30)) throws {
+        var configuration = EngineConfiguration(
             appKey: TestTokens.appKey, servers: servers, dataDirectory: directory.path, callbacks: callbacks,
             clock: clock, networkMonitor: .none, eventLoopThreads: 1, serverStagger: stagger,
-            attemptTimeout: attemptTimeout, tokenFetchTimeout: .seconds(5)))
+            attemptTimeout: attemptTimeout, tokenFetchTimeout: .seconds(5))
+        configuration.databaseIdleClose = databaseIdleClose
+        engine = try SessionEngine(configuration)
     }
 
     /// A session for `user` with a fresh token and a short heartbeat.
@@ -86,25 +88,26 @@ extension Connect {
     func userProperty(_ name: String) -> String? { properties.userProperty(name) }
 }
 
-/// Reads a session's database file directly, on the calling thread, through a connection of its
-/// own: what an outside observer sees committed at this moment.
+/// Reads a session's database file directly, on the calling thread, without its locks (see
+/// `FileSnapshot`): what is committed to the file at this moment, as a killed process would
+/// leave it.
 enum DatabaseProbe {
-    static func rows(_ path: String, _ sql: String, _ arguments: [DatabaseValue] = []) -> [Row] {
-        var configuration = Database.Configuration()
-        configuration.readOnly = true
-        configuration.journalMode = nil
-        guard let database = try? Database(path: path, configuration: configuration) else { return [] }
-        defer { database.close() }
-        return (try? database.fetchAll(sql, arguments)) ?? []
+    static func rows(_ path: String, _ sql: String, _ arguments: [DatabaseValue] = []) -> [[DatabaseValue]] {
+        FileSnapshot.rows(path, sql, arguments) ?? []
     }
 
     static func count(uid: String, in path: String) -> Int {
-        Int(rows(path, "SELECT count(*) FROM message WHERE uid = ?", [.text(uid)]).first?[0].int64 ?? -1)
+        Int(FileSnapshot.integer(path, "SELECT count(*) FROM message WHERE uid = ?", [.text(uid)]) ?? -1)
     }
 
-    /// Holds the write lock of a session's file from a connection of its own, so the session's
-    /// next write waits; `ROLLBACK` and close it to let go.
-    static func holdWriteLock(_ path: String) throws -> Database {
+    /// Waits until the session has given its file back (an engine with a short
+    /// `databaseIdleClose`), then holds the file's write lock from a connection of its own, as
+    /// the sqlite3 shell could, so the session's next write waits; `ROLLBACK` and close it to
+    /// let go.
+    static func holdWriteLock(_ path: String) async throws -> Database {
+        guard await eventually(within: .seconds(5), { OpenDescriptors.count(on: path) == 0 }) else {
+            throw TestFailure("the session kept \(path) open")
+        }
         var configuration = Database.Configuration()
         configuration.journalMode = nil
         let database = try Database(path: path, configuration: configuration)
@@ -123,11 +126,13 @@ enum DatabaseProbe {
 func withBroker(
     _ script: ScriptedBroker.Script = .init(), clock: any EngineClock = SystemEngineClock(),
     callbacks: CallbackExecutor = .immediate, attemptTimeout: Duration = .seconds(3), limit: Duration = .seconds(15),
+    databaseIdleClose: Duration? = .seconds(30),
     _ body: @escaping @Sendable (ScriptedBroker, TestEngine) async throws -> Void
 ) async throws {
     let broker = try ScriptedBroker(script)
     defer { broker.shutdown() }
-    let test = try TestEngine(servers: [broker.address], clock: clock, callbacks: callbacks, attemptTimeout: attemptTimeout)
+    let test = try TestEngine(servers: [broker.address], clock: clock, callbacks: callbacks, attemptTimeout: attemptTimeout,
+                              databaseIdleClose: databaseIdleClose)
     let result = await Result { try await withTimeout(limit) { try await body(broker, test) } }
     await test.shutdown()
     try result.get()
