@@ -78,6 +78,8 @@ struct SessionOutboxTests {
             holder.close()
             let cids = await sends.value
             #expect(cids.count == 3)
+            // Each send its own cid: 32 lowercase hex digits.
+            #expect(Set(cids).count == 3 && cids.allSatisfy { $0.utf8.count == 32 && $0.allSatisfy { $0.isHexDigit && !$0.isUppercase } })
             #expect(await eventually { broker.publishes.count == 3 })
             let published = broker.publishes.map { (try? TextMessage.decode($0.payload))?.cid ?? "" }
             #expect(published == cids)

@@ -16,7 +16,7 @@ extension Session {
             throw .invalidParameter("recipient '\(peer)' is not a valid user id")
         }
         guard isActive, let outbox else { throw .notConnected("connect before sending") }
-        let outgoing = SessionDatabase.Outgoing(cid: Self.newClientMessageID(), to: peer, text: text, at: clock.epochMilliseconds)
+        let outgoing = SessionDatabase.Outgoing(cid: ClientMessageID.next(), to: peer, text: text, at: clock.epochMilliseconds)
         do {
             return try await withCheckedThrowingContinuation { continuation in
                 outbox.submit(WaitingSend(message: outgoing, continuation: continuation))
@@ -59,18 +59,5 @@ extension Session {
     func resendPending(on link: SessionLink) async {
         guard let database, let outbox, let pending = try? await database.pendingOutgoing() else { return }
         outbox.resend(pending, on: link.connection)
-    }
-
-    /// A client message id: 16 random bytes in hex, unique without coordination.
-    static func newClientMessageID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let high = generator.next() as UInt64
-        let low = generator.next() as UInt64
-        return hex(high) + hex(low)
-    }
-
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }
