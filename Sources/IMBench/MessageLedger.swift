@@ -8,6 +8,8 @@ import Synchronization
 /// receiving side measures the latency without a lookup. Shared by all the bench's tasks.
 final class MessageLedger: Sendable {
     struct State: Sendable {
+        /// Send calls made; `sent` and `sendErrors` count those that returned.
+        var started = 0
         var sent = 0
         var sendErrors: [String: Int] = [:]
         var acknowledged = 0
@@ -26,8 +28,11 @@ final class MessageLedger: Sendable {
 
         /// Acknowledged by the server, never received.
         var lost: Int { acknowledgedIDs.subtracting(receivedIDs).count }
-        /// Sent, with neither a PUBACK nor a refusal yet.
-        var unanswered: Int { sent - acknowledged - refused.values.reduce(0, +) }
+        /// Send calls that did not fail, with neither a PUBACK nor a refusal yet (those not
+        /// returned yet included).
+        var unanswered: Int { started - sendErrors.values.reduce(0, +) - acknowledged - refused.values.reduce(0, +) }
+        /// Send calls that have not returned yet.
+        var inFlight: Int { started - sent - sendErrors.values.reduce(0, +) }
     }
 
     private let state = Mutex(State())
@@ -41,6 +46,7 @@ final class MessageLedger: Sendable {
 
     func sendStarted(at instant: ContinuousClock.Instant) {
         state.withLock { state in
+            state.started += 1
             if state.firstSend == nil { state.firstSend = instant }
         }
     }
@@ -85,14 +91,24 @@ final class MessageLedger: Sendable {
 
     var snapshot: State { state.withLock { $0 } }
 
-    /// Every message sent has its answer, and every acknowledged one was received.
+    /// Every send call returned, every message sent has its answer, and every acknowledged
+    /// one was received. The comparison of the sets (a pass over each) runs only once the
+    /// counts say it can hold: the drain asks often, while hundreds of thousands are under way.
     var isSettled: Bool {
-        state.withLock { $0.unanswered == 0 && $0.receivedIDs.isSuperset(of: $0.acknowledgedIDs) }
+        state.withLock {
+            $0.inFlight == 0 && $0.unanswered == 0 && $0.receivedIDs.count >= $0.acknowledgedIDs.count
+                && $0.receivedIDs.isSuperset(of: $0.acknowledgedIDs)
+        }
     }
 
-    /// For the progress line.
+    /// Answers and receipts so far: what the drain watches for movement.
+    var answersAndReceipts: Int {
+        state.withLock { $0.acknowledged + $0.refused.values.reduce(0, +) + $0.sendErrors.values.reduce(0, +) + $0.received }
+    }
+
+    /// For the progress line (counts only: a snapshot would copy the sets).
     var progress: String {
-        let state = snapshot
-        return "\(state.sent) sent, \(state.acknowledged) acknowledged, \(state.received) received"
+        let (sent, acknowledged, received) = state.withLock { ($0.sent, $0.acknowledged, $0.received) }
+        return "\(sent) sent, \(acknowledged) acknowledged, \(received) received"
     }
 }

@@ -32,7 +32,8 @@ struct MessagesOutcome: BenchReport {
         }
         return .object(JSONObject([
             ("type", "worker"), ("worker", .string(share.description)), ("pid", .integer(Int64(pid))),
-            ("sent", .integer(Int64(ledger.sent))), ("sendErrors", counts(ledger.sendErrors)),
+            ("started", .integer(Int64(ledger.started))), ("sent", .integer(Int64(ledger.sent))),
+            ("sendErrors", counts(ledger.sendErrors)),
             ("acknowledged", .integer(Int64(ledger.acknowledged))), ("refused", counts(ledger.refused)),
             ("received", .integer(Int64(ledger.received))), ("redelivered", .integer(Int64(ledger.redelivered))),
             ("latenciesNs", .array(ledger.latencies.map { .integer(WorkerOutcome.nanoseconds($0)) })),
@@ -62,6 +63,7 @@ struct MessagesOutcome: BenchReport {
         }
         func instant(_ name: String) -> ContinuousClock.Instant? { object[name]?.integerValue.map { start + .nanoseconds($0) } }
         var ledger = MessageLedger.State()
+        ledger.started = integer("started")
         ledger.sent = integer("sent")
         ledger.sendErrors = counts("sendErrors")
         ledger.acknowledged = integer("acknowledged")

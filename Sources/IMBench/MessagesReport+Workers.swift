@@ -15,6 +15,7 @@ extension MessagesReport {
         var merged = MessageLedger.State()
         for outcome in outcomes {
             let one = outcome.ledger
+            merged.started += one.started
             merged.sent += one.sent
             merged.sendErrors.merge(one.sendErrors, uniquingKeysWith: +)
             merged.acknowledged += one.acknowledged

@@ -1,4 +1,6 @@
 @testable import IMBench
+import IMEngine
+import MQTT
 import Testing
 
 /// The arithmetic behind the reports: percentiles, the best second, the descriptor budget.
@@ -41,5 +43,20 @@ struct MeasurementTests {
 
     @Test func theMessageTextCarriesItsSendTime() {
         #expect(MessageLedger.text(sentAt: 123_456) == "bench 123456")
+    }
+
+    /// The drain ends only once every send call returned and every sent message has its answer.
+    @Test func theLedgerIsSettledOnlyWhenEverySendReturnedAndWasAnswered() {
+        let ledger = MessageLedger()
+        #expect(ledger.isSettled)
+        ledger.sendStarted(at: .now)
+        ledger.sendStarted(at: .now)
+        #expect(!ledger.isSettled && ledger.snapshot.inFlight == 2 && ledger.snapshot.unanswered == 2)
+        ledger.sent(at: .now)
+        ledger.sendFailed(.notConnected("gone"))
+        #expect(!ledger.isSettled && ledger.snapshot.inFlight == 0 && ledger.snapshot.unanswered == 1)
+        ledger.report(SendReport(cid: "c1", reasonCode: .quotaExceeded))
+        #expect(ledger.isSettled && ledger.answersAndReceipts == 2)
+        #expect(ledger.progress == "1 sent, 0 acknowledged, 0 received")
     }
 }
