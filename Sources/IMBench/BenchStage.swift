@@ -8,6 +8,8 @@ struct BenchStage: Sendable {
     let directory: BenchDirectory
     let server: any BenchServer
     let progress: ProgressLine
+    /// How many session databases the engine keeps open between uses (`DescriptorBudget`).
+    let openDatabases: Int?
 
     /// Reserves descriptors for `sessions`, then starts the server (the profile's, when given),
     /// runs `body` and tears everything down, whatever `body` did.
@@ -18,7 +20,8 @@ struct BenchStage: Sendable {
         _ body: (BenchStage) async throws(BenchError) -> T
     ) async throws(BenchError) -> T {
         let inProcess = profile.map { $0.profile.server == .embedded } ?? (common.server == .embedded)
-        try DescriptorBudget(sessions: sessions, serverInProcess: inProcess, withDatabases: databases, clients: clientsInProcess).reserve()
+        let openDatabases = try DescriptorBudget(
+            sessions: sessions, serverInProcess: inProcess, withDatabases: databases, clients: clientsInProcess).reserve()
         let directory = try BenchDirectory.make(common.data)
         defer { directory.release() }
         let server: any BenchServer
@@ -32,7 +35,7 @@ struct BenchStage: Sendable {
                 }
             }
         }
-        let stage = BenchStage(common: common, directory: directory, server: server, progress: progress)
+        let stage = BenchStage(common: common, directory: directory, server: server, progress: progress, openDatabases: openDatabases)
         let outcome: Result<T, BenchError>
         do throws(BenchError) {
             outcome = .success(try await body(stage))
@@ -81,7 +84,8 @@ struct BenchStage: Sendable {
     func fleet(_ accounts: [BenchAccount], jitter: Double = 0) async throws(BenchError) -> SessionFleet {
         try SessionFleet(
             accounts: accounts, appKey: await server.appKey, servers: await server.servers,
-            dataDirectory: directory.clients, threads: common.threads, timeout: common.timeout, jitter: jitter)
+            dataDirectory: directory.clients, threads: common.threads, timeout: common.timeout, jitter: jitter,
+            openDatabases: openDatabases)
     }
 
     /// Connects the fleet's sessions (at most `rate` calls a second) and records how it went.

@@ -12,15 +12,18 @@ final class SessionFleet: Sendable {
     /// Where the engine keeps the sessions' databases.
     let dataDirectory: String
 
-    /// Starts the engine on `threads` event loops and makes a session per account.
+    /// Starts the engine on `threads` event loops and makes a session per account; at most
+    /// `openDatabases` of their databases stay open between uses (nil: the engine's default).
     init(
         accounts: [BenchAccount], appKey: String, servers: [ServerAddress], dataDirectory: String, threads: Int,
-        timeout: Duration, jitter: Double
+        timeout: Duration, jitter: Double, openDatabases: Int? = nil
     ) throws(BenchError) {
         do {
-            engine = try SessionEngine(EngineConfiguration(
+            var configuration = EngineConfiguration(
                 appKey: appKey, servers: servers, dataDirectory: dataDirectory, callbacks: .immediate,
-                networkMonitor: .none, eventLoopThreads: threads))
+                networkMonitor: .none, eventLoopThreads: threads)
+            configuration.openDatabaseLimit = openDatabases
+            engine = try SessionEngine(configuration)
         } catch {
             throw BenchError("the engine cannot start: \(error)")
         }

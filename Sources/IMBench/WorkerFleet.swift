@@ -8,12 +8,13 @@ struct WorkerFleet {
     /// Reads the share from the parent and makes its sessions; `release()` the directory after.
     static func open(_ share: WorkerShare, common: CommonOptions) async throws(BenchError) -> WorkerFleet {
         let (appKey, accounts) = try await WorkerChannel.readAccounts(share)
-        try DescriptorBudget(sessions: accounts.count, serverInProcess: false).reserve()
+        let openDatabases = try DescriptorBudget(sessions: accounts.count, serverInProcess: false).reserve()
         let directory = try BenchDirectory.make(common.data)
         do throws(BenchError) {
             let fleet = try SessionFleet(
                 accounts: accounts, appKey: appKey, servers: accounts.compactMap(\.server).prefix(1).map { $0 },
-                dataDirectory: directory.clients, threads: common.threads, timeout: common.timeout, jitter: 0)
+                dataDirectory: directory.clients, threads: common.threads, timeout: common.timeout, jitter: 0,
+                openDatabases: openDatabases)
             return WorkerFleet(fleet: fleet, accounts: accounts, directory: directory)
         } catch {
             directory.release()

@@ -180,7 +180,7 @@ struct BenchCommandTests {
         #expect(run.status == 1)
         #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
         #expect(run.stderr.hasPrefix(
-            "imsh bench connect: 1000 sessions need about 3438 open files, but the limit is 64 (hard limit 64) and cannot be raised"))
-        #expect(run.stderr.contains("'ulimit -n 3438'") && run.stderr.contains("fewer --accounts") && run.stderr.contains("--server spawn"))
+            "imsh bench connect: 1000 sessions need about 2192 open files, but the limit is 64 (hard limit 64) and cannot be raised"))
+        #expect(run.stderr.contains("'ulimit -n 2192'") && run.stderr.contains("fewer --accounts") && run.stderr.contains("--server spawn"))
     }
 }

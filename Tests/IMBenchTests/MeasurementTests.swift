@@ -32,13 +32,19 @@ struct MeasurementTests {
         #expect(DescriptorBudget(sessions: 1000, serverInProcess: true).needed(openFileLimit: 20_000) == 4064)
         #expect(DescriptorBudget(sessions: 1000, serverInProcess: false).needed(openFileLimit: 20_000) == 3064)
         #expect(DescriptorBudget(sessions: 1000, serverInProcess: false, withDatabases: false).needed(openFileLimit: 20_000) == 1064)
+        #expect(DescriptorBudget(sessions: 1000, serverInProcess: false, withDatabases: false).openDatabases(openFileLimit: 20_000) == nil)
         // Past a fifth of the limit the engine closes databases after use: 10,000 sessions fit in 20,000.
+        #expect(DescriptorBudget(sessions: 10_000, serverInProcess: false).openDatabases(openFileLimit: 20_000) == 4_000)
         #expect(DescriptorBudget(sessions: 10_000, serverInProcess: false).needed(openFileLimit: 20_000) == 10_000 + 8_000 + 64)
-        #expect(DescriptorBudget(sessions: 10_000, serverInProcess: true).needed(openFileLimit: 20_000) == 20_000 + 8_000 + 64)
-        // The limit to ask for: the least under which the databases the engine keeps open fit
-        // (a fifth of it, 687 of the 1,000), no more.
-        #expect(DescriptorBudget(sessions: 1000, serverInProcess: true).sufficientLimit == 3438)
-        #expect(DescriptorBudget(sessions: 30_000, serverInProcess: false).sufficientLimit == 50_104)
+        // With the server's ends in the process too, the databases get the room the sockets
+        // leave: 9,900 fit with 68 kept open; 10,000 do not fit at all.
+        #expect(DescriptorBudget(sessions: 9_900, serverInProcess: true).openDatabases(openFileLimit: 20_000) == 68)
+        #expect(DescriptorBudget(sessions: 9_900, serverInProcess: true).needed(openFileLimit: 20_000) == 20_000)
+        #expect(DescriptorBudget(sessions: 10_000, serverInProcess: true).needed(openFileLimit: 20_000) == 20_000 + 128 + 64)
+        // The limit to ask for: the sockets, the fewest databases kept open, the margin.
+        #expect(DescriptorBudget(sessions: 1000, serverInProcess: true).sufficientLimit == 2192)
+        #expect(DescriptorBudget(sessions: 30, serverInProcess: false).sufficientLimit == 30 + 60 + 64)
+        #expect(DescriptorBudget(sessions: 30_000, serverInProcess: false).sufficientLimit == 30_192)
     }
 
     @Test func theMessageTextCarriesItsSendTime() {
