@@ -31,7 +31,7 @@ public struct EngineConfiguration: Sendable {
     /// fast looks the same (the soak's faults stopped sessions with the rule on), so the rule
     /// is for servers known to close a taken-over connection silently (stock brokers).
     public var takeoverLimit = 0
-    /// A session's database left unused this long gives its file back (a descriptor, and
+    /// A session's database left unused this long gives its file back (two descriptors, and
     /// SQLite's memory for it) and opens it again at the next use, about half a millisecond
     /// of CPU (BENCHMARKS.md); nil keeps it open while the session is. Long enough that a
     /// conversation does not pay it per message. See `DatabaseQueue.IdleClosing`.

@@ -8,7 +8,8 @@ import Synchronization
 /// One account's local database: its messages and connection log.
 ///
 /// One SQLite file per (app key, user id), `DATA/<app key>/<user id>.sqlite`, opened compact
-/// (`Database.Configuration.compact`: rollback journal kept in place, no fsync).
+/// (`Database.Configuration.compact`: rollback journal kept in place, the file's lock kept
+/// between transactions, no fsync): while open, the file is this session's alone.
 /// All access goes through a `DatabaseQueue`, so the handle has one owner and its blocking
 /// calls stay off Swift's cooperative pool; the engine's queues give the file back while it
 /// is unused (`DatabaseQueue.IdleClosing`), so 10,000 sessions need not hold 10,000 files. A file that is corrupt or not a database is moved
