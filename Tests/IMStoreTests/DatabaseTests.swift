@@ -20,6 +20,30 @@ struct DatabaseTests {
         #expect(try Database(path: directory.file("a.sqlite"), configuration: plain).journalMode() == "wal")
     }
 
+    /// A compact database keeps its lock between transactions: no other connection gets in
+    /// while it is open, one does once it closes; a read-only compact reader keeps none.
+    @Test func compactKeepsItsLockWhileOpen() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("c.sqlite")
+        let owner = try Database(path: path, configuration: .compact)
+        #expect(try owner.fetchOne("PRAGMA main.locking_mode")?[0] == .text("exclusive"))
+        try owner.executeScript("CREATE TABLE t(x); INSERT INTO t VALUES (1)")
+        var other = Database.Configuration()
+        other.journalMode = nil
+        other.busyTimeoutMilliseconds = 0
+        #expect(throws: DatabaseError.self) { _ = try Database(path: path, configuration: other).fetchOne("SELECT x FROM t") }
+        owner.close()
+        var reader = Database.Configuration.compact
+        reader.readOnly = true
+        reader.journalMode = nil
+        let first = try Database(path: path, configuration: reader)
+        #expect(try first.fetchOne("SELECT x FROM t")?[0] == .integer(1))
+        // The reader holds nothing between its reads: a writer gets in beside it.
+        let writer = try Database(path: path, configuration: other)
+        try writer.executeScript("INSERT INTO t VALUES (2)")
+        #expect(try first.fetchOne("SELECT count(*) FROM t")?[0] == .integer(2))
+    }
+
     @Test func fullSynchronousIsAvailable() throws {
         let directory = TemporaryDirectory()
         var configuration = Database.Configuration()
