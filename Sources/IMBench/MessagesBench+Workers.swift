@@ -41,6 +41,7 @@ extension MessagesBench {
         let recorder = ConnectRecorder(expected: accounts.count)
         await fleet.connectAll(rate: nil, recorder: recorder)
         try await Self.requireAll(recorder.snapshot, of: fleet)
+        await fleet.settle()
         let start = try await worker.ready(share)
         let (ledger, stored, _) = await exchange(in: fleet, accounts: accounts, start: start, progress: ProgressLine(mode: .silent))
         await WorkerChannel.measured()

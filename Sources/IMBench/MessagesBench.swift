@@ -21,7 +21,8 @@ struct MessagesBench: BenchCommand {
             OptionSpec("--profiles", value: "DIR", help: "where profiles are (else $IMSH_PROFILES, ./profiles, ~/.config/imsh/profiles)"),
         ] + WorkerOptions.options + CommonOptions.appOptions,
         epilogue: """
-            Connects the 2N sessions, then each sender sends at R/N messages a second, each send
+            Connects the 2N sessions and waits until their databases wrote what connecting left
+            (the connection log), then each sender sends at R/N messages a second, each send
             on its schedule (those due within a millisecond together) whether or not the one
             before returned. A message
             counts as acknowledged on the server's PUBACK (stored by the server) and as received
@@ -83,6 +84,7 @@ struct MessagesBench: BenchCommand {
             let accounts = try await stage.users("send", count: pairs, tls: tls) + stage.users("recv", count: pairs, tls: tls)
             let fleet = try await stage.fleet(accounts)
             try await Self.requireAll(await stage.connect(fleet).snapshot, of: fleet)
+            await stage.progress.during("settle", status: { "the databases write what connecting left" }) { await fleet.settle() }
             let placement = await stage.server.placement
             var report = MessagesReport(pairs: pairs, rate: rate, duration: duration, placement: placement)
             (report.ledger, report.stored, report.usage) = await exchange(
