@@ -30,9 +30,15 @@ final class MessageLedger: Sendable {
         var lost: Int { acknowledgedIDs.subtracting(receivedIDs).count }
         /// Send calls that did not fail, with neither a PUBACK nor a refusal yet (those not
         /// returned yet included).
-        var unanswered: Int { started - sendErrors.values.reduce(0, +) - acknowledged - refused.values.reduce(0, +) }
+        var unanswered: Int { started - failedCalls - acknowledged - refusals }
         /// Send calls that have not returned yet.
-        var inFlight: Int { started - sent - sendErrors.values.reduce(0, +) }
+        var inFlight: Int { started - sent - failedCalls }
+        /// Answers (PUBACKs, refusals, failed calls) and receipts: what the drain watches for movement.
+        var answersAndReceipts: Int { acknowledged + refusals + failedCalls + received }
+        /// Send calls that failed, whatever the error.
+        var failedCalls: Int { sendErrors.values.reduce(0, +) }
+        /// Messages the server refused, whatever the reason.
+        var refusals: Int { refused.values.reduce(0, +) }
     }
 
     private let state = Mutex(State())
@@ -101,10 +107,8 @@ final class MessageLedger: Sendable {
         }
     }
 
-    /// Answers and receipts so far: what the drain watches for movement.
-    var answersAndReceipts: Int {
-        state.withLock { $0.acknowledged + $0.refused.values.reduce(0, +) + $0.sendErrors.values.reduce(0, +) + $0.received }
-    }
+    /// Answers and receipts so far (see `State.answersAndReceipts`).
+    var answersAndReceipts: Int { state.withLock { $0.answersAndReceipts } }
 
     /// For the progress line (counts only: a snapshot would copy the sets).
     var progress: String {

@@ -23,8 +23,8 @@ struct MessagesReport: BenchReport {
     var lost: Int { ledger.lost }
     /// A message stored twice in a receiver's database, or delivered twice to its session.
     var duplicated: Int { max(stored.duplicates, ledger.redelivered) }
-    var refused: Int { ledger.refused.values.reduce(0, +) }
-    var sendErrors: Int { ledger.sendErrors.values.reduce(0, +) }
+    var refused: Int { ledger.refusals }
+    var sendErrors: Int { ledger.failedCalls }
 
     var succeeded: Bool {
         ledger.sent > 0 && lost == 0 && duplicated == 0 && refused == 0 && sendErrors == 0 && ledger.unanswered == 0
