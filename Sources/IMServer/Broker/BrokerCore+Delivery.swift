@@ -104,13 +104,16 @@ extension BrokerCore {
         }
     }
 
-    /// A PUBACK for a delivery: the device has the message; drop it from its queue and send more.
+    /// A PUBACK for a delivery: the device has the message; drop it from its queue and send
+    /// more, reading the queue only when it may hold more than was sent: a caught-up connection
+    /// is offered each new message as it is stored, so the freed room needs no read (at light
+    /// load that read was a transaction per message).
     func handleDeliveryAcknowledgement(_ broker: BrokerConnection, _ packetID: UInt16) {
         guard let login = broker.login, let messageID = broker.inflight.removeValue(forKey: packetID) else { return }
         unacknowledged[login.device]?.remove(messageID)
         broker.acknowledgements.add(messageID)
         flushAcknowledgements(broker)
-        pump(broker)
+        if !broker.caughtUp { pump(broker) }
     }
 
     /// Removes acknowledged messages from the store's queue: at once when the lane keeps
