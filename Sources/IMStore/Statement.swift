@@ -52,9 +52,12 @@ public final class Statement {
 
     // MARK: Binding
 
+    /// How many values `bind` takes: the largest parameter number (`?NNN` may repeat one).
+    public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+
     /// Binds `values` to the parameters 1...n after clearing earlier bindings.
     public func bind(_ values: [DatabaseValue]) throws(DatabaseError) {
-        let expected = Int(sqlite3_bind_parameter_count(handle))
+        let expected = parameterCount
         guard values.count == expected else {
             throw DatabaseError(code: SQLITE_RANGE, message: "\(values.count) arguments for \(expected) parameters", sql: sql, path: path)
         }

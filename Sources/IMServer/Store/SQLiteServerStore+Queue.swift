@@ -77,10 +77,12 @@ extension SQLiteServerStore {
     }
 
     private static func purge(_ db: Database, appKey: String, before: Int64) throws -> PurgeResult {
-        let arguments: [DatabaseValue] = [.text(appKey), .integer(before)]
-        try db.execute(SQL.purgeQueuedUsage, arguments + [.text(appKey)])
+        let (firstID, overflow) = before.multipliedReportingOverflow(by: SQL.idsPerMillisecond)
+        let arguments: [DatabaseValue] = [.integer(overflow ? (before < 0 ? .min : .max) : firstID), .text(appKey), .integer(before)]
+        try db.execute(SQL.purgeQueuedUsage, arguments)
         try db.execute(SQL.purgeQueue, arguments)
         let entries = db.changes
+        try db.execute(SQL.raiseIDFloor, arguments)
         try db.execute(SQL.purgeMessages, arguments)
         return PurgeResult(messages: db.changes, queueEntries: entries)
     }

@@ -13,8 +13,18 @@ extension SQLiteServerStore {
         static let insertDevice = """
             INSERT INTO device(app_key, user_id, device_id, platform, registered_at) VALUES (?, ?, ?, ?, ?)
             """
+        /// How many ids each millisecond of `sent_at` spans: a message's id is at least its
+        /// `sent_at` times this, and one more than the largest ever handed out (stored, or
+        /// purged: `message_id_floor`) when that is higher (a burst of more in one millisecond,
+        /// or a clock set back). Below 2^53 until 2248.
+        static let idsPerMillisecond: Int64 = 1024
+        /// The message's id comes first, then its columns; the id is computed here, where the
+        /// write lock makes it unique (the lane and the store's queue both insert).
         static let insertMessage = """
-            INSERT INTO message(app_key, uid, sender, recipients, cid, text, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO message(id, app_key, uid, sender, recipients, cid, text, sent_at)
+            VALUES (max(coalesce((SELECT max(id) FROM message), 0) + 1, (SELECT id FROM message_id_floor WHERE one = 1) + 1,
+                        ?7 * \(idsPerMillisecond)),
+                    ?1, ?2, ?3, ?4, ?5, ?6, ?7)
             ON CONFLICT(app_key, sender, cid) DO NOTHING
             """
         static let firstCopy = "SELECT id, uid, sent_at FROM message WHERE app_key = ? AND sender = ? AND cid = ?"
@@ -27,8 +37,21 @@ extension SQLiteServerStore {
             """
         static let pendingCount = "SELECT count(*) FROM queue WHERE device = \(deviceSubquery)"
         static let deleteQueueEntry = "DELETE FROM queue WHERE device = ? AND message = ?"
-        static let purgeQueue = "DELETE FROM queue WHERE message IN (SELECT id FROM message WHERE app_key = ? AND sent_at < ?)"
-        static let purgeMessages = "DELETE FROM message WHERE app_key = ? AND sent_at < ?"
+        /// The app's messages older than a time: those whose id is below the time's first
+        /// (`?1`, see `idsPerMillisecond`) and whose `sent_at` is below it (`?3`); `?2` the app.
+        /// Found along the table's own order from its start, so a purge reads the messages
+        /// older than its time and no more; `+app_key` keeps SQLite off `message_cid`, which
+        /// would read all of the app's messages instead. The id alone would do for ids made
+        /// since v5; `sent_at` keeps older ones (small counters, below every time's first id)
+        /// until their own time. A message whose id ran ahead of its time goes at a later
+        /// purge, once the id's time has expired too.
+        private static let expired = "id < ?1 AND +app_key = ?2 AND sent_at < ?3"
+        static let purgeQueue = "DELETE FROM queue WHERE message IN (SELECT id FROM message WHERE \(expired))"
+        static let purgeMessages = "DELETE FROM message WHERE \(expired)"
+        /// Before the purge deletes them: no later message gets the id of one it deletes.
+        static let raiseIDFloor = """
+            UPDATE message_id_floor SET id = max(id, coalesce((SELECT max(id) FROM message WHERE \(expired)), 0)) WHERE one = 1
+            """
         static let queuedUsage = "SELECT messages, bytes FROM queued_usage WHERE app_key = ? AND user_id = ?"
         static let addQueuedUsage = """
             INSERT INTO queued_usage(app_key, user_id, messages, bytes) VALUES (?, ?, ?, ?)
@@ -45,9 +68,9 @@ extension SQLiteServerStore {
         static let purgeQueuedUsage = """
             UPDATE queued_usage SET messages = queued_usage.messages - gone.count, bytes = queued_usage.bytes - gone.size
             FROM (SELECT sender, count(*) AS count, sum(length(CAST(text AS BLOB))) AS size FROM message m
-                  WHERE app_key = ? AND sent_at < ? AND EXISTS (SELECT 1 FROM queue WHERE message = m.id)
+                  WHERE \(expired) AND EXISTS (SELECT 1 FROM queue WHERE message = m.id)
                   GROUP BY sender) AS gone
-            WHERE queued_usage.app_key = ? AND queued_usage.user_id = gone.sender
+            WHERE queued_usage.app_key = ?2 AND queued_usage.user_id = gone.sender
             """
 
         /// Every statement above, by name.
@@ -55,10 +78,10 @@ extension SQLiteServerStore {
             ("userState", userState), ("deviceRows", deviceRows), ("deviceRowID", deviceRowID),
             ("insertDevice", insertDevice), ("insertMessage", insertMessage), ("firstCopy", firstCopy),
             ("insertQueueEntry", insertQueueEntry), ("pending", pending), ("pendingCount", pendingCount),
-            ("deleteQueueEntry", deleteQueueEntry), ("purgeQueue", purgeQueue), ("purgeMessages", purgeMessages),
+            ("deleteQueueEntry", deleteQueueEntry), ("purgeQueue", purgeQueue), ("purgeMessages", purgeMessages), ("raiseIDFloor", raiseIDFloor),
             ("queuedUsage", queuedUsage), ("addQueuedUsage", addQueuedUsage), ("releaseQueuedUsage", releaseQueuedUsage),
         ]
-        // Not listed: `purgeQueuedUsage` groups the expiring messages (found through
-        // `message_age`) by sender in a temporary b-tree, once a minute, as it must.
+        // Not listed: `purgeQueuedUsage` groups the expiring messages (found by id) by sender
+        // in a temporary b-tree, once a minute, as it must.
     }
 }

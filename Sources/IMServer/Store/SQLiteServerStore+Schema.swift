@@ -10,10 +10,15 @@ extension SQLiteServerStore {
     ///   and `acknowledge` directly. A user with no device yet gets one placeholder row with
     ///   device id '' (never a valid id); the user's first real device takes that row over,
     ///   and with it every message queued so far, by a single UPDATE.
-    /// - `message.id` is AUTOINCREMENT so ids only grow and are never reused after a purge:
-    ///   the broker may hold ids of messages in flight.
+    /// - `message.id` follows time: at least `sent_at * idsPerMillisecond`, and above every
+    ///   id stored (see `SQL.insertMessage`). So ids only grow and are never reused after a
+    ///   purge (the broker may hold ids of messages in flight; `message_id_floor` keeps the
+    ///   highest id a purge deleted, for a clock set back), and the retention purge finds
+    ///   expired messages by id, the table's own order. v5 dropped what that made redundant,
+    ///   each a page written at every commit: AUTOINCREMENT's `sqlite_sequence` row and the
+    ///   `message_age` index (BENCHMARKS.md, issue 17's sixth step).
     /// - `message_cid` makes resends (same app, sender and cid) an `ON CONFLICT DO NOTHING`;
-    ///   `message_age` serves the retention purge, `queue_message` its deletion of queue entries.
+    ///   `queue_message` serves the purge's deletion of queue entries.
     ///   Every index is written at every message, on the loop (see `SQLiteMessageLane`), so
     ///   there is none that no query reads (v4 dropped the one on uids).
     static let migrator: DatabaseMigrator = {
@@ -96,6 +101,29 @@ extension SQLiteServerStore {
         // millisecond; the index cost every message a page of the WAL, about a seventh of it.
         migrator.register("v4: no index on message uids") { db in
             try db.executeScript("DROP INDEX IF EXISTS message_uid")
+        }
+        // Ids that follow time replace AUTOINCREMENT (which only a new table can drop) and the
+        // index on (app, time). Existing ids are kept: new ones start above them.
+        migrator.register("v5: message ids follow time") { db in
+            try db.executeScript("""
+                CREATE TABLE message_v5(
+                    id INTEGER PRIMARY KEY,
+                    app_key TEXT NOT NULL,
+                    uid TEXT NOT NULL,
+                    sender TEXT NOT NULL,
+                    recipients TEXT NOT NULL,
+                    cid TEXT NOT NULL,
+                    text TEXT NOT NULL,
+                    sent_at INTEGER NOT NULL
+                );
+                INSERT INTO message_v5 SELECT id, app_key, uid, sender, recipients, cid, text, sent_at FROM message;
+                DROP TABLE message;
+                ALTER TABLE message_v5 RENAME TO message;
+                CREATE UNIQUE INDEX message_cid ON message(app_key, sender, cid);
+                CREATE TABLE message_id_floor(one INTEGER PRIMARY KEY CHECK (one = 1), id INTEGER NOT NULL);
+                INSERT INTO message_id_floor SELECT 1, coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = 'message';
+                DELETE FROM sqlite_sequence WHERE name = 'message';
+                """)
         }
         return migrator
     }()

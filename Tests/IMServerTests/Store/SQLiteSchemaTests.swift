@@ -13,16 +13,58 @@ struct SQLiteSchemaTests {
         store = nil
         // Back to what version 3 wrote.
         let old = try Database(path: directory.file(SQLiteServerStore.fileName))
-        try old.executeScript("CREATE UNIQUE INDEX message_uid ON message(uid); PRAGMA user_version = 3")
+        try old.executeScript("""
+            CREATE UNIQUE INDEX message_uid ON message(uid); DROP TABLE message_id_floor; PRAGMA user_version = 3
+            """)
         old.close()
 
         let reopened = try await SQLiteServerStore.open(directory: directory.path)
         let check = try Database(path: directory.file(SQLiteServerStore.fileName))
-        #expect(try check.userVersion() == 4)
+        #expect(try check.userVersion() == 5)
         #expect(try check.fetchOne("SELECT count(*) FROM sqlite_master WHERE name = 'message_uid'")?[0].int64 == 0)
         check.close()
         let pending = try await reopened.pending(appKey: "app", userID: "bob", deviceID: "", after: 0, limit: 10)
         #expect(pending.map(\.uid) == [stored.uid])
+        await reopened.close()
+    }
+
+    @Test func aVersion4FileKeepsItsMessagesAndIdsAndLosesAutoincrementAndTheAgeIndex() async throws {
+        let directory = TemporaryDirectory(prefix: "imsh-schema")
+        var store: SQLiteServerStore? = try await SQLiteServerStore.open(directory: directory.path)
+        try await store!.registerDevice(appKey: "app", userID: "bob", deviceID: "phone", platform: .mobile, now: 1)
+        let first = try await store!.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "c1", text: "one", sentAt: 5)
+        let second = try await store!.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "c2", text: "two", sentAt: 6)
+        await store!.close()
+        store = nil
+        // Back to what version 4 wrote: the same rows in an AUTOINCREMENT table, indexed by age.
+        let old = try Database(path: directory.file(SQLiteServerStore.fileName))
+        try old.executeScript("""
+            CREATE TABLE message_v4(id INTEGER PRIMARY KEY AUTOINCREMENT, app_key TEXT NOT NULL, uid TEXT NOT NULL,
+                sender TEXT NOT NULL, recipients TEXT NOT NULL, cid TEXT NOT NULL, text TEXT NOT NULL, sent_at INTEGER NOT NULL);
+            INSERT INTO message_v4 SELECT * FROM message;
+            DROP TABLE message;
+            ALTER TABLE message_v4 RENAME TO message;
+            CREATE UNIQUE INDEX message_cid ON message(app_key, sender, cid);
+            CREATE INDEX message_age ON message(app_key, sent_at);
+            DROP TABLE message_id_floor;
+            PRAGMA user_version = 4;
+            """)
+        #expect(try old.fetchOne("SELECT count(*) FROM sqlite_sequence WHERE name = 'message'")?[0].int64 == 1)
+        old.close()
+
+        let reopened = try await SQLiteServerStore.open(directory: directory.path)
+        let check = try Database(path: directory.file(SQLiteServerStore.fileName))
+        #expect(try check.userVersion() == 5)
+        let schema = try check.fetchAll("SELECT name, coalesce(sql, '') FROM sqlite_master WHERE tbl_name = 'message'")
+        #expect(Set(schema.compactMap { $0[0].string }) == ["message", "message_cid"])
+        #expect(schema.allSatisfy { !($0[1].string ?? "").contains("AUTOINCREMENT") })
+        #expect(try check.fetchOne("SELECT count(*) FROM sqlite_sequence WHERE name = 'message'")?[0].int64 == 0)
+        check.close()
+        let pending = try await reopened.pending(appKey: "app", userID: "bob", deviceID: "phone", after: 0, limit: 10)
+        #expect(pending.map(\.messageID) == [first.messageID, second.messageID])
+        #expect(pending.map(\.text) == ["one", "two"])
+        let third = try await reopened.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "c3", text: "three", sentAt: 7)
+        #expect(third.messageID > second.messageID)
         await reopened.close()
     }
 

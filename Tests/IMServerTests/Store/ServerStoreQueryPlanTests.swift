@@ -12,9 +12,9 @@ struct ServerStoreQueryPlanTests {
         // SQLite's plans: PostgreSQL plans by table statistics, so an empty table proves nothing there.
         let store = try await SQLiteServerStore.open(directory: directory.path)
         let sql = try #require(SQLiteServerStore.SQL.hotPaths.first { $0.name == name }?.sql)
-        let parameters = [DatabaseValue](repeating: .null, count: sql.filter { $0 == "?" }.count)
         let plan = try await store.queue.read { db in
-            try db.fetchAll("EXPLAIN QUERY PLAN " + sql, parameters).compactMap { $0[3].string }
+            let parameters = [DatabaseValue](repeating: .null, count: try db.prepare(sql).parameterCount)
+            return try db.fetchAll("EXPLAIN QUERY PLAN " + sql, parameters).compactMap { $0[3].string }
         }
         let scans = plan.filter { $0.hasPrefix("SCAN") || $0.contains("TEMP B-TREE") }
         #expect(scans.isEmpty, "\(name): \(plan)")

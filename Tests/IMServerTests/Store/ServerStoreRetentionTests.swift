@@ -29,6 +29,30 @@ struct ServerStoreRetentionTests {
         await store.close()
     }
 
+    /// Ids follow time (`SQL.idsPerMillisecond`), and the purge finds expired messages by id:
+    /// one stored after a clock was set back gets an id past its time and is kept until that
+    /// time expires too; none is purged before its own time.
+    @Test func idsFollowTimeAndNeverGoBackEvenWhenTheClockDoes() async throws {
+        let directory = TemporaryDirectory()
+        let store = try await directory.open()
+        try await store.registerDevice(appKey: "app", userID: "bob", deviceID: "phone", platform: .mobile, now: 1)
+        let early = try await store.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "early", text: "e", sentAt: 10_000)
+        let later = try await store.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "later", text: "l", sentAt: 20_000)
+        let setBack = try await store.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "back", text: "b", sentAt: 1_000)
+        #expect(early.messageID < later.messageID && later.messageID < setBack.messageID)
+        #expect(later.messageID - early.messageID == 10_000 * 1024)
+
+        #expect(try await store.purgeExpired(appKey: "app", before: 10_000) == PurgeResult())
+        #expect(try await store.purgeExpired(appKey: "app", before: 15_000) == PurgeResult(messages: 1, queueEntries: 1))
+        #expect(try await store.pending(appKey: "app", userID: "bob", deviceID: "phone", limit: 10).map(\.uid) == [later.uid, setBack.uid])
+        #expect(try await store.purgeExpired(appKey: "app", before: 20_001) == PurgeResult(messages: 2, queueEntries: 2))
+        #expect(try await store.queuedUsage(appKey: "app", userID: "alice") == QueueUsage(messages: 0, bytes: 0))
+        // Everything purged: the next id still comes after every one handed out.
+        let next = try await store.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "next", text: "n", sentAt: 1_000)
+        #expect(next.messageID > setBack.messageID)
+        await store.close()
+    }
+
     @Test func purgeByEachAppsRetention() async throws {
         let directory = TemporaryDirectory()
         let store = try await directory.open()
