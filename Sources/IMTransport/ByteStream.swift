@@ -29,6 +29,9 @@ public protocol ByteStream: AnyObject {
     /// Whether the last read stopped until the socket is writable (TLS), so that a writable
     /// event must retry reading too.
     var readWaitsForWritable: Bool { get }
+    /// Whether a read that returns less than asked for took everything the socket held (a
+    /// plain socket); a TLS or WebSocket stream returns a record or a frame at a time.
+    var shortReadDrainsSocket: Bool { get }
     /// Whether the stream holds bytes it made itself (a WebSocket pong or close frame) that
     /// the socket did not take yet: the connection then calls `flushPending` when writable.
     var hasPendingOutput: Bool { get }
@@ -38,6 +41,7 @@ public protocol ByteStream: AnyObject {
 
 extension ByteStream {
     public var readWaitsForWritable: Bool { false }
+    public var shortReadDrainsSocket: Bool { false }
     public var hasPendingOutput: Bool { false }
     public func flushPending() throws(TransportError) -> Bool { true }
 }

@@ -12,7 +12,7 @@ extension Connection: Selectable {
         guard state.phase != .closed else { return }
         if !state.outbound.isEmpty || state.stream.hasPendingOutput { flush(state) }
         let readable = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue
-        if events & readable != 0 || state.stream.readWaitsForWritable { readAvailable(state) }
+        if events & readable != 0 || state.stream.readWaitsForWritable { readAvailable(state, events: events) }
     }
 
     func loopWillStop() {
@@ -34,11 +34,16 @@ extension Connection: Selectable {
         loop.executeSoon { [self] in
             let state = self.state.value
             state.readScheduled = false
-            readAvailable(state)
+            readAvailable(state, events: 0)
         }
     }
 
-    private func readAvailable(_ state: ConnectionState) {
+    /// Reads what the socket holds. `events` is the readiness that woke it (0: a scheduled
+    /// read): after an edge of input alone, a short read of a plain socket took everything,
+    /// and anything arriving later (more data, a FIN) raises a new edge, so the read that
+    /// would only say "would block" (one per packet at light load) is skipped. A FIN already
+    /// there shows as EPOLLRDHUP, and then the reads go on to the end of the stream.
+    private func readAvailable(_ state: ConnectionState, events: UInt32) {
         switch state.phase {
         case .closed, .flushing:
             return
@@ -59,9 +64,9 @@ extension Connection: Selectable {
                 switch try state.stream.read(into: buffer) {
                 case let .processed(count):
                     try decode(UnsafeRawBufferPointer(rebasing: buffer[..<count]), state)
-                    // Read on until "would block" even after a short read: a FIN queued behind
-                    // the data raises no new edge, and a scheduled read has no edge at all.
                     guard canDeliver(state) else { return }
+                    if count < buffer.count && events == EPOLLIN.rawValue | (events & EPOLLOUT.rawValue)
+                        && state.stream.shortReadDrainsSocket { return }
                 case .wouldBlock:
                     return
                 case .endOfStream:

@@ -17,6 +17,9 @@ final class SocketStream: ByteStream {
         close(abortively: false)
     }
 
+    /// recv(2) on a stream socket returns what the receive queue holds, up to the buffer.
+    var shortReadDrainsSocket: Bool { true }
+
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(TransportError) -> IOResult {
         while true {
             let count = recv(fileDescriptor, buffer.baseAddress, buffer.count, 0)
