@@ -45,12 +45,16 @@ extension Database {
         /// another's changes or a hot journal, and the rollback journal stays open: a small
         /// write transaction costs about a third (BENCHMARKS.md). Not applied read-only.
         public var exclusiveLocking = false
+        /// Gather a rollback journal's records and write them in one system call before the
+        /// database file is written (`JournalBatchingVFS`; no effect in WAL mode): a commit of
+        /// three pages makes six writes instead of fourteen, with the same safety.
+        public var batchesJournalWrites = false
 
         public init() {}
 
         /// For many small databases open at once, each used by one connection: a rollback
-        /// journal kept in place, the lock kept between transactions, no fsync, no lookaside,
-        /// a 64 KiB cache given back after each transaction.
+        /// journal kept in place and written a commit at a time, the lock kept between
+        /// transactions, no fsync, no lookaside, a 64 KiB cache given back after each transaction.
         ///
         /// Measured with 1,000 open files (BENCHMARKS.md): 24 KiB of memory and two descriptors
         /// each (the file and its journal), against 57 KiB and three in WAL mode (whose
@@ -70,6 +74,7 @@ extension Database {
             configuration.lookaside = false
             configuration.releaseMemoryAfterTransactions = true
             configuration.exclusiveLocking = true
+            configuration.batchesJournalWrites = true
             return configuration
         }
 

@@ -41,7 +41,8 @@ public final class Database {
         Self.configureProcess()
         if configuration.create && !configuration.readOnly { Self.createPrivately(path) }
         var connection: OpaquePointer?
-        let code = sqlite3_open_v2(path, &connection, configuration.openFlags, nil)
+        let vfs = configuration.batchesJournalWrites && JournalBatchingVFS.isAvailable ? JournalBatchingVFS.name : nil
+        let code = sqlite3_open_v2(path, &connection, configuration.openFlags, vfs)
         guard code == SQLITE_OK, let connection else {
             let error = DatabaseError.last(connection, code: code, sql: nil, path: path)
             sqlite3_close_v2(connection)
@@ -241,6 +242,15 @@ public final class Database {
         var current: Int32 = 0, highest: Int32 = 0
         sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_USED, &current, &highest, 0)
         return Int(current)
+    }
+
+    /// The rollback journal's records gathered and the writes they went out in, when the
+    /// journal is open through `JournalBatchingVFS` (for tests).
+    var journalWriteCounts: (gathered: Int, written: Int)? {
+        guard let handle else { return nil }
+        var journal: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_JOURNAL_POINTER, &journal) == SQLITE_OK else { return nil }
+        return JournalBatchingVFS.counts(ofJournal: journal)
     }
 
     /// Frees the page cache pages no statement is using; the next read fetches them again.
