@@ -11,6 +11,12 @@ public enum TestPostgresDatabase {
     /// The environment variable holding the server's URL (`scripts/with-postgres` sets it).
     public static let variable = "IMSH_TEST_POSTGRES"
     private static let counter = Atomic<Int>(0)
+
+    /// Whether the environment names a server: tests of SQLite's own behaviour stand aside then.
+    public static var isConfigured: Bool {
+        guard let value = getenv(variable) else { return false }
+        return !String(cString: value).isEmpty
+    }
     private static let byDirectory = Mutex<[String: String]>([:])
 
     /// The database of `directory` on the server `IMSH_TEST_POSTGRES` names (created on first

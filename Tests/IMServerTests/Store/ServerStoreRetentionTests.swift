@@ -29,12 +29,13 @@ struct ServerStoreRetentionTests {
         await store.close()
     }
 
-    /// Ids follow time (`SQL.idsPerMillisecond`), and the purge finds expired messages by id:
-    /// one stored after a clock was set back gets an id past its time and is kept until that
-    /// time expires too; none is purged before its own time.
+    /// The SQLite store's ids follow time (`SQL.idsPerMillisecond`), and its purge finds
+    /// expired messages by id: one stored after a clock was set back gets an id past its time
+    /// and is kept until that time expires too; none is purged before its own time.
+    /// (PostgreSQL's ids come from a sequence and its purge reads an index by time.)
     @Test func idsFollowTimeAndNeverGoBackEvenWhenTheClockDoes() async throws {
         let directory = TemporaryDirectory()
-        let store = try await directory.open()
+        let store = try await SQLiteServerStore.open(directory: directory.path)
         try await store.registerDevice(appKey: "app", userID: "bob", deviceID: "phone", platform: .mobile, now: 1)
         let early = try await store.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "early", text: "e", sentAt: 10_000)
         let later = try await store.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "later", text: "l", sentAt: 20_000)
