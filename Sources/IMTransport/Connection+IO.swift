@@ -55,6 +55,8 @@ extension Connection: Selectable {
         // Answers the stream made while reading (pongs, a close frame, a 101) go out now.
         defer { if state.phase == .open && state.stream.hasPendingOutput { flush(state) } }
         let buffer = loop.state.value.readBuffer
+        let inputAlone = events & EPOLLIN.rawValue != 0 && events & ~(EPOLLIN.rawValue | EPOLLOUT.rawValue) == 0
+        let shortReadEnds = inputAlone && state.stream.shortReadDrainsSocket
         do throws(TransportError) {
             if state.decoder.hasPendingBytes {
                 try decode(UnsafeRawBufferPointer(start: nil, count: 0), state)
@@ -65,8 +67,7 @@ extension Connection: Selectable {
                 case let .processed(count):
                     try decode(UnsafeRawBufferPointer(rebasing: buffer[..<count]), state)
                     guard canDeliver(state) else { return }
-                    if count < buffer.count && events == EPOLLIN.rawValue | (events & EPOLLOUT.rawValue)
-                        && state.stream.shortReadDrainsSocket { return }
+                    if shortReadEnds && count < buffer.count { return }
                 case .wouldBlock:
                     return
                 case .endOfStream:

@@ -46,12 +46,16 @@ struct JournalBatchingTests {
         try database.transaction(.immediate) { db in
             try db.execute("INSERT INTO message(uid, peer, text) VALUES ('kept', 'bob', 'before')")
         }
+        let before = try #require(database.journalWriteCounts)
         try database.execute("BEGIN IMMEDIATE")
         for index in 0..<500 {
             try database.execute("INSERT INTO message(uid, peer, text) VALUES (?, 'carol', ?)",
                                  [.text("spill-\(index)"), .text(String(repeating: "s", count: 1_000))])
         }
         try database.execute("UPDATE message SET text = 'changed' WHERE uid = 'kept'")
+        // The journal went out before the transaction's end: the file's pages were written then.
+        let during = try #require(database.journalWriteCounts)
+        #expect(during.written > before.written, "no journal write before the end: the cache did not spill")
         try database.execute("ROLLBACK")
         #expect(try database.fetchAll("SELECT uid, text FROM message").map { [$0[0], $0[1]] } == [[.text("kept"), .text("before")]])
         try database.quickCheck()
