@@ -12,6 +12,9 @@ struct ServerReport: BenchReport {
     var ledger = LoadLedger.State()
     var serverBefore: ProcessStatus?
     var serverConnected: ProcessStatus?
+    /// Pairs logged in before `serverFirstWave` was read; the rest came after.
+    var firstWavePairs = 0
+    var serverFirstWave: ProcessStatus?
     /// What the message phase cost the server.
     var serverUsage: ProcessUsage?
 
@@ -45,6 +48,14 @@ struct ServerReport: BenchReport {
         return Double(connected.residentKB - before.residentKB) / Double(2 * pairs)
     }
 
+    /// KiB per connection of the second wave alone: a connection's own cost, without what the
+    /// server pays once at its first logins (code paged in, caches). Servers differ most there: one
+    /// linked with SQLite and OpenSSL pages in megabytes of code then, a small C broker next to none.
+    var memoryPerLaterConnection: Double? {
+        guard let first = serverFirstWave, let connected = serverConnected, firstWavePairs < pairs else { return nil }
+        return Double(connected.residentKB - first.residentKB) / Double(2 * (pairs - firstWavePairs))
+    }
+
     var offered: String { rate.map { "\(Units.oneDecimal($0)) messages/s offered" } ?? "saturated, \(window) in flight per publisher" }
 
     var figures: BenchFigures {
@@ -72,6 +83,10 @@ struct ServerReport: BenchReport {
         if let cpuPerMessage { server.append(("cpuMicrosecondsPerMessage", .double(Units.rounded(cpuPerMessage, places: 2)))) }
         if let switchesPerMessage { server.append(("contextSwitchesPerMessage", .double(Units.rounded(switchesPerMessage, places: 2)))) }
         if let memoryPerConnection { server.append(("kibPerConnection", .double(Units.rounded(memoryPerConnection, places: 2)))) }
+        if let memoryPerLaterConnection {
+            server.append(("kibPerLaterConnection", .double(Units.rounded(memoryPerLaterConnection, places: 2))))
+            server.append(("firstWaveConnections", .integer(Int64(2 * firstWavePairs))))
+        }
         object.append(("server", server.isEmpty ? .null : .object(JSONObject(server))))
         object.append(("figures", figures.json))
         return .object(JSONObject(object))
@@ -90,7 +105,12 @@ struct ServerReport: BenchReport {
         if let cpuPerMessage, let switchesPerMessage {
             lines.append("server cpu   \(Units.oneDecimal(cpuPerMessage)) us and \(Units.oneDecimal(switchesPerMessage)) context switches per message")
         }
-        if let memoryPerConnection { lines.append("server mem   \(Units.kibibytesText(memoryPerConnection)) per connection") }
+        if let memoryPerConnection {
+            let later = memoryPerLaterConnection.map {
+                ", \(Units.kibibytesText($0)) each after the first \(2 * firstWavePairs)"
+            } ?? ""
+            lines.append("server mem   \(Units.kibibytesText(memoryPerConnection)) per connection\(later)")
+        }
         return lines
     }
 }
