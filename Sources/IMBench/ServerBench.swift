@@ -89,7 +89,7 @@ struct ServerBench: BenchCommand {
             "login", status: { "\(opened.value)/\(2 * pairs) logged in" }
         ) { () async throws(BenchError) in
             let first = try await open(pairs: 0..<firstWave, receivers: receivers, loops: loops, ledger: ledger, opened: opened)
-            let afterFirstWave = serverPID.flatMap { ProcessStatus.of(pid: $0) }
+            let afterFirstWave = await Self.settledStatus(of: serverPID)
             do throws(BenchError) {
                 let second = try await open(pairs: firstWave..<pairs, receivers: receivers, loops: loops, ledger: ledger, opened: opened)
                 return (first.0 + second.0, first.1 + second.1, afterFirstWave)
@@ -100,7 +100,7 @@ struct ServerBench: BenchCommand {
         }
         report.serverFirstWave = afterFirstWave
         defer { (publishers + subscribers).forEach { $0.close() } }
-        report.serverConnected = serverPID.flatMap { ProcessStatus.of(pid: $0) }
+        report.serverConnected = await Self.settledStatus(of: serverPID)
         let usageBefore = serverPID.flatMap { ProcessUsage.of(pid: $0) }
         let load = LoadRun(
             target: target, publishers: publishers, receivers: receivers, rate: rate, window: window, duration: duration)
@@ -117,6 +117,14 @@ struct ServerBench: BenchCommand {
         if let serverPID, let usageBefore, let after = ProcessUsage.of(pid: serverPID) { report.serverUsage = after.since(usageBefore) }
         report.ledger = ledger.snapshot
         return report
+    }
+
+    /// The server's memory once a wave's logins are over: a second later, so that what it held
+    /// only while answering them (packets, login batches) counts as given back if it was.
+    private static func settledStatus(of pid: pid_t?) async -> ProcessStatus? {
+        guard let pid else { return nil }
+        try? await Task.sleep(for: .seconds(1))
+        return ProcessStatus.of(pid: pid)
     }
 
     /// Logs the clients of `pairs` in (each pair's receiver subscribed before its publisher starts).
