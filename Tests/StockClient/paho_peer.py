@@ -2,8 +2,8 @@
 """A stock MQTT client (paho-mqtt) doing one thing against an imsh server, for interop tests.
 Logs in as contract section 1 says (user name = app key, password = token), then:
   send      publishes --count text messages to im/send/<--to> at --qos, waits for the PUBACKs
-  receive   subscribes to im/inbox/# at --qos and prints each delivery as
-            "message QOS DUP TOPIC TEXT" until --count arrived or --wait seconds passed
+  receive   subscribes to im/inbox/# at --qos, waits up to 10 s for the SUBACK, and prints each
+            delivery as "message QOS DUP TOPIC TEXT" until --count arrived or --wait seconds passed
   oversize  publishes a message of --bytes bytes and prints how the server answered
   silent    sends nothing, not even PINGREQ, for --wait seconds, then reads what the server sent
   burst     logs --count clients in at once (DEVICE-0, DEVICE-1, ...) and prints their CONNACKs
@@ -58,6 +58,9 @@ def main() -> int:
     lock = threading.Lock()
     connected = threading.Event()
     finished = threading.Event()
+    # Set by the SUBACK, or by the link's end: --wait counts from there, so that a loaded
+    # machine's slow SUBACK does not eat the time given to the messages.
+    subscribed = threading.Event()
     state = {"received": 0, "acked": 0}
 
     def say(line):
@@ -75,10 +78,12 @@ def main() -> int:
             error = dict(getattr(properties, "UserProperty", None) or []).get("im-error")
             say(f"disconnect {code(reason_code)}" + (f" {error}" if error else ""))
         connected.set()
+        subscribed.set()
         finished.set()
 
     def on_subscribe(client, userdata, mid, reason_codes, properties):
         say("suback " + " ".join(code(c) for c in reason_codes))
+        subscribed.set()
 
     def on_message(client, userdata, message):
         text = json.loads(message.payload)["text"]
@@ -110,6 +115,8 @@ def main() -> int:
     if client.is_connected():
         if args.action == "receive":
             client.subscribe(args.filter, qos=args.qos)
+            if not subscribed.wait(10):
+                print("no SUBACK within 10 s", file=sys.stderr)
         elif args.action == "send":
             for number in range(args.count):
                 payload = args.payload or json.dumps(
