@@ -154,13 +154,13 @@ public final class ConnectAttempt: Sendable {
         state.handshake = nil
         cancelTimer(state)
         let fd = socket.fileDescriptor
-        guard let local = Socket.localAddress(fd), let remote = Socket.peerAddress(fd) else {
+        guard let remote = Socket.peerAddress(fd) else {
             loop.deregister(fd)
             return fail(viaProxy(.connectFailed(host: host, port: port, SystemError("getpeername"))))
         }
         do {
             let connection = try Connection(
-                stream: stream, localAddress: local, remoteAddress: remote,
+                stream: stream, remoteAddress: remote,
                 setup: ConnectionSetup(options: options.connection, stream: stream), loop: loop, registered: true)
             if !complete(.success(connection)) { connection.close(.abortive) }
         } catch {

@@ -14,8 +14,10 @@
 public final class Connection: Sendable {
     /// The loop that owns this connection.
     public let loop: EventLoop
-    /// Our end of the TCP connection.
-    public let localAddress: SocketAddress
+    /// Our end of the TCP connection, asked of the socket; nil once the connection closed (its
+    /// descriptor may be another's by then). Call on `loop`. Nothing on the hot path reads it,
+    /// so a connection does not carry it.
+    public var localAddress: SocketAddress? { isOpen ? Socket.localAddress(fileDescriptor) : nil }
     /// The peer's end (the proxy's address when connected through SOCKS5).
     public let remoteAddress: SocketAddress
     /// The limits this connection runs with.
@@ -30,11 +32,10 @@ public final class Connection: Sendable {
     /// Wraps a connected stream; call on `loop`. `registered` says the descriptor is already
     /// watched by the loop (handed over by a connect attempt).
     init(
-        stream: any ByteStream, localAddress: SocketAddress, remoteAddress: SocketAddress,
+        stream: any ByteStream, remoteAddress: SocketAddress,
         setup: ConnectionSetup, loop: EventLoop, registered: Bool
     ) throws(TransportError) {
         self.loop = loop
-        self.localAddress = localAddress
         self.remoteAddress = remoteAddress
         self.setup = setup
         let options = setup.options

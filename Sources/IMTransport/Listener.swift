@@ -176,9 +176,9 @@ public final class Listener: Sendable {
             stream = secured
         }
         if let webSocket { stream = WebSocketStream(serving: stream, settings: webSocket) }
-        guard let local = Socket.localAddress(fd), let remote = Socket.peerAddress(fd) else { return }
+        guard let remote = Socket.peerAddress(fd) else { return }
         guard let connection = try? Connection(
-            stream: stream, localAddress: local, remoteAddress: remote, setup: setup, loop: target,
+            stream: stream, remoteAddress: remote, setup: setup, loop: target,
             registered: false)
         else { return }
         onAccept(connection)

@@ -74,7 +74,13 @@ struct EchoTests {
             let connection = try await connect(to: "localhost", port: port, on: loop)
             defer { connection.close() }
             #expect(connection.remoteAddress.port == port)
+            // Our end is asked of the socket: the same family, a port of its own.
+            let local = try await onLoop(loop) { connection.localAddress }
+            #expect(local?.family == connection.remoteAddress.family && local?.port != port, "\(String(describing: local))")
             try await expectEcho(of: [TestFrames.pingRequest, TestFrames.publish(payloadSize: 10)], over: connection)
+            connection.close()
+            // The body cannot throw: nil here is the closed connection's answer.
+            #expect(await eventually { (try? await onLoop(loop) { connection.localAddress }) == nil })
         }
     }
 

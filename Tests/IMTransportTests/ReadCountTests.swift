@@ -39,7 +39,7 @@ struct ReadCountTests {
         let stream = CountingStream(SocketStream(fileDescriptor: accepted.fd))
         let address = try #require(SocketAddress(ipAddress: "127.0.0.1", port: listener.port))
         let connection = try await onLoop(loop) {
-            try Connection(stream: stream, localAddress: address, remoteAddress: address,
+            try Connection(stream: stream, remoteAddress: address,
                            setup: ConnectionSetup(options: ConnectionOptions()), loop: loop, registered: false)
         }
         return (connection, stream, peer)
