@@ -80,6 +80,7 @@ final class SQLiteMessageLane: MessageLane {
         var configuration = Database.Configuration()
         configuration.synchronous = store.synchronous
         configuration.busyTimeoutMilliseconds = 0
+        configuration.batchesJournalWrites = true
         do {
             db = try Database(path: store.path, configuration: configuration)
             try db.executeScript(SQLiteServerStore.connectionPragmas)

@@ -69,6 +69,7 @@ public final class SQLiteServerStore: ServerStore {
         var configuration = Database.Configuration()
         configuration.synchronous = synchronous
         configuration.pageSize = Self.pageSize
+        configuration.batchesJournalWrites = true
         do {
             let (queue, _) = try await DatabaseQueue.open(path: path, configuration: configuration, migrator: migrator)
             try await queue.run { db in try db.executeScript(Self.connectionPragmas) }
