@@ -103,7 +103,8 @@ extension SQLiteServerStore {
             try db.executeScript("DROP INDEX IF EXISTS message_uid")
         }
         // Ids that follow time replace AUTOINCREMENT (which only a new table can drop) and the
-        // index on (app, time). Existing ids are kept: new ones start above them.
+        // index on (app, time). Existing ids are kept: new ones start above them and above the
+        // last one AUTOINCREMENT handed out, read before DROP TABLE takes its counter away.
         migrator.register("v5: message ids follow time") { db in
             try db.executeScript("""
                 CREATE TABLE message_v5(
@@ -117,12 +118,11 @@ extension SQLiteServerStore {
                     sent_at INTEGER NOT NULL
                 );
                 INSERT INTO message_v5 SELECT id, app_key, uid, sender, recipients, cid, text, sent_at FROM message;
+                CREATE TABLE message_id_floor(one INTEGER PRIMARY KEY CHECK (one = 1), id INTEGER NOT NULL);
+                INSERT INTO message_id_floor SELECT 1, coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = 'message';
                 DROP TABLE message;
                 ALTER TABLE message_v5 RENAME TO message;
                 CREATE UNIQUE INDEX message_cid ON message(app_key, sender, cid);
-                CREATE TABLE message_id_floor(one INTEGER PRIMARY KEY CHECK (one = 1), id INTEGER NOT NULL);
-                INSERT INTO message_id_floor SELECT 1, coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = 'message';
-                DELETE FROM sqlite_sequence WHERE name = 'message';
                 """)
         }
         return migrator
