@@ -24,10 +24,10 @@ import Glibc
 /// database's size after the commit), so a failed write fails that COMMIT, and before any
 /// read, size, truncation, sync or close of the WAL and any barrier or lock of its index.
 /// SQLite publishes a commit in the WAL index only after its frames are written, so no
-/// connection, here or in another process, can see frames that are not in the file yet. A process killed while frames wait has not
-/// committed them: recovery finds the WAL as SQLite leaves it when killed between its frames'
-/// writes. The WAL's header (offset 0, a restart) goes straight through. Other files pass
-/// through untouched.
+/// connection, here or in another process, can see frames that are not in the file yet. A
+/// process killed while frames wait has not committed them: recovery finds the WAL as SQLite
+/// leaves it when killed between its frames' writes. The WAL's header (offset 0, a restart)
+/// goes straight through. Other files pass through untouched.
 ///
 /// One file object is used by one connection at a time, so the state needs no lock.
 enum JournalBatchingVFS {
