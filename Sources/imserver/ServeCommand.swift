@@ -1,6 +1,7 @@
 import Dispatch
 import IMCommandLine
 import IMHTTP
+import IMJSON
 import IMServer
 import IMTransport
 
@@ -73,6 +74,9 @@ enum ServeCommand {
             (options.webSocketHost, options.webSocketPort) = (endpoint.host, endpoint.port)
         }
         configureTLS(&options, parsed)
+        if store.url == nil, let upgrade = await SchemaUpgrade.pending(directory: dataDirectory) {
+            announce(upgrade, of: dataDirectory + "/" + SQLiteServerStore.fileName, json: json)
+        }
         let server: EmbeddedServer
         do {
             server = try await EmbeddedServer.start(options)
@@ -99,6 +103,20 @@ enum ServeCommand {
             CommandLineTool.writeOut("stopped (\(signal))\n")
         }
         exit(0)
+    }
+
+    /// Says that the database is upgraded before imserver listens: one upgrade copies every message.
+    static func announce(_ upgrade: SchemaUpgrade, of path: String, json: Bool) {
+        if json {
+            let event: JSONValue = .object(JSONObject([
+                ("event", "upgrading"), ("file", .string(path)), ("from", .integer(Int64(upgrade.from))),
+                ("to", .integer(Int64(upgrade.to))), ("messages", .integer(upgrade.messages)),
+            ]))
+            CommandLineTool.writeOut(event.jsonText + "\n")
+        } else {
+            CommandLineTool.writeOut(
+                "upgrading \(path) from schema version \(upgrade.from) to \(upgrade.to) (\(upgrade.messages) messages) before listening\n")
+        }
     }
 
     /// The `HOST:PORT` of listening option `option`, or `fallback`; exits with a usage error.

@@ -15,16 +15,19 @@ public final class ImserverProcess: Sendable {
     }
 
     public let process: ChildProcess
-    /// The first line imserver printed: `{"event":"listening","mqtt":…,"api":…}`, as an object.
+    /// The line imserver printed once it listened: `{"event":"listening","mqtt":…,"api":…}`, as an object.
     public let listening: [String: String]
+    /// The lines it printed before that one (an `upgrading` event).
+    public let earlier: [String]
     public let mqttPort: UInt16
     private let output: FileHandle
     private let reaped = Mutex(false)
 
-    private init(process: ChildProcess, output: FileHandle, listening: [String: String], mqttPort: UInt16) {
+    private init(process: ChildProcess, output: FileHandle, listening: [String: String], earlier: [String], mqttPort: UInt16) {
         self.process = process
         self.output = output
         self.listening = listening
+        self.earlier = earlier
         self.mqttPort = mqttPort
     }
 
@@ -43,7 +46,12 @@ public final class ImserverProcess: Sendable {
         let process = try ChildProcess.spawn(
             binary, ["--listen", "127.0.0.1:\(port)", "--api", "127.0.0.1:0", "--json"] + options, stderr: .null)
         let output = FileHandle(fileDescriptor: process.stdout!, closeOnDealloc: true)
-        let line = try await offPool { readLine(output) }
+        var earlier: [String] = []
+        var line = try await offPool { readLine(output) }
+        while let seen = line, !seen.contains(#""event":"listening""#), earlier.count < 4 {
+            earlier.append(seen)
+            line = try await offPool { readLine(output) }
+        }
         guard let line, let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String],
               let port = event["mqtt"].flatMap({ $0.split(separator: ":").last }).flatMap({ UInt16($0) })
         else {
@@ -51,7 +59,7 @@ public final class ImserverProcess: Sendable {
             _ = process.wait()
             throw TestFailure("imserver did not say where it listens: \(line ?? "end of output")")
         }
-        return ImserverProcess(process: process, output: output, listening: event, mqttPort: port)
+        return ImserverProcess(process: process, output: output, listening: event, earlier: earlier, mqttPort: port)
     }
 
     /// A token of the development app for `user`.

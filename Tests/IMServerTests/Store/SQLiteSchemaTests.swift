@@ -1,3 +1,4 @@
+import Glibc
 import IMStore
 import Testing
 import TestSupport
@@ -5,20 +6,28 @@ import TestSupport
 
 /// Migrations of the SQLite store's schema on files written by earlier versions.
 struct SQLiteSchemaTests {
-    @Test func aVersion3FileLosesTheUidIndexAndKeepsItsMessages() async throws {
-        let directory = TemporaryDirectory(prefix: "imsh-schema")
-        var store: SQLiteServerStore? = try await SQLiteServerStore.open(directory: directory.path)
-        let stored = try await store!.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "c1", text: "kept", sentAt: 5)
-        await store!.close()
-        store = nil
-        // Back to what version 3 wrote.
+    /// A file as version 3 wrote it, holding one message (returned).
+    private func versionThreeFile(in directory: TemporaryDirectory) async throws -> StoredMessageResult {
+        let store = try await SQLiteServerStore.open(directory: directory.path)
+        let stored = try await store.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "c1", text: "kept", sentAt: 5)
+        await store.close()
         let old = try Database(path: directory.file(SQLiteServerStore.fileName))
         try old.executeScript("""
             CREATE UNIQUE INDEX message_uid ON message(uid); DROP TABLE message_id_floor; PRAGMA user_version = 3
             """)
         old.close()
+        return stored
+    }
+
+    @Test func aVersion3FileLosesTheUidIndexAndKeepsItsMessages() async throws {
+        let directory = TemporaryDirectory(prefix: "imsh-schema")
+        let stored = try await versionThreeFile(in: directory)
+        // imserver says what opening will upgrade before it does (nothing when there is no file).
+        #expect(await SchemaUpgrade.pending(directory: directory.path) == SchemaUpgrade(from: 3, to: 5, messages: 1))
+        #expect(await SchemaUpgrade.pending(directory: TemporaryDirectory(prefix: "imsh-schema").path) == nil)
 
         let reopened = try await SQLiteServerStore.open(directory: directory.path)
+        #expect(await SchemaUpgrade.pending(directory: directory.path) == nil, "up to date")
         let check = try Database(path: directory.file(SQLiteServerStore.fileName))
         #expect(try check.userVersion() == 5)
         #expect(try check.fetchOne("SELECT count(*) FROM sqlite_master WHERE name = 'message_uid'")?[0].int64 == 0)
@@ -26,6 +35,19 @@ struct SQLiteSchemaTests {
         let pending = try await reopened.pending(appKey: "app", userID: "bob", deviceID: "", after: 0, limit: 10)
         #expect(pending.map(\.uid) == [stored.uid])
         await reopened.close()
+    }
+
+    /// imserver says it upgrades the file before it listens: the wait is the copy's, not a hang.
+    @Test func imserverAnnouncesTheUpgradeBeforeItListens() async throws {
+        let directory = TemporaryDirectory(prefix: "imsh-schema")
+        _ = try await versionThreeFile(in: directory)
+        let server = try await ImserverProcess.start(dataDirectory: directory.path)
+        let path = directory.file(SQLiteServerStore.fileName)
+        #expect(server.earlier == [#"{"event":"upgrading","file":"\#(path)","from":3,"to":5,"messages":1}"#])
+        _ = try await server.stop(SIGTERM)
+        let again = try await ImserverProcess.start(dataDirectory: directory.path)
+        #expect(again.earlier.isEmpty, "\(again.earlier)")
+        _ = try await again.stop(SIGTERM)
     }
 
     @Test func aVersion4FileKeepsItsMessagesAndIdsAndLosesAutoincrementAndTheAgeIndex() async throws {
