@@ -15,6 +15,8 @@ struct ImserverProcess: Sendable {
 
     /// How long the server has to print its listening line.
     static let startTimeout: Duration = .seconds(30)
+    /// How long an upgrade of the data directory's database may take, once announced.
+    static let upgradeTimeout: Duration = .seconds(900)
 
     /// The imserver binary in the folder of this process's executable.
     static func executable() throws(BenchError) -> String {
@@ -42,7 +44,12 @@ struct ImserverProcess: Sendable {
             throw BenchError("\(error)")
         }
         var reader = LineReader(stdout: child.stdout ?? -1, stderr: child.stderr ?? -1)
-        let line = reader.nextLine(within: startTimeout)
+        var line = reader.nextLine(within: startTimeout)
+        // A data directory of an older imserver is brought up to date first, which it says: the
+        // wait is then the upgrade's (seconds per million messages).
+        while let said = line, (try? JSONValue(parsing: said))?.objectValue?["event"] == "upgrading" {
+            line = reader.nextLine(within: upgradeTimeout)
+        }
         reader.close()
         guard let line, let event = (try? JSONValue(parsing: line))?.objectValue, event["event"] == "listening",
               let mqtt = event["mqtt"]?.stringValue.flatMap(port(of:)), let api = event["api"]?.stringValue.flatMap(port(of:))
