@@ -82,7 +82,8 @@ struct ServerBench: BenchCommand {
         let opened = Counter()
         // Two waves, the server's memory read between them: what the second adds is the cost of a
         // connection alone, without what the first login pays once (code paged in, caches, arenas).
-        let firstWave = pairs >= 5 ? pairs / 5 : pairs
+        // Without a server to read, one.
+        let firstWave = serverPID != nil && pairs >= 5 ? pairs / 5 : pairs
         report.firstWavePairs = firstWave
         let serverPID = self.serverPID
         let (publishers, subscribers, afterFirstWave) = try await progress.during(

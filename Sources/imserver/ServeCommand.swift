@@ -75,7 +75,7 @@ enum ServeCommand {
         }
         configureTLS(&options, parsed)
         if store.url == nil, let upgrade = await SchemaUpgrade.pending(directory: dataDirectory) {
-            announce(upgrade, of: dataDirectory + "/" + SQLiteServerStore.fileName, json: json)
+            announce(upgrade, json: json)
         }
         let server: EmbeddedServer
         do {
@@ -106,16 +106,16 @@ enum ServeCommand {
     }
 
     /// Says that the database is upgraded before imserver listens: one upgrade copies every message.
-    static func announce(_ upgrade: SchemaUpgrade, of path: String, json: Bool) {
+    static func announce(_ upgrade: SchemaUpgrade, json: Bool) {
         if json {
             let event: JSONValue = .object(JSONObject([
-                ("event", "upgrading"), ("file", .string(path)), ("from", .integer(Int64(upgrade.from))),
+                ("event", "upgrading"), ("file", .string(upgrade.path)), ("from", .integer(Int64(upgrade.from))),
                 ("to", .integer(Int64(upgrade.to))), ("messages", .integer(upgrade.messages)),
             ]))
             CommandLineTool.writeOut(event.jsonText + "\n")
         } else {
             CommandLineTool.writeOut(
-                "upgrading \(path) from schema version \(upgrade.from) to \(upgrade.to) (\(upgrade.messages) messages) before listening\n")
+                "upgrading \(upgrade.path) from schema version \(upgrade.from) to \(upgrade.to) (\(upgrade.messages) messages) before listening\n")
         }
     }
 

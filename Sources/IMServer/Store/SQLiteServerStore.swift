@@ -52,19 +52,25 @@ public final class SQLiteServerStore: ServerStore {
     /// - Throws: `ServerStoreError.cannotOpen` naming the file and the reason (permissions, a
     ///   damaged file, a schema newer than this program). A damaged file is never moved aside
     ///   here: the queued messages in it are the operator's to rescue.
+    /// `DIRECTORY/server.sqlite`.
+    public static func path(in directory: String) -> String { directory + "/" + fileName }
+
+    /// Why the database in an existing `directory` may not be opened: a directory others may
+    /// write to or another user owns, or a database (or journal) that is not a regular file.
+    static func refusal(of directory: String) -> String? {
+        if let unsafe = DataDirectory.unsafety(of: directory) { return unsafe }
+        let path = path(in: directory)
+        // SQLite follows a symlinked database and writes its journals beside the target.
+        return DataDirectory.firstNonRegularFile([path, path + "-wal", path + "-shm"])
+            .map { "\($0) is not a regular file (a symlink?); remove it" }
+    }
+
     public static func open(
         directory: String, synchronous: Database.Synchronous = .normal
     ) async throws(ServerStoreError) -> SQLiteServerStore {
-        let path = directory + "/" + fileName
-        if let failure = Database.createDirectories(directory) {
+        let path = path(in: directory)
+        if let failure = Database.createDirectories(directory) ?? refusal(of: directory) {
             throw .cannotOpen(path: path, reason: failure)
-        }
-        if let unsafe = DataDirectory.unsafety(of: directory) {
-            throw .cannotOpen(path: path, reason: unsafe)
-        }
-        // SQLite follows a symlinked database and writes its journals beside the target.
-        if let planted = DataDirectory.firstNonRegularFile([path, path + "-wal", path + "-shm"]) {
-            throw .cannotOpen(path: path, reason: "\(planted) is not a regular file (a symlink?); remove it")
         }
         var configuration = Database.Configuration()
         configuration.synchronous = synchronous

@@ -7,24 +7,24 @@ import IMStore
 /// copies the message table: on a large file that is seconds of silence, so imserver says
 /// what it is doing first (imserver(8), FILES).
 public struct SchemaUpgrade: Sendable, Equatable {
+    /// The database file.
+    public let path: String
     /// The file's schema version, and the one this program brings it to.
     public let from: Int
     public let to: Int
     /// Messages stored in the file.
     public let messages: Int64
 
-    public init(from: Int, to: Int, messages: Int64) {
-        (self.from, self.to, self.messages) = (from, to, messages)
+    public init(path: String, from: Int, to: Int, messages: Int64) {
+        (self.path, self.from, self.to, self.messages) = (path, from, to, messages)
     }
 
     /// What opening `directory`'s `server.sqlite` will upgrade; nil when there is no file yet,
     /// it is up to date, or it cannot be read here (opening it then says why). Reads only.
     public static func pending(directory: String) async -> SchemaUpgrade? {
-        let path = directory + "/" + SQLiteServerStore.fileName
-        // What opening refuses (a directory others may write to, a symlink) it refuses with
-        // its reason; this read leaves it alone.
-        guard DataDirectory.unsafety(of: directory) == nil,
-              DataDirectory.firstNonRegularFile([path, path + "-wal", path + "-shm"]) == nil else { return nil }
+        // What opening refuses it refuses with its reason; this read leaves it alone.
+        guard SQLiteServerStore.refusal(of: directory) == nil else { return nil }
+        let path = SQLiteServerStore.path(in: directory)
         let latest = SQLiteServerStore.migrator.latestVersion
         // Off Swift's pool: opening and counting block. No migrator: it would refuse the file's
         // version, or bring it up to date.
@@ -34,7 +34,7 @@ public struct SchemaUpgrade: Sendable, Equatable {
             }
         }
         guard let (version, messages) = found, version > 0, version < latest else { return nil }
-        return SchemaUpgrade(from: version, to: latest, messages: messages)
+        return SchemaUpgrade(path: path, from: version, to: latest, messages: messages)
     }
 
     /// The file's schema version, and its messages when it is older than `latest`.

@@ -23,7 +23,8 @@ struct SQLiteSchemaTests {
         let directory = TemporaryDirectory(prefix: "imsh-schema")
         let stored = try await versionThreeFile(in: directory)
         // imserver says what opening will upgrade before it does (nothing when there is no file).
-        #expect(await SchemaUpgrade.pending(directory: directory.path) == SchemaUpgrade(from: 3, to: 5, messages: 1))
+        #expect(await SchemaUpgrade.pending(directory: directory.path) == SchemaUpgrade(
+            path: SQLiteServerStore.path(in: directory.path), from: 3, to: 5, messages: 1))
         #expect(await SchemaUpgrade.pending(directory: TemporaryDirectory(prefix: "imsh-schema").path) == nil)
 
         let reopened = try await SQLiteServerStore.open(directory: directory.path)
