@@ -24,4 +24,9 @@ static inline int imsh_sqlite_disable_lookaside(sqlite3 *db) {
 static inline int imsh_sqlite_page_cache_on_demand(void) {
     return sqlite3_config(SQLITE_CONFIG_PAGECACHE, (void *)0, 0, 0);
 }
+/// sqlite3_config is variadic: no process-wide count of SQLite's heap, which takes a global
+/// mutex on every allocation SQLite makes. Only effective before sqlite3_initialize.
+static inline int imsh_sqlite_memory_statistics_off(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
 #endif

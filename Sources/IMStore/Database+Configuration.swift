@@ -82,6 +82,9 @@ extension Database {
         var openFlags: Int32 {
             var flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
             if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+            // One owner at a time (see `Database`), so SQLite's own lock around every call on
+            // the connection and its statements guards nothing.
+            flags |= SQLITE_OPEN_NOMUTEX
             // URI filenames stay off: a path is a path.
             return flags
         }

@@ -73,9 +73,11 @@ public final class Database {
 
     // SQLite's default preallocates a block of cache pages per connection on its first
     // read; with thousands of sessions that block is most of their memory. Pages then come
-    // from the heap as needed.
+    // from the heap as needed. Its heap statistics (which nothing here reads) would take one
+    // mutex, shared by every connection, around each of its allocations.
     private static let processConfigured: Void = {
         imsh_sqlite_page_cache_on_demand()
+        imsh_sqlite_memory_statistics_off()
     }()
 
     private func setUp(_ configuration: Configuration) throws(DatabaseError) {
@@ -266,9 +268,4 @@ public final class Database {
             throw DatabaseError(code: SQLITE_CORRUPT, message: "quick_check failed: \(summary)", sql: "PRAGMA main.quick_check", path: path)
         }
     }
-}
-
-extension Database {
-    /// Bytes of heap SQLite holds now across every connection of the process.
-    public static var processMemoryUsed: Int { Int(sqlite3_memory_used()) }
 }
