@@ -34,8 +34,10 @@ public final class SQLiteServerStore: ServerStore {
 
     /// Per-connection settings. The cid index takes inserts at random places, so once it
     /// outgrows SQLite's default 2 MiB page cache every message costs page reads; 64 MiB
-    /// keeps it in memory for millions of messages. Memory-mapped reads spare the copies.
-    static let connectionPragmas = "PRAGMA cache_size = -65536; PRAGMA mmap_size = 268435456"
+    /// keeps it in memory for millions of messages. No memory-mapped reads: in WAL mode SQLite
+    /// then looks each page up in the WAL's index before its cache, on every access, which
+    /// cost more at light load than the copies it spares (BENCHMARKS.md, issue 17's eighth step).
+    static let connectionPragmas = "PRAGMA cache_size = -65536"
 
     /// The page size of a new database file. At a few messages per commit a message writes
     /// about seven pages of WAL (one per table and index it touches): with 2 KiB pages that is
