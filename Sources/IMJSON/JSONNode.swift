@@ -28,6 +28,12 @@ public struct JSONNode: Sendable, Equatable {
         self.location = location
     }
 
+    /// The string, if this is one.
+    public var stringValue: String? {
+        if case .string(let string) = value { return string }
+        return nil
+    }
+
     /// A word for the value's type, as used in error messages ("a string", "an object").
     public var typeName: String {
         switch value {

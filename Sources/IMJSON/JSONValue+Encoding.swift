@@ -41,7 +41,9 @@ extension JSONValue {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    private static func encodeString(_ string: String, into output: inout [UInt8]) {
+    /// Appends `string` as a JSON string, for writers that lay out a fixed shape themselves
+    /// rather than build a `JSONValue` for it (the message payloads).
+    public static func encodeString(_ string: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         // Most strings need no escape: copy them whole.
         if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {

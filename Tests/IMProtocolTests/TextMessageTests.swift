@@ -55,6 +55,8 @@ struct TextMessageTests {
         } catch {
             #expect(error.reason.contains("extra"))
         }
+        let repeated = #expect(throws: PayloadError.self) { try decode(#"{"type":"text","text":"a","cid":"1","cid":"2"}"#) }
+        #expect(repeated?.reason.contains("duplicate member \"cid\"") == true)
     }
 
     @Test func apiContentYieldsItsText() throws {

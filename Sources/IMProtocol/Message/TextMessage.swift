@@ -25,10 +25,22 @@ public struct TextMessage: Hashable, Sendable {
     }
 
     /// The UTF-8 JSON payload.
+    ///
+    /// Written member by member: every message crosses the server (decoded, then encoded as
+    /// delivered), and a `JSONObject` would cost a dictionary each time.
     public func encoded() -> [UInt8] {
-        var object: JSONObject = JSONObject([("type", .string(Self.type)), ("text", .string(text)), ("cid", .string(cid))])
-        if let from { object["from"] = .string(from) }
-        return JSONValue.object(object).encoded()
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count + cid.utf8.count + (from?.utf8.count ?? 0) + 40)
+        output.append(contentsOf: #"{"type":"text","text":"#.utf8)
+        JSONValue.encodeString(text, into: &output)
+        output.append(contentsOf: #","cid":"#.utf8)
+        JSONValue.encodeString(cid, into: &output)
+        if let from {
+            output.append(contentsOf: #","from":"#.utf8)
+            JSONValue.encodeString(from, into: &output)
+        }
+        output.append(UInt8(ascii: "}"))
+        return output
     }
 
     /// This message as delivered: the same members plus `from`.
@@ -42,26 +54,37 @@ public struct TextMessage: Hashable, Sendable {
     /// from, a `type` other than "text", an empty or over-long `cid`, a `from` that is not a
     /// valid user id. A client's `from` is kept for the server to compare with the sender.
     public static func decode(_ payload: [UInt8]) throws(PayloadError) -> TextMessage {
-        let value: JSONValue
+        let node: JSONNode
         do {
-            value = try JSONValue(parsing: payload)
+            node = try JSONParser.parse(payload, options: JSONValue.parsingOptions)
         } catch {
             throw PayloadError(error)
         }
-        guard let object = value.objectValue else { throw PayloadError("not a JSON object") }
-        if let unknown = object.keys.first(where: { !["type", "text", "cid", "from"].contains($0) }) {
-            throw PayloadError("unknown member \"\(unknown)\"")
+        // The parser's members, read in place: at most four, so no dictionary is built.
+        guard case .object(let members) = node.value else { throw PayloadError("not a JSON object") }
+        var type, text, cid, fromNode: JSONNode?
+        for member in members {
+            let repeated: Bool
+            switch member.key {
+            case "type": (repeated, type) = (type != nil, member.value)
+            case "text": (repeated, text) = (text != nil, member.value)
+            case "cid": (repeated, cid) = (cid != nil, member.value)
+            case "from": (repeated, fromNode) = (fromNode != nil, member.value)
+            default: throw PayloadError("unknown member \"\(member.key)\"")
+            }
+            // Two of one member would mean two different messages to two readers.
+            guard !repeated else { throw PayloadError(JSONError("duplicate member \"\(member.key)\"", at: member.keyLocation)) }
         }
-        guard let type = object["type"] else { throw PayloadError("missing type") }
+        guard let type else { throw PayloadError("missing type") }
         guard type.stringValue == Self.type else { throw PayloadError("type must be \"text\"") }
-        guard let text = object["text"]?.stringValue else { throw PayloadError("text missing or not a string") }
-        guard let cid = object["cid"]?.stringValue else { throw PayloadError("cid missing or not a string") }
+        guard let text = text?.stringValue else { throw PayloadError("text missing or not a string") }
+        guard let cid = cid?.stringValue else { throw PayloadError("cid missing or not a string") }
         guard (1...maxCIDLength).contains(cid.utf8.count) else {
             throw PayloadError("cid must be 1-\(maxCIDLength) bytes")
         }
         var from: String?
-        if let member = object["from"] {
-            guard let sender = member.stringValue, IMIdentifier.isValidUserID(sender) else {
+        if let fromNode {
+            guard let sender = fromNode.stringValue, IMIdentifier.isValidUserID(sender) else {
                 throw PayloadError("from is not a valid user id")
             }
             from = sender
