@@ -9,8 +9,7 @@ public final class Database {
     /// The file this connection opened, or `:memory:`.
     public let path: String
     private var handle: OpaquePointer?
-    private var statementCache: [String: Statement] = [:]
-    private static let statementCacheLimit = 128
+    private var statementCache = StatementCache()
     let releasesMemoryAfterTransactions: Bool
     /// How long a statement waits for another connection's lock (the configuration's).
     let busyTimeoutMilliseconds: Int32
@@ -151,18 +150,13 @@ public final class Database {
     ///
     /// Do not run the same SQL again while still stepping through the returned statement.
     public func cachedStatement(_ sql: String) throws(DatabaseError) -> Statement {
-        if let statement = statementCache[sql] {
+        if let statement = statementCache.statement(for: sql) {
             statement.reset()
             sqlite3_clear_bindings(statement.handle)
             return statement
         }
         let statement = try prepare(sql)
-        // The cache is keyed by SQL text written in code; the limit only guards against
-        // a caller that builds SQL dynamically.
-        if statementCache.count >= Self.statementCacheLimit {
-            statementCache.removeAll()
-        }
-        statementCache[sql] = statement
+        statementCache.insert(statement, for: sql)
         return statement
     }
 

@@ -147,6 +147,27 @@ struct DatabaseTests {
         #expect(second.isNull(0))
     }
 
+    /// Long SQL is found by where its text is stored, and only ever used for the same text.
+    @Test func cachedStatementsAreFoundByTextWhereverItIsStored() throws {
+        let database = try Database(path: ":memory:")
+        let written = "SELECT ?1 + 1 AS answer, 'a constant long enough to have storage of its own'"
+        let constant = try database.cachedStatement(written)
+        // The same text in other storage finds the same statement.
+        let rebuilt = try database.cachedStatement(String(decoding: Array(written.utf8), as: UTF8.self))
+        #expect(rebuilt === constant)
+        // Other text, each built in turn (so a freed string's storage may come back), never
+        // finds a statement compiled for different SQL.
+        for number in 0..<200 {
+            let sql = String(decoding: Array("SELECT \(number) AS n, 'padding for the storage of its own'".utf8), as: UTF8.self)
+            let statement = try database.cachedStatement(sql)
+            #expect(statement.sql == sql)
+            #expect(try statement.step())
+            #expect(statement.int64(0) == Int64(number))
+            statement.reset()
+        }
+        #expect(try database.cachedStatement(written).sql == written)
+    }
+
     @Test func closedDatabaseRefusesWork() throws {
         let database = try Database(path: ":memory:")
         database.close()
