@@ -133,10 +133,3 @@ final class BrokerCore {
         }
     }
 }
-
-/// One device of one user: the unit of the message queue.
-struct DeviceKey: Hashable, Sendable {
-    var appKey: String
-    var userID: String
-    var deviceID: String
-}

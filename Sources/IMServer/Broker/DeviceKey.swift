@@ -1,5 +1,6 @@
-/// One user of one app: the unit of blocks, kicks and device policy.
-struct UserKey: Hashable, Sendable {
+/// One device of one user: the unit of the message queue.
+struct DeviceKey: Hashable, Sendable {
     var appKey: String
     var userID: String
+    var deviceID: String
 }

@@ -1,16 +1,15 @@
 import IMStore
 
 /// Writes messages inside one transaction, remembering each recipient's device rows so a
-/// batch looks them up once per recipient.
+/// batch looks them up once per recipient, and adding to each sender's queued usage once per
+/// batch (`finish`), not once per message.
 struct MessageWriter {
     let db: Database
     private var devicesByUser: [UserKey: [(id: Int64, deviceID: String)]] = [:]
+    /// Each sender's usage as of the last message stored, for quotas; only senders asked about.
     private var usageBySender: [UserKey: QueueUsage] = [:]
-
-    private struct UserKey: Hashable {
-        var appKey: String
-        var userID: String
-    }
+    /// What this batch stored, by sender, not yet added to `queued_usage`.
+    private var addedBySender: [UserKey: QueueUsage] = [:]
 
     init(db: Database) {
         self.db = db
@@ -49,13 +48,25 @@ struct MessageWriter {
                 }
             }
         }
-        // Every message gets at least one queue entry (a placeholder's, if need be).
-        try db.execute(SQLiteServerStore.SQL.addQueuedUsage, [.text(message.appKey), .text(message.from), 1, .integer(Int64(size))])
+        // Every message gets at least one queue entry (a placeholder's, if need be), so it counts.
+        addedBySender[sender, default: QueueUsage()].messages += 1
+        addedBySender[sender, default: QueueUsage()].bytes += size
         if usageBySender[sender] != nil {
             usageBySender[sender]!.messages += 1
             usageBySender[sender]!.bytes += size
         }
         return StoredMessageResult(uid: uid, messageID: messageID, sentAt: message.sentAt, isDuplicate: false, deliveries: deliveries)
+    }
+
+    /// Adds what the batch stored to its senders' queued usage. Call once, after the last
+    /// `store` and inside the same transaction.
+    mutating func finish() throws {
+        for (sender, added) in addedBySender {
+            try db.execute(SQLiteServerStore.SQL.addQueuedUsage, [
+                .text(sender.appKey), .text(sender.userID), .integer(Int64(added.messages)), .integer(Int64(added.bytes)),
+            ])
+        }
+        addedBySender = [:]
     }
 
     private func firstCopy(of message: NewMessage) throws -> StoredMessageResult {
@@ -79,7 +90,9 @@ struct MessageWriter {
     private mutating func usage(of sender: UserKey) throws -> QueueUsage {
         if let known = usageBySender[sender] { return known }
         let row = try db.fetchOne(SQLiteServerStore.SQL.queuedUsage, [.text(sender.appKey), .text(sender.userID)])
-        let usage = QueueUsage(messages: Int(row?[0].int64 ?? 0), bytes: Int(row?[1].int64 ?? 0))
+        // The table has yet to count what this batch stored.
+        let added = addedBySender[sender] ?? QueueUsage()
+        let usage = QueueUsage(messages: Int(row?[0].int64 ?? 0) + added.messages, bytes: Int(row?[1].int64 ?? 0) + added.bytes)
         usageBySender[sender] = usage
         return usage
     }

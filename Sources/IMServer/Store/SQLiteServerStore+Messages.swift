@@ -47,6 +47,8 @@ extension SQLiteServerStore {
         _ db: Database, _ messages: [NewMessage], uids: [String], quota: QueueQuota?
     ) throws -> [StoredMessageResult] {
         var writer = MessageWriter(db: db)
-        return try zip(messages, uids).map { message, uid in try writer.store(message, uid: uid, quota: quota) }
+        let results = try zip(messages, uids).map { message, uid in try writer.store(message, uid: uid, quota: quota) }
+        try writer.finish()
+        return results
     }
 }

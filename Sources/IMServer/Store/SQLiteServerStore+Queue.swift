@@ -53,16 +53,28 @@ extension SQLiteServerStore {
     }
 
     /// `acknowledge(...)` inside the caller's transaction.
+    ///
+    /// A message that leaves the last queue holding it stops counting for its sender; what
+    /// the call releases is summed by sender and written once for each.
     static func acknowledge(
         _ db: Database, appKey: String, userID: String, deviceID: String, messageIDs: [Int64]
     ) throws -> Int {
         guard let device = try deviceRowID(db, appKey: appKey, userID: userID, deviceID: deviceID) else { return 0 }
         var removed = 0
+        var released: [UserKey: QueueUsage] = [:]
         for messageID in messageIDs {
             try db.execute(SQL.deleteQueueEntry, [.integer(device), .integer(messageID)])
             guard db.changes > 0 else { continue }
             removed += 1
-            try db.execute(SQL.releaseQueuedUsage, [.integer(messageID), .integer(messageID), .integer(messageID)])
+            guard let row = try db.fetchOne(SQL.unqueuedMessage, [.integer(messageID)]) else { continue }
+            let sender = UserKey(appKey: row[0].string ?? "", userID: row[1].string ?? "")
+            released[sender, default: QueueUsage()].messages += 1
+            released[sender, default: QueueUsage()].bytes += Int(row[2].int64 ?? 0)
+        }
+        for (sender, usage) in released {
+            try db.execute(SQL.releaseQueuedUsage, [
+                .integer(Int64(usage.messages)), .integer(Int64(usage.bytes)), .text(sender.appKey), .text(sender.userID),
+            ])
         }
         return removed
     }

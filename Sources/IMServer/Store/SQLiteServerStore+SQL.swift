@@ -57,12 +57,15 @@ extension SQLiteServerStore {
             INSERT INTO queued_usage(app_key, user_id, messages, bytes) VALUES (?, ?, ?, ?)
             ON CONFLICT(app_key, user_id) DO UPDATE SET messages = messages + excluded.messages, bytes = bytes + excluded.bytes
             """
-        /// A message left no device's queue: its sender's usage goes down; `?` is its id, three times.
+        /// The app, sender and size of message `?1` once no device's queue holds it, to release
+        /// from the sender's usage; no row while a queue still does.
+        static let unqueuedMessage = """
+            SELECT app_key, sender, length(CAST(text AS BLOB)) FROM message
+            WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM queue WHERE message = ?1)
+            """
+        /// Messages and bytes (`?1`, `?2`) no longer queued, off the usage of a sender (`?3`, `?4`).
         static let releaseQueuedUsage = """
-            UPDATE queued_usage SET messages = messages - 1,
-                bytes = bytes - (SELECT length(CAST(text AS BLOB)) FROM message WHERE id = ?)
-            WHERE (app_key, user_id) = (SELECT app_key, sender FROM message WHERE id = ?)
-              AND NOT EXISTS (SELECT 1 FROM queue WHERE message = ?)
+            UPDATE queued_usage SET messages = messages - ?1, bytes = bytes - ?2 WHERE app_key = ?3 AND user_id = ?4
             """
         /// Before a purge: the usage of the messages it takes from queues, by sender.
         static let purgeQueuedUsage = """
@@ -79,7 +82,8 @@ extension SQLiteServerStore {
             ("insertDevice", insertDevice), ("insertMessage", insertMessage), ("firstCopy", firstCopy),
             ("insertQueueEntry", insertQueueEntry), ("pending", pending), ("pendingCount", pendingCount),
             ("deleteQueueEntry", deleteQueueEntry), ("purgeQueue", purgeQueue), ("purgeMessages", purgeMessages), ("raiseIDFloor", raiseIDFloor),
-            ("queuedUsage", queuedUsage), ("addQueuedUsage", addQueuedUsage), ("releaseQueuedUsage", releaseQueuedUsage),
+            ("queuedUsage", queuedUsage), ("addQueuedUsage", addQueuedUsage),
+            ("unqueuedMessage", unqueuedMessage), ("releaseQueuedUsage", releaseQueuedUsage),
         ]
         // Not listed: `purgeQueuedUsage` groups the expiring messages (found by id) by sender
         // in a temporary b-tree, once a minute, as it must.

@@ -79,6 +79,31 @@ struct QueueQuotaTests {
         await store.close()
     }
 
+    /// A batch counts each sender's messages as they are stored (the quota refuses the third
+    /// of two allowed within the batch), and one acknowledgement of several messages releases
+    /// each sender's share.
+    @Test func aBatchCountsAndReleasesEachSendersShare() async throws {
+        let directory = TemporaryDirectory()
+        let store = try await directory.open()
+        try await store.registerDevice(appKey: "app", userID: "bob", deviceID: "phone", platform: .mobile, now: 1)
+        func message(_ from: String, _ cid: String, _ text: String) -> NewMessage {
+            NewMessage(appKey: "app", from: from, to: ["bob"], cid: cid, text: text, sentAt: 1_000)
+        }
+        let results = try await store.storeMessages([
+            message("alice", "a1", "abc"), message("carol", "c1", "de"), message("alice", "a2", "f"),
+            message("alice", "a3", "gh"), message("carol", "c1", "de"),
+        ], quota: QueueQuota(messages: 2, bytes: 100))
+        #expect(results.map { $0.overQuota == nil } == [true, true, true, false, true])
+        #expect(results.map(\.isDuplicate) == [false, false, false, false, true])
+        #expect(try await store.queuedUsage(appKey: "app", userID: "alice") == QueueUsage(messages: 2, bytes: 4))
+        #expect(try await store.queuedUsage(appKey: "app", userID: "carol") == QueueUsage(messages: 1, bytes: 2))
+        let acknowledged = [results[0], results[1]].map(\.messageID) + [999]
+        #expect(try await store.acknowledge(appKey: "app", userID: "bob", deviceID: "phone", messageIDs: acknowledged) == 2)
+        #expect(try await store.queuedUsage(appKey: "app", userID: "alice") == QueueUsage(messages: 1, bytes: 1))
+        #expect(try await store.queuedUsage(appKey: "app", userID: "carol") == QueueUsage())
+        await store.close()
+    }
+
     @Test func theQuotaIsSetPerAppInTheConfigurationFile() {
         let diagnostics = ConfigDiagnostics(file: "server.json")
         let text = #"{"apps": [{"appKey": "a", "appSecret": "s", "maxQueuedMessages": 5, "maxQueuedBytes": 2048}, {"appKey": "b", "appSecret": "s"}]}"#
