@@ -25,7 +25,11 @@ extension Database {
 
     /// Creates a missing database file 0600 without following a symlink, so SQLite (which
     /// creates 0644 less the umask, and its journals like the file) opens a private file.
+    /// `:memory:` and the empty path name no file (SQLite keeps those databases in memory or
+    /// in a temporary file of its own): creating one left an empty `:memory:` file in the
+    /// working directory of whoever opened an in-memory database.
     static func createPrivately(_ path: String) {
+        guard path != ":memory:", !path.isEmpty else { return }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if descriptor >= 0 { Glibc.close(descriptor) }
     }

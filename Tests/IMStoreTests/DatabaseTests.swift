@@ -168,6 +168,16 @@ struct DatabaseTests {
         #expect(try database.cachedStatement(written).sql == written)
     }
 
+    /// `:memory:` is SQLite's name for a database in memory, not a file to create.
+    @Test func anInMemoryDatabaseLeavesNoFileBehind() throws {
+        // In the working directory: what the bug left behind there, if an earlier run had it.
+        unlink(":memory:")
+        let database = try Database(path: ":memory:")
+        try database.execute("CREATE TABLE t(x)")
+        database.close()
+        #expect(access(":memory:", F_OK) != 0)
+    }
+
     @Test func closedDatabaseRefusesWork() throws {
         let database = try Database(path: ":memory:")
         database.close()
