@@ -6,8 +6,9 @@ import IMStore
 struct MessageWriter {
     let db: Database
     private var devicesByUser: [UserKey: [(id: Int64, deviceID: String)]] = [:]
-    /// Each sender's usage as of the last message stored, for quotas; only senders asked about.
-    private var usageBySender: [UserKey: QueueUsage] = [:]
+    /// Each sender's usage as `queued_usage` had it before the batch, for quotas; only senders
+    /// asked about.
+    private var storedUsage: [UserKey: QueueUsage] = [:]
     /// What this batch stored, by sender, not yet added to `queued_usage`.
     private var addedBySender: [UserKey: QueueUsage] = [:]
 
@@ -49,12 +50,7 @@ struct MessageWriter {
             }
         }
         // Every message gets at least one queue entry (a placeholder's, if need be), so it counts.
-        addedBySender[sender, default: QueueUsage()].messages += 1
-        addedBySender[sender, default: QueueUsage()].bytes += size
-        if usageBySender[sender] != nil {
-            usageBySender[sender]!.messages += 1
-            usageBySender[sender]!.bytes += size
-        }
+        addedBySender[sender, default: QueueUsage()].add(messageOf: size)
         return StoredMessageResult(uid: uid, messageID: messageID, sentAt: message.sentAt, isDuplicate: false, deliveries: deliveries)
     }
 
@@ -87,14 +83,14 @@ struct MessageWriter {
         }
     }
 
+    /// The sender's usage with what this batch stored so far (the table counts it at `finish`).
     private mutating func usage(of sender: UserKey) throws -> QueueUsage {
-        if let known = usageBySender[sender] { return known }
-        let row = try db.fetchOne(SQLiteServerStore.SQL.queuedUsage, [.text(sender.appKey), .text(sender.userID)])
-        // The table has yet to count what this batch stored.
         let added = addedBySender[sender] ?? QueueUsage()
-        let usage = QueueUsage(messages: Int(row?[0].int64 ?? 0) + added.messages, bytes: Int(row?[1].int64 ?? 0) + added.bytes)
-        usageBySender[sender] = usage
-        return usage
+        if let stored = storedUsage[sender] { return stored + added }
+        let row = try db.fetchOne(SQLiteServerStore.SQL.queuedUsage, [.text(sender.appKey), .text(sender.userID)])
+        let stored = QueueUsage(messages: Int(row?[0].int64 ?? 0), bytes: Int(row?[1].int64 ?? 0))
+        storedUsage[sender] = stored
+        return stored + added
     }
 
     /// The user's device rows, creating the placeholder when the user has none.

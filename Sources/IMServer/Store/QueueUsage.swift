@@ -8,3 +8,15 @@ public struct QueueUsage: Sendable, Equatable {
         self.bytes = bytes
     }
 }
+
+extension QueueUsage {
+    /// Counts one more message of `bytes`.
+    mutating func add(messageOf bytes: Int) {
+        messages += 1
+        self.bytes += bytes
+    }
+
+    static func + (lhs: QueueUsage, rhs: QueueUsage) -> QueueUsage {
+        QueueUsage(messages: lhs.messages + rhs.messages, bytes: lhs.bytes + rhs.bytes)
+    }
+}

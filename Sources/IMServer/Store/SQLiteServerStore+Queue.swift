@@ -68,8 +68,7 @@ extension SQLiteServerStore {
             removed += 1
             guard let row = try db.fetchOne(SQL.unqueuedMessage, [.integer(messageID)]) else { continue }
             let sender = UserKey(appKey: row[0].string ?? "", userID: row[1].string ?? "")
-            released[sender, default: QueueUsage()].messages += 1
-            released[sender, default: QueueUsage()].bytes += Int(row[2].int64 ?? 0)
+            released[sender, default: QueueUsage()].add(messageOf: Int(row[2].int64 ?? 0))
         }
         for (sender, usage) in released {
             try db.execute(SQL.releaseQueuedUsage, [

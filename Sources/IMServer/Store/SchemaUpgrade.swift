@@ -1,5 +1,5 @@
-import Dispatch
 import IMStore
+import IMTransport
 
 /// The schema upgrade opening a data directory's database will run, read before it runs.
 ///
@@ -28,11 +28,7 @@ public struct SchemaUpgrade: Sendable, Equatable {
         let latest = SQLiteServerStore.migrator.latestVersion
         // Off Swift's pool: opening and counting block. No migrator: it would refuse the file's
         // version, or bring it up to date.
-        let found = await withCheckedContinuation { (continuation: CheckedContinuation<(Int, Int64)?, Never>) in
-            DispatchQueue(label: "imserver.schema-upgrade").async {
-                continuation.resume(returning: try? read(path, latest: latest))
-            }
-        }
+        let found = await BlockingCall.run { try? read(path, latest: latest) }
         guard let (version, messages) = found, version > 0, version < latest else { return nil }
         return SchemaUpgrade(path: path, from: version, to: latest, messages: messages)
     }
