@@ -29,4 +29,15 @@ static inline int imsh_sqlite_page_cache_on_demand(void) {
 static inline int imsh_sqlite_memory_statistics_off(void) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
+
+/// sqlite3_config is variadic: copy the page cache SQLite uses into `methods`.
+static inline int imsh_sqlite_get_page_cache(sqlite3_pcache_methods2 *methods) {
+    return sqlite3_config(SQLITE_CONFIG_GETPCACHE2, methods);
+}
+
+/// sqlite3_config is variadic: use `methods` as the page cache (SQLite copies the struct).
+/// Only effective before sqlite3_initialize.
+static inline int imsh_sqlite_set_page_cache(const sqlite3_pcache_methods2 *methods) {
+    return sqlite3_config(SQLITE_CONFIG_PCACHE2, methods);
+}
 #endif

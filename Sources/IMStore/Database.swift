@@ -73,10 +73,12 @@ public final class Database {
     // SQLite's default preallocates a block of cache pages per connection on its first
     // read; with thousands of sessions that block is most of their memory. Pages then come
     // from the heap as needed. Its heap statistics (which nothing here reads) would take one
-    // mutex, shared by every connection, around each of its allocations.
+    // mutex, shared by every connection, around each of its allocations. Its page cache is
+    // wrapped so that ending a transaction does not walk it (`TrackedPageCache`).
     private static let processConfigured: Void = {
         imsh_sqlite_page_cache_on_demand()
         imsh_sqlite_memory_statistics_off()
+        TrackedPageCache.install()
     }()
 
     private func setUp(_ configuration: Configuration) throws(DatabaseError) {
