@@ -11,6 +11,10 @@ struct MessageWriter {
     private var storedUsage: [UserKey: QueueUsage] = [:]
     /// What this batch stored, by sender, not yet added to `queued_usage`.
     private var addedBySender: [UserKey: QueueUsage] = [:]
+    /// One past the id of the last message stored; nil until one is. The first message's id
+    /// comes from the file (`SQL.insertMessage`); the transaction holds the write lock, so
+    /// nobody else stores in between and later ones count on from here (a statement less each).
+    private var nextID: Int64?
 
     init(db: Database) {
         self.db = db
@@ -28,18 +32,25 @@ struct MessageWriter {
                     uid: "", messageID: 0, sentAt: message.sentAt, isDuplicate: false, deliveries: [], overQuota: usage)
             }
         }
-        var recipients: [String] = []
-        var seen: Set<String> = []
-        for userID in message.to where seen.insert(userID).inserted {
-            recipients.append(userID)
+        var recipients = message.to
+        if recipients.count > 1 {
+            var seen: Set<String> = []
+            recipients = message.to.filter { seen.insert($0).inserted }
         }
         let joined = recipients.joined(separator: String(SQLiteServerStore.recipientSeparator))
-        try db.execute(SQLiteServerStore.SQL.insertMessage, [
+        var columns: [DatabaseValue] = [
             .text(message.appKey), .text(uid), .text(message.from), .text(joined),
             .text(message.cid), .text(message.text), .integer(message.sentAt),
-        ])
+        ]
+        var insert = SQLiteServerStore.SQL.insertMessage
+        if let nextID {
+            columns.append(.integer(id(after: nextID, sentAt: message.sentAt)))
+            insert = SQLiteServerStore.SQL.insertNextMessage
+        }
+        try db.execute(insert, columns)
         guard db.changes > 0 else { return try firstCopy(of: message) }
         let messageID = db.lastInsertRowID
+        nextID = messageID + 1
         var deliveries: [Delivery] = []
         for userID in recipients {
             for device in try devices(appKey: message.appKey, userID: userID) {
@@ -52,6 +63,13 @@ struct MessageWriter {
         // Every message gets at least one queue entry (a placeholder's, if need be), so it counts.
         addedBySender[sender, default: QueueUsage()].add(messageOf: size)
         return StoredMessageResult(uid: uid, messageID: messageID, sentAt: message.sentAt, isDuplicate: false, deliveries: deliveries)
+    }
+
+    /// The id of a message sent at `sentAt` (milliseconds) after one that left `next`: it
+    /// follows time and only grows (see `SQL.idsPerMillisecond`).
+    private func id(after next: Int64, sentAt: Int64) -> Int64 {
+        let (fromTime, overflow) = sentAt.multipliedReportingOverflow(by: SQLiteServerStore.SQL.idsPerMillisecond)
+        return overflow ? next : max(next, fromTime)
     }
 
     /// Adds what the batch stored to its senders' queued usage. Call once, after the last

@@ -27,6 +27,14 @@ extension SQLiteServerStore {
                     ?1, ?2, ?3, ?4, ?5, ?6, ?7)
             ON CONFLICT(app_key, sender, cid) DO NOTHING
             """
+        /// A later message of the same transaction, whose id `MessageWriter` computes (`?8`):
+        /// the larger of one past the last one stored and `sent_at * idsPerMillisecond`, the same
+        /// as `insertMessage` finds, since the write lock keeps others from storing in between.
+        static let insertNextMessage = """
+            INSERT INTO message(id, app_key, uid, sender, recipients, cid, text, sent_at)
+            VALUES (?8, ?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            ON CONFLICT(app_key, sender, cid) DO NOTHING
+            """
         static let firstCopy = "SELECT id, uid, sent_at FROM message WHERE app_key = ? AND sender = ? AND cid = ?"
         static let insertQueueEntry = "INSERT INTO queue(device, message) VALUES (?, ?)"
         static let pending = """
@@ -79,7 +87,7 @@ extension SQLiteServerStore {
         /// Every statement above, by name.
         static let hotPaths: [(name: String, sql: String)] = [
             ("userState", userState), ("deviceRows", deviceRows), ("deviceRowID", deviceRowID),
-            ("insertDevice", insertDevice), ("insertMessage", insertMessage), ("firstCopy", firstCopy),
+            ("insertDevice", insertDevice), ("insertMessage", insertMessage), ("insertNextMessage", insertNextMessage), ("firstCopy", firstCopy),
             ("insertQueueEntry", insertQueueEntry), ("pending", pending), ("pendingCount", pendingCount),
             ("deleteQueueEntry", deleteQueueEntry), ("purgeQueue", purgeQueue), ("purgeMessages", purgeMessages), ("raiseIDFloor", raiseIDFloor),
             ("queuedUsage", queuedUsage), ("addQueuedUsage", addQueuedUsage),

@@ -54,6 +54,30 @@ struct ServerStoreRetentionTests {
         await store.close()
     }
 
+    /// A batch stored in one transaction computes all but its first id itself
+    /// (`SQL.insertNextMessage`): the ids must be those the file would have given one by one.
+    @Test func aBatchGetsTheIdsOneByOneWouldHave() async throws {
+        let times: [(cid: String, sentAt: Int64)] = [("a", 10_000), ("b", 20_000), ("back", 1_000), ("a", 30_000), ("c", 20_000)]
+        func messages() -> [NewMessage] {
+            times.map { NewMessage(appKey: "app", from: "alice", to: ["bob", "bob"], cid: $0.cid, text: "t", sentAt: $0.sentAt) }
+        }
+        let batchDirectory = TemporaryDirectory(), singleDirectory = TemporaryDirectory()
+        let batchStore = try await SQLiteServerStore.open(directory: batchDirectory.path)
+        let singleStore = try await SQLiteServerStore.open(directory: singleDirectory.path)
+        let batch = try await batchStore.storeMessages(messages())
+        var single: [StoredMessageResult] = []
+        for message in messages() { single += try await singleStore.storeMessages([message]) }
+        #expect(batch.map(\.messageID) == single.map(\.messageID))
+        #expect(batch.map(\.isDuplicate) == [false, false, false, true, false])
+        #expect(batch[1].messageID - batch[0].messageID == 10_000 * 1024)
+        #expect(batch[2].messageID == batch[1].messageID + 1 && batch[4].messageID == batch[2].messageID + 1)
+        #expect(batch[3].messageID == batch[0].messageID)
+        // Bob twice among the recipients: queued once.
+        #expect(try await batchStore.pendingCount(appKey: "app", userID: "bob", deviceID: "") == 4, "the placeholder device's queue")
+        await batchStore.close()
+        await singleStore.close()
+    }
+
     @Test func purgeByEachAppsRetention() async throws {
         let directory = TemporaryDirectory()
         let store = try await directory.open()
