@@ -5,10 +5,23 @@ extension JSONParser {
         // Most strings hold no escape: they become one String straight from their bytes.
         var result: String?
         var runStart = index
+        // A run of ASCII bytes (most keys and ids) is valid UTF-8 as it stands: copied, not checked.
+        var runIsASCII = true
         func flushRun(_ parser: JSONParser, upTo end: Int, into result: inout String?) throws(JSONError) {
             guard runStart < end || result == nil else { return }
-            guard let text = String(validating: parser.bytes[runStart..<end], as: UTF8.self) else {
-                throw parser.error("invalid UTF-8 in string")
+            let text: String
+            if runIsASCII {
+                text = parser.bytes.withUnsafeBufferPointer { all in
+                    String(unsafeUninitializedCapacity: end - runStart) { storage in
+                        _ = storage.initialize(fromContentsOf: UnsafeBufferPointer(rebasing: all[runStart..<end]))
+                        return end - runStart
+                    }
+                }
+            } else {
+                guard let checked = String(validating: parser.bytes[runStart..<end], as: UTF8.self) else {
+                    throw parser.error("invalid UTF-8 in string")
+                }
+                text = checked
             }
             if result == nil { result = text } else { result! += text }
         }
@@ -25,9 +38,11 @@ extension JSONParser {
                 index += 1
                 result!.unicodeScalars.append(try parseEscape())
                 runStart = index
+                runIsASCII = true
             case 0x00..<0x20:
                 throw error(byte == 0x0A ? "unterminated string (line break inside)" : "control character in string; escape it")
             default:
+                if byte >= 0x80 { runIsASCII = false }
                 index += 1
             }
         }

@@ -114,7 +114,8 @@ enum JournalBatchingVFS {
                 guard code == SQLITE_OK else { return code }
             }
             if bytes.isEmpty { start = offset }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: count))
+            // As typed bytes: a raw buffer would be appended a byte at a time.
+            UnsafeRawBufferPointer(start: buffer, count: count).withMemoryRebound(to: UInt8.self) { bytes.append(contentsOf: $0) }
             gathered += 1
             guard isWAL else { return SQLITE_OK }
             let endsCommit = commitFrameOpen
@@ -125,7 +126,9 @@ enum JournalBatchingVFS {
 
         func flush() -> Int32 {
             guard !bytes.isEmpty else { return SQLITE_OK }
-            defer { bytes = [] }
+            // A WAL's buffer is kept for the next commit (a server has a few); a session's
+            // journal gives its memory back, as thousands of them are open at once.
+            defer { bytes.removeAll(keepingCapacity: isWAL) }
             guard let file, let write = file.pointee.pMethods?.pointee.xWrite else { return SQLITE_IOERR }
             flushes += 1
             return bytes.withUnsafeBytes { write(file, $0.baseAddress, Int32($0.count), start) }

@@ -58,6 +58,16 @@ struct JSONParserTests {
         }
     }
 
+    /// ASCII runs are copied unchecked, others checked: a string mixing them, around escapes,
+    /// reads back whole, and a bad byte after an escape is still found.
+    @Test func runsOfAsciiAndOtherUTF8AroundEscapes() throws {
+        #expect(try JSONParser.parse(#""plain \u00e9t\u00e9 wörld ok""#).value == .string("plain été wörld ok"))
+        #expect(try JSONParser.parse(#""\n日本""#).value == .string("\n日本"))
+        #expect(throws: JSONError("invalid UTF-8 in string", at: SourceLocation(line: 1, column: 7))) {
+            try JSONParser.parse([0x22, 0x61, 0x5C, 0x6E, 0x62, 0xC3, 0x22])
+        }
+    }
+
     @Test func deepNestingIsRefusedNotACrash() {
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
         #expect(throws: JSONError("nesting deeper than 64 levels", at: SourceLocation(line: 1, column: 65))) {

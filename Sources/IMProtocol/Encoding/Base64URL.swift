@@ -12,21 +12,27 @@ public enum Base64URL {
 
     /// The unpadded encoding of `bytes`.
     public static func encode(_ bytes: [UInt8]) -> String {
-        var text: [UInt8] = []
-        text.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var index = 0
-        while index < bytes.count {
-            let remaining = bytes.count - index
-            let chunk = UInt32(bytes[index]) << 16
-                | (remaining > 1 ? UInt32(bytes[index + 1]) << 8 : 0)
-                | (remaining > 2 ? UInt32(bytes[index + 2]) : 0)
-            let symbols = min(remaining, 3) + 1
-            for position in 0..<symbols {
-                text.append(alphabet[Int((chunk >> UInt32(18 - 6 * position)) & 0x3F)])
+        bytes.withUnsafeBufferPointer { encode($0) }
+    }
+
+    /// The unpadded encoding of the bytes in `bytes`, written straight into the string's storage.
+    public static func encode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: (bytes.count * 4 + 2) / 3) { text in
+            var written = 0
+            var index = 0
+            while index < bytes.count {
+                let remaining = bytes.count - index
+                let chunk = UInt32(bytes[index]) << 16
+                    | (remaining > 1 ? UInt32(bytes[index + 1]) << 8 : 0)
+                    | (remaining > 2 ? UInt32(bytes[index + 2]) : 0)
+                for position in 0..<(min(remaining, 3) + 1) {
+                    text[written] = alphabet[Int((chunk >> UInt32(18 - 6 * position)) & 0x3F)]
+                    written += 1
+                }
+                index += 3
             }
-            index += 3
+            return written
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// The bytes of an unpadded encoding, or nil.

@@ -17,8 +17,8 @@ extension ServerStore {
     /// One uid per time: 6 bytes of the time (ms, big-endian) then 10 random bytes (80 bits),
     /// unpadded base64url, 22 characters.
     ///
-    /// The time prefix makes a batch's uids neighbours in the uid index, so storing them dirties
-    /// a few index pages instead of one page per message (the index stays what keeps uids unique).
+    /// The time prefix orders uids by time; the 80 random bits are what keeps them unique
+    /// (nothing indexes them since schema v4).
     func newUIDs(sentAt times: [Int64]) throws(ServerStoreError) -> [String] {
         let randomLength = 10
         let random: [UInt8]
@@ -29,8 +29,12 @@ extension ServerStore {
         }
         return times.enumerated().map { index, time in
             let clamped = UInt64(max(time, 0))
-            let prefix = (0..<6).map { UInt8(truncatingIfNeeded: clamped >> (40 - 8 * $0)) }
-            return Base64URL.encode(prefix + random[index * randomLength..<(index + 1) * randomLength])
+            // Six bytes of time, then the random ones, put together on the stack.
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 6 + randomLength) { uid in
+                for position in 0..<6 { uid[position] = UInt8(truncatingIfNeeded: clamped >> (40 - 8 * position)) }
+                for position in 0..<randomLength { uid[6 + position] = random[index * randomLength + position] }
+                return Base64URL.encode(UnsafeBufferPointer(uid))
+            }
         }
     }
 }
