@@ -44,13 +44,15 @@ struct MessageWriter {
         ]
         var insert = SQLiteServerStore.SQL.insertMessage
         if let nextID {
-            columns.append(.integer(id(after: nextID, sentAt: message.sentAt)))
+            // It follows time and only grows (see `SQL.idsPerMillisecond`).
+            columns.append(.integer(max(nextID, SQLiteServerStore.SQL.firstID(ofMillisecond: message.sentAt))))
             insert = SQLiteServerStore.SQL.insertNextMessage
         }
         try db.execute(insert, columns)
         guard db.changes > 0 else { return try firstCopy(of: message) }
         let messageID = db.lastInsertRowID
-        nextID = messageID + 1
+        // At Int64's end the next one goes through the file's count, which refuses it.
+        nextID = messageID < .max ? messageID + 1 : nil
         var deliveries: [Delivery] = []
         for userID in recipients {
             for device in try devices(appKey: message.appKey, userID: userID) {
@@ -63,13 +65,6 @@ struct MessageWriter {
         // Every message gets at least one queue entry (a placeholder's, if need be), so it counts.
         addedBySender[sender, default: QueueUsage()].add(messageOf: size)
         return StoredMessageResult(uid: uid, messageID: messageID, sentAt: message.sentAt, isDuplicate: false, deliveries: deliveries)
-    }
-
-    /// The id of a message sent at `sentAt` (milliseconds) after one that left `next`: it
-    /// follows time and only grows (see `SQL.idsPerMillisecond`).
-    private func id(after next: Int64, sentAt: Int64) -> Int64 {
-        let (fromTime, overflow) = sentAt.multipliedReportingOverflow(by: SQLiteServerStore.SQL.idsPerMillisecond)
-        return overflow ? next : max(next, fromTime)
     }
 
     /// Adds what the batch stored to its senders' queued usage. Call once, after the last

@@ -88,8 +88,7 @@ extension SQLiteServerStore {
     }
 
     private static func purge(_ db: Database, appKey: String, before: Int64) throws -> PurgeResult {
-        let (firstID, overflow) = before.multipliedReportingOverflow(by: SQL.idsPerMillisecond)
-        let arguments: [DatabaseValue] = [.integer(overflow ? (before < 0 ? .min : .max) : firstID), .text(appKey), .integer(before)]
+        let arguments: [DatabaseValue] = [.integer(SQL.firstID(ofMillisecond: before)), .text(appKey), .integer(before)]
         try db.execute(SQL.purgeQueuedUsage, arguments)
         try db.execute(SQL.purgeQueue, arguments)
         let entries = db.changes

@@ -18,6 +18,13 @@ extension SQLiteServerStore {
         /// purged: `message_id_floor`) when that is higher (a burst of more in one millisecond,
         /// or a clock set back). Below 2^53 until 2248.
         static let idsPerMillisecond: Int64 = 1024
+
+        /// The lowest id of millisecond `time`: `time * idsPerMillisecond`, held at Int64's
+        /// ends for a time too far from the epoch.
+        static func firstID(ofMillisecond time: Int64) -> Int64 {
+            let (id, overflow) = time.multipliedReportingOverflow(by: idsPerMillisecond)
+            return overflow ? (time < 0 ? .min : .max) : id
+        }
         /// The message's id comes first, then its columns; the id is computed here, where the
         /// write lock makes it unique (the lane and the store's queue both insert).
         static let insertMessage = """

@@ -11,7 +11,7 @@ final class LaneFixture: Sendable {
     let loop: EventLoop
     let lane: LoopBound<SQLiteMessageLane>
 
-    init(lockPatience: Duration = .seconds(5), checkpointPages: Int = 1_000) async throws {
+    init(lockPatience: Duration = .seconds(5), checkpointPages: Int = 4_000) async throws {
         store = try await SQLiteServerStore.open(directory: directory.path)
         _ = try await store.registerDevices([DeviceRegistration(appKey: "app", userID: "bob", deviceID: "phone", platform: .mobile)], now: 1)
         let loop = try EventLoop(name: "lane-test")
