@@ -115,6 +115,6 @@ let package = Package(
         // What several test targets share: a deadline for async tests, a pseudo-terminal and a model of its screen,
         // and a look into the SQLite files a killed process left.
         .target(name: "TestSupport", dependencies: ["CSQLite", "IMStore", "IMProcess", "IMJSON", "IMPostgres", "IMProtocol"], path: "Tests/TestSupport"),
-        .testTarget(name: "SystemLibraryTests", dependencies: ["CEdit", "CSQLite", "CCrypto"]),
+        .testTarget(name: "SystemLibraryTests", dependencies: ["CEdit", "CSQLite", "CCrypto", "IMStore"]),
     ]
 )

@@ -68,7 +68,9 @@ public final class Database {
 
     /// Process-wide SQLite settings, applied before the first connection opens (they fail
     /// quietly once SQLite is initialized, e.g. when another library opened a database first).
-    private static func configureProcess() { _ = processConfigured }
+    /// Code that opens SQLite without `Database` (a test's read-only snapshot of a file) calls
+    /// this first, so that whichever opens first, the settings hold for the whole process.
+    public static func configureProcess() { _ = processConfigured }
 
     // SQLite's default preallocates a block of cache pages per connection on its first
     // read; with thousands of sessions that block is most of their memory. Pages then come

@@ -40,6 +40,8 @@ enum JournalBatchingVFS {
     /// The default VFS this one wraps, and this one; nil when SQLite has no default VFS.
     nonisolated(unsafe) private static let registration: (base: UnsafeMutablePointer<sqlite3_vfs>,
                                                           methods: UnsafeMutablePointer<sqlite3_io_methods>)? = {
+        // Finding a VFS initializes SQLite: the process's settings go first.
+        Database.configureProcess()
         guard let base = sqlite3_vfs_find(nil) else { return nil }
         let vfs = UnsafeMutablePointer<sqlite3_vfs>.allocate(capacity: 1)
         vfs.initialize(to: base.pointee)

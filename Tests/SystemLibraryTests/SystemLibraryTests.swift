@@ -1,6 +1,7 @@
 import CCrypto
 import CEdit
 import CSQLite
+import IMStore
 import Testing
 
 /// The Debian libraries link and behave as the modules above them expect.
@@ -11,6 +12,8 @@ struct SystemLibraryTests {
     }
 
     @Test func sqliteOpensAnInMemoryDatabase() {
+        // imsh's settings first, as for any SQLite opened beside `Database` in one process.
+        Database.configureProcess()
         var db: OpaquePointer?
         #expect(sqlite3_open(":memory:", &db) == SQLITE_OK)
         #expect(sqlite3_exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES (1);", nil, nil, nil) == SQLITE_OK)

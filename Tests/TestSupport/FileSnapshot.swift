@@ -30,6 +30,7 @@ public enum FileSnapshot {
     private struct Failure: Error {}
 
     private static func readOnce(_ path: String, _ sql: String, _ arguments: [DatabaseValue]) throws -> [[DatabaseValue]] {
+        Database.configureProcess()
         var handle: OpaquePointer?
         let uri = "file:\(encoded(path))?mode=ro&nolock=1"
         defer { sqlite3_close_v2(handle) }
