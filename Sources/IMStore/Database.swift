@@ -231,6 +231,18 @@ public final class Database {
         handle.map { sqlite3_get_autocommit($0) == 0 } ?? false
     }
 
+    /// A number that changes whenever the main database's content changes, through this
+    /// connection or any other, in this process or another (`SQLITE_FCNTL_DATA_VERSION`). Another
+    /// connection's commit shows once this one has begun a transaction after it; what this one
+    /// commits shows at once. For caches kept between transactions: compare it after `BEGIN`
+    /// with what it was after the last own `COMMIT`. Nil when closed.
+    public var dataVersion: UInt32? {
+        guard let handle else { return nil }
+        var version: UInt32 = 0
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK else { return nil }
+        return version
+    }
+
     /// The current `PRAGMA journal_mode`, lowercased (`wal`, `delete`, `memory`, ...).
     public func journalMode() throws(DatabaseError) -> String {
         try fetchOnce("PRAGMA journal_mode").first?[0].string?.lowercased() ?? ""

@@ -1,13 +1,12 @@
-import CCrypto
-
 extension Crypto {
-    /// `count` bytes from libcrypto's CSPRNG.
+    /// `count` bytes from libcrypto's CSPRNG, taken from the process's `RandomPool`.
     public static func randomBytes(_ count: Int) throws(CryptoError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
-        guard count > 0 else { return bytes }
-        guard RAND_bytes(&bytes, Int32(count)) == 1 else {
-            throw CryptoError(function: "RAND_bytes")
+        var failure: CryptoError?
+        bytes.withUnsafeMutableBytes { buffer in
+            do throws(CryptoError) { try RandomPool.shared.fill(buffer) } catch { failure = error }
         }
+        if let failure { throw failure }
         return bytes
     }
 }

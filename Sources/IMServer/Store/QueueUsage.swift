@@ -16,6 +16,15 @@ extension QueueUsage {
         self.bytes += bytes
     }
 
+    /// Counts one message of `bytes` less: it left the last queue that held it.
+    mutating func remove(messageOf bytes: Int) {
+        messages -= 1
+        self.bytes -= bytes
+    }
+
+    /// Whether this, as a change, changes nothing.
+    var isZero: Bool { messages == 0 && bytes == 0 }
+
     static func + (lhs: QueueUsage, rhs: QueueUsage) -> QueueUsage {
         QueueUsage(messages: lhs.messages + rhs.messages, bytes: lhs.bytes + rhs.bytes)
     }

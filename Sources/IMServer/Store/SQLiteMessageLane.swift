@@ -38,7 +38,7 @@ final class SQLiteMessageLane: MessageLane {
     private let store: SQLiteServerStore
     private let loop: EventLoop
     private let db: Database
-    private var jobs: [Job] = []
+    private var jobs: [LaneCall] = []
     private var turnScheduled = false
     private var retryTimer: TimerID?
     private var lateTimer: TimerID?
@@ -50,30 +50,12 @@ final class SQLiteMessageLane: MessageLane {
     private var closed = false
     /// Acknowledgements submitted and not yet run, by device (see `acknowledge`).
     private var openAcknowledgements: [DeviceKey: OpenAcknowledgements] = [:]
+    /// Device rows kept from one turn to the next while no other connection writes.
+    private let deviceRows = DeviceRowCache()
     /// Transactions committed, the calls they carried and checkpoints done, for tests and benchmarks.
     private(set) var commits = 0
     private(set) var committedCalls = 0
     private(set) var checkpoints = 0
-
-    /// What a call does to the file, which decides when it may run.
-    private enum Kind {
-        case read
-        case write
-        /// A write nobody waits for (acknowledgements: what the device has is not resent
-        /// while its connection lasts). It joins the next turn that runs anything, so the
-        /// pages it shares with the messages stored then are written once; at the latest it
-        /// runs `lateWriteDelay` after it was asked for.
-        case lateWrite
-    }
-
-    /// One call: `run` does its work inside the turn's transaction, `finish` answers it after.
-    private struct Job {
-        let kind: Kind
-        let operation: String
-        /// Returns the call's failure, if it failed.
-        let run: (Database) -> (any Error)?
-        let finish: ((any Error)?) -> Void
-    }
 
     /// Opens the lane's own connection to the store's file. Call on `loop`, before clients come.
     init(store: SQLiteServerStore, loop: EventLoop, lockPatience: Duration = .seconds(5),
@@ -107,13 +89,13 @@ final class SQLiteMessageLane: MessageLane {
         let uids: [String]
         do { uids = try store.prepare(messages) } catch { return then(.failure(error)) }
         submit(SQLiteServerStore.storingOperation(messages), .write, {
-            try SQLiteServerStore.storeMessages($0, messages, uids: uids, quota: quota)
+            try $0.store(messages, uids: uids, quota: quota)
         }, then: then)
     }
 
     func pending(_ device: DeviceKey, after: Int64, limit: Int, then: @escaping (Result<[QueuedMessage], any Error>) -> Void) {
         submit("read the queue of device \(device.deviceID)", .read, {
-            try SQLiteServerStore.pending($0, appKey: device.appKey, userID: device.userID, deviceID: device.deviceID,
+            try SQLiteServerStore.pending($0.db, appKey: device.appKey, userID: device.userID, deviceID: device.deviceID,
                                           after: after, limit: limit)
         }, then: then)
     }
@@ -130,10 +112,10 @@ final class SQLiteMessageLane: MessageLane {
         }
         let open = OpenAcknowledgements(messageIDs: messageIDs, then: then)
         openAcknowledgements[device] = open
-        submit("acknowledge messages of device \(device.deviceID)", .lateWrite, { [weak self] db in
+        submit("acknowledge messages of device \(device.deviceID)", .lateWrite, { [weak self] writer in
             self?.openAcknowledgements[device] = nil
-            return try SQLiteServerStore.acknowledge(db, appKey: device.appKey, userID: device.userID, deviceID: device.deviceID,
-                                                     messageIDs: open.messageIDs)
+            return try writer.acknowledge(appKey: device.appKey, userID: device.userID, deviceID: device.deviceID,
+                                          messageIDs: open.messageIDs)
         }, then: { result in
             for answer in open.answers { answer(result) }
         })
@@ -173,14 +155,14 @@ final class SQLiteMessageLane: MessageLane {
     // MARK: Turns
 
     private func submit<T>(
-        _ operation: String, _ kind: Kind, _ body: @escaping (Database) throws -> T,
+        _ operation: String, _ kind: LaneCall.Kind, _ body: @escaping (inout MessageWriter) throws -> T,
         then: @escaping (Result<T, any Error>) -> Void
     ) {
         guard !closed else { return then(.failure(stopping(operation))) }
         var outcome: Result<T, any Error>?
         let store = self.store
-        jobs.append(Job(kind: kind, operation: operation, run: { db in
-            outcome = Result { try body(db) }
+        jobs.append(LaneCall(kind: kind, operation: operation, run: { writer in
+            outcome = Result { try body(&writer) }
             if case .failure(let error) = outcome { return error }
             return nil
         }, finish: { failure in
@@ -203,56 +185,69 @@ final class SQLiteMessageLane: MessageLane {
         lateTimer = nil
         let batch = jobs
         jobs = []
+        switch transact(batch) {
+        case .committed:
+            lockedSince = nil
+            finish(batch, failure: nil)
+        case .locked(let error):
+            jobs = batch + jobs
+            waitForLock(error)
+        case .callFailed:
+            lockedSince = nil
+            // No savepoint per call (two more statements each): a failure, which is rare, undoes
+            // the turn and its calls run again one transaction each, so it stays with its call.
+            if batch.count == 1 { finish(batch, failure: nil) } else { batch.forEach(runAlone) }
+        case .failed(let error):
+            lockedSince = nil
+            finish(batch, failure: error)
+        }
+    }
+
+    /// Runs `job` in a transaction of its own and answers it.
+    private func runAlone(_ job: LaneCall) {
+        switch transact([job]) {
+        case .committed, .callFailed: job.finish(nil)
+        case .locked(let error): job.finish(error)
+        case .failed(let error): job.finish(error)
+        }
+    }
+
+    /// Runs `batch` in one transaction with one writer, and commits.
+    private func transact(_ batch: [LaneCall]) -> LaneCall.Outcome {
         let writes = batch.contains { $0.kind != .read }
         do {
             try db.execute(writes ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
         } catch where error.code == .busy || error.code == .locked {
-            jobs = batch + jobs
-            return waitForLock(error)
+            return .locked(error)
         } catch {
-            lockedSince = nil
-            return finish(batch, failure: error)
+            return .failed(error)
         }
-        // No savepoint per call (two more statements each): a failure, which is rare, undoes
-        // the turn and its calls run again one transaction each, so it stays with its call.
-        if let failure = batch.lazy.compactMap({ $0.run(self.db) }).first {
-            try? db.execute("ROLLBACK")
+        if writes { deviceRows.begin(db) }
+        var writer = MessageWriter(db: db, devices: deviceRows)
+        var failure: (any Error)?
+        for job in batch where failure == nil { failure = job.run(&writer) }
+        if let failure {
+            rollBack()
             // A lock met inside a call (a read during WAL recovery): the whole turn waits.
-            if let error = failure as? DatabaseError, error.code == .busy || error.code == .locked {
-                jobs = batch + jobs
-                return waitForLock(error)
-            }
-            lockedSince = nil
-            return batch.count == 1 ? finish(batch, failure: nil) : batch.forEach(runAlone)
+            if let error = failure as? DatabaseError, error.code == .busy || error.code == .locked { return .locked(error) }
+            return .callFailed
         }
-        lockedSince = nil
         do {
+            try writer.finish()
             try db.execute("COMMIT")
         } catch {
-            if db.isInTransaction { try? db.execute("ROLLBACK") }
-            return finish(batch, failure: error)
+            rollBack()
+            return .failed(error)
         }
+        if writes { deviceRows.committed(db) }
         commits += 1
         committedCalls += batch.count
-        finish(batch, failure: nil)
+        return .committed
     }
 
-    /// Runs `job` in a transaction of its own and answers it.
-    private func runAlone(_ job: Job) {
-        do {
-            try db.execute(job.kind == .read ? "BEGIN DEFERRED" : "BEGIN IMMEDIATE")
-            guard job.run(db) == nil else {
-                try? db.execute("ROLLBACK")
-                return job.finish(nil)
-            }
-            try db.execute("COMMIT")
-            commits += 1
-            committedCalls += 1
-            job.finish(nil)
-        } catch {
-            if db.isInTransaction { try? db.execute("ROLLBACK") }
-            job.finish(error)
-        }
+    private func rollBack() {
+        if db.isInTransaction { try? db.execute("ROLLBACK") }
+        deviceRows.forget()
     }
 
     /// Runs the late writes waiting alone once their delay is up.
@@ -264,7 +259,7 @@ final class SQLiteMessageLane: MessageLane {
         }
     }
 
-    private func finish(_ batch: [Job], failure: (any Error)?) {
+    private func finish(_ batch: [LaneCall], failure: (any Error)?) {
         for job in batch { job.finish(failure) }
     }
 

@@ -53,9 +53,4 @@ extension SQLiteServerStore {
         try db.fetchAll(SQL.deviceRows, [.text(appKey), .text(userID)])
             .map { ($0[0].int64 ?? 0, $0[1].string ?? "") }
     }
-
-    /// The row id of the device, or nil when the server never saw it.
-    static func deviceRowID(_ db: Database, appKey: String, userID: String, deviceID: String) throws -> Int64? {
-        try db.fetchOne(SQL.deviceRowID, [.text(appKey), .text(userID), .text(deviceID)])?[0].int64
-    }
 }

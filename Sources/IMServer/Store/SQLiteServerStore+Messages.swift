@@ -47,7 +47,7 @@ extension SQLiteServerStore {
         _ db: Database, _ messages: [NewMessage], uids: [String], quota: QueueQuota?
     ) throws -> [StoredMessageResult] {
         var writer = MessageWriter(db: db)
-        let results = try zip(messages, uids).map { message, uid in try writer.store(message, uid: uid, quota: quota) }
+        let results = try writer.store(messages, uids: uids, quota: quota)
         try writer.finish()
         return results
     }

@@ -52,29 +52,13 @@ extension SQLiteServerStore {
         }
     }
 
-    /// `acknowledge(...)` inside the caller's transaction.
-    ///
-    /// A message that leaves the last queue holding it stops counting for its sender; what
-    /// the call releases is summed by sender and written once for each.
+    /// `acknowledge(...)` inside the caller's transaction (see `MessageWriter.acknowledge`).
     static func acknowledge(
         _ db: Database, appKey: String, userID: String, deviceID: String, messageIDs: [Int64]
     ) throws -> Int {
-        guard let device = try deviceRowID(db, appKey: appKey, userID: userID, deviceID: deviceID) else { return 0 }
-        var removed = 0
-        var released: [UserKey: QueueUsage] = [:]
-        for messageID in messageIDs {
-            try db.execute(SQL.deleteQueueEntry, [.integer(device), .integer(messageID)])
-            guard db.changes > 0 else { continue }
-            removed += 1
-            guard let row = try db.fetchOne(SQL.unqueuedMessage, [.integer(messageID)]) else { continue }
-            let sender = UserKey(appKey: row[0].string ?? "", userID: row[1].string ?? "")
-            released[sender, default: QueueUsage()].add(messageOf: Int(row[2].int64 ?? 0))
-        }
-        for (sender, usage) in released {
-            try db.execute(SQL.releaseQueuedUsage, [
-                .integer(Int64(usage.messages)), .integer(Int64(usage.bytes)), .text(sender.appKey), .text(sender.userID),
-            ])
-        }
+        var writer = MessageWriter(db: db)
+        let removed = try writer.acknowledge(appKey: appKey, userID: userID, deviceID: deviceID, messageIDs: messageIDs)
+        try writer.finish()
         return removed
     }
 

@@ -9,7 +9,6 @@ extension SQLiteServerStore {
             SELECT blocked_until, deactivated, tokens_invalid_before FROM user_state WHERE app_key = ? AND user_id = ?
             """
         static let deviceRows = "SELECT id, device_id FROM device WHERE app_key = ? AND user_id = ?"
-        static let deviceRowID = "SELECT id FROM device WHERE app_key = ? AND user_id = ? AND device_id = ?"
         static let insertDevice = """
             INSERT INTO device(app_key, user_id, device_id, platform, registered_at) VALUES (?, ?, ?, ?, ?)
             """
@@ -68,6 +67,7 @@ extension SQLiteServerStore {
             UPDATE message_id_floor SET id = max(id, coalesce((SELECT max(id) FROM message WHERE \(expired)), 0)) WHERE one = 1
             """
         static let queuedUsage = "SELECT messages, bytes FROM queued_usage WHERE app_key = ? AND user_id = ?"
+        /// A change of a sender's usage, of either sign: what a transaction stored less what it released.
         static let addQueuedUsage = """
             INSERT INTO queued_usage(app_key, user_id, messages, bytes) VALUES (?, ?, ?, ?)
             ON CONFLICT(app_key, user_id) DO UPDATE SET messages = messages + excluded.messages, bytes = bytes + excluded.bytes
@@ -77,10 +77,6 @@ extension SQLiteServerStore {
         static let unqueuedMessage = """
             SELECT app_key, sender, length(CAST(text AS BLOB)) FROM message
             WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM queue WHERE message = ?1)
-            """
-        /// Messages and bytes (`?1`, `?2`) no longer queued, off the usage of a sender (`?3`, `?4`).
-        static let releaseQueuedUsage = """
-            UPDATE queued_usage SET messages = messages - ?1, bytes = bytes - ?2 WHERE app_key = ?3 AND user_id = ?4
             """
         /// Before a purge: the usage of the messages it takes from queues, by sender.
         static let purgeQueuedUsage = """
@@ -93,12 +89,12 @@ extension SQLiteServerStore {
 
         /// Every statement above, by name.
         static let hotPaths: [(name: String, sql: String)] = [
-            ("userState", userState), ("deviceRows", deviceRows), ("deviceRowID", deviceRowID),
+            ("userState", userState), ("deviceRows", deviceRows),
             ("insertDevice", insertDevice), ("insertMessage", insertMessage), ("insertNextMessage", insertNextMessage), ("firstCopy", firstCopy),
             ("insertQueueEntry", insertQueueEntry), ("pending", pending), ("pendingCount", pendingCount),
             ("deleteQueueEntry", deleteQueueEntry), ("purgeQueue", purgeQueue), ("purgeMessages", purgeMessages), ("raiseIDFloor", raiseIDFloor),
             ("queuedUsage", queuedUsage), ("addQueuedUsage", addQueuedUsage),
-            ("unqueuedMessage", unqueuedMessage), ("releaseQueuedUsage", releaseQueuedUsage),
+            ("unqueuedMessage", unqueuedMessage),
         ]
         // Not listed: `purgeQueuedUsage` groups the expiring messages (found by id) by sender
         // in a temporary b-tree, once a minute, as it must.
