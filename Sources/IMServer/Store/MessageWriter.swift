@@ -1,28 +1,23 @@
 import IMStore
 
-/// Writes messages and acknowledgements inside one transaction: each user's device rows looked
-/// up once (and kept between transactions by a `DeviceRowCache` the caller keeps), each
-/// message's id counted on from the one before, and each sender's queued usage changed once,
-/// by what the whole transaction stored less what it released (`finish`).
+/// Writes messages and acknowledgements inside one transaction: each user's device rows and
+/// each sender's usage read once, each message's id counted on from the one before, and each
+/// sender's queued usage changed once, by what the whole transaction stored less what it
+/// released (`finish`).
 ///
-/// The lane keeps one writer for a whole turn of calls, so that a message stored and one
-/// acknowledged in the same turn by the same sender cost no write of the usage at all.
+/// What it reads and learns goes into a `WriterMemory`. The lane keeps one memory for its
+/// connection, so that while nobody else writes the next turn reads none of it again, and one
+/// writer for a whole turn of calls, so that a message stored and one acknowledged in the same
+/// turn by the same sender cost no write of the usage at all.
 struct MessageWriter {
     let db: Database
-    private let deviceRows: DeviceRowCache
-    /// Each sender's usage as `queued_usage` had it before the transaction, for quotas; only
-    /// senders asked about.
-    private var storedUsage: [UserKey: QueueUsage] = [:]
+    private let memory: WriterMemory
     /// What this transaction stored less what it released, by sender, not yet in `queued_usage`.
     private var usageChanges: [UserKey: QueueUsage] = [:]
-    /// One past the id of the last message stored; nil until one is. The first message's id
-    /// comes from the file (`SQL.insertMessage`); the transaction holds the write lock, so
-    /// nobody else stores in between and later ones count on from here (a statement less each).
-    private var nextID: Int64?
 
-    init(db: Database, devices: DeviceRowCache = DeviceRowCache()) {
+    init(db: Database, memory: WriterMemory = WriterMemory()) {
         self.db = db
-        self.deviceRows = devices
+        self.memory = memory
     }
 
     /// Stores each message with its uid (see `store(_:uid:quota:)`).
@@ -52,8 +47,10 @@ struct MessageWriter {
             .text(message.appKey), .text(uid), .text(message.from), .text(joined),
             .text(message.cid), .text(message.text), .integer(message.sentAt),
         ]
+        // The first message's id comes from the file (`SQL.insertMessage`); the write lock keeps
+        // others from storing, so later ones count on from it (two subqueries less each).
         var insert = SQLiteServerStore.SQL.insertMessage
-        if let nextID {
+        if let nextID = memory.nextMessageID {
             // It follows time and only grows (see `SQL.idsPerMillisecond`).
             columns.append(.integer(max(nextID, SQLiteServerStore.SQL.firstID(ofMillisecond: message.sentAt))))
             insert = SQLiteServerStore.SQL.insertNextMessage
@@ -62,11 +59,13 @@ struct MessageWriter {
         guard db.changes > 0 else { return try firstCopy(of: message) }
         let messageID = db.lastInsertRowID
         // At Int64's end the next one goes through the file's count, which refuses it.
-        nextID = messageID < .max ? messageID + 1 : nil
+        memory.nextMessageID = messageID < .max ? messageID + 1 : nil
         var deliveries: [Delivery] = []
+        var entries = 0
         for userID in recipients {
             for device in try recipientRows(appKey: message.appKey, userID: userID) {
                 try db.execute(SQLiteServerStore.SQL.insertQueueEntry, [.integer(device.id), .integer(messageID)])
+                entries += 1
                 if device.deviceID != SQLiteServerStore.placeholderDeviceID {
                     deliveries.append(Delivery(userID: userID, deviceID: device.deviceID))
                 }
@@ -74,6 +73,7 @@ struct MessageWriter {
         }
         // Every message gets at least one queue entry (a placeholder's, if need be), so it counts.
         usageChanges[sender, default: QueueUsage()].add(messageOf: size)
+        if entries == 1 { memory.rememberQueuedOnce(messageID, sender: sender, bytes: size) }
         return StoredMessageResult(uid: uid, messageID: messageID, sentAt: message.sentAt, isDuplicate: false, deliveries: deliveries)
     }
 
@@ -85,8 +85,13 @@ struct MessageWriter {
         var removed = 0
         for messageID in messageIDs {
             try db.execute(SQLiteServerStore.SQL.deleteQueueEntry, [.integer(device.id), .integer(messageID)])
+            let queuedOnce = memory.takeQueuedOnce(messageID)
             guard db.changes > 0 else { continue }
             removed += 1
+            if let queuedOnce {
+                usageChanges[queuedOnce.sender, default: QueueUsage()].remove(messageOf: queuedOnce.bytes)
+                continue
+            }
             guard let row = try db.fetchOne(SQLiteServerStore.SQL.unqueuedMessage, [.integer(messageID)]) else { continue }
             let sender = UserKey(appKey: row[0].string ?? "", userID: row[1].string ?? "")
             usageChanges[sender, default: QueueUsage()].remove(messageOf: Int(row[2].int64 ?? 0))
@@ -101,6 +106,7 @@ struct MessageWriter {
             try db.execute(SQLiteServerStore.SQL.addQueuedUsage, [
                 .text(sender.appKey), .text(sender.userID), .integer(Int64(change.messages)), .integer(Int64(change.bytes)),
             ])
+            if let stored = memory.usage(of: sender) { memory.remember(stored + change, of: sender) }
         }
         usageChanges = [:]
     }
@@ -126,30 +132,30 @@ struct MessageWriter {
     /// The sender's usage with what this transaction changed so far (the table has it at `finish`).
     private mutating func usage(of sender: UserKey) throws -> QueueUsage {
         let changed = usageChanges[sender] ?? QueueUsage()
-        if let stored = storedUsage[sender] { return stored + changed }
+        if let stored = memory.usage(of: sender) { return stored + changed }
         let row = try db.fetchOne(SQLiteServerStore.SQL.queuedUsage, [.text(sender.appKey), .text(sender.userID)])
         let stored = QueueUsage(messages: Int(row?[0].int64 ?? 0), bytes: Int(row?[1].int64 ?? 0))
-        storedUsage[sender] = stored
+        memory.remember(stored, of: sender)
         return stored + changed
     }
 
     /// The user's device rows as the file has them.
-    private func rows(of user: UserKey) throws -> DeviceRowCache.Rows {
-        if let known = deviceRows[user] { return known }
+    private func rows(of user: UserKey) throws -> WriterMemory.Rows {
+        if let known = memory.rows(of: user) { return known }
         let rows = try SQLiteServerStore.deviceRows(db, appKey: user.appKey, userID: user.userID)
-        deviceRows[user] = rows
+        memory.remember(rows, of: user)
         return rows
     }
 
     /// The user's device rows, creating the placeholder when the user has none.
-    private func recipientRows(appKey: String, userID: String) throws -> DeviceRowCache.Rows {
+    private func recipientRows(appKey: String, userID: String) throws -> WriterMemory.Rows {
         let user = UserKey(appKey: appKey, userID: userID)
         let rows = try rows(of: user)
         guard rows.isEmpty else { return rows }
         try db.execute(SQLiteServerStore.SQL.insertDevice,
                        [.text(appKey), .text(userID), .text(SQLiteServerStore.placeholderDeviceID), "", 0])
-        let placeholder: DeviceRowCache.Rows = [(db.lastInsertRowID, SQLiteServerStore.placeholderDeviceID)]
-        deviceRows[user] = placeholder
+        let placeholder: WriterMemory.Rows = [(db.lastInsertRowID, SQLiteServerStore.placeholderDeviceID)]
+        memory.remember(placeholder, of: user)
         return placeholder
     }
 }

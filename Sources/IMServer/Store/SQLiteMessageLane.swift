@@ -50,8 +50,8 @@ final class SQLiteMessageLane: MessageLane {
     private var closed = false
     /// Acknowledgements submitted and not yet run, by device (see `acknowledge`).
     private var openAcknowledgements: [DeviceKey: OpenAcknowledgements] = [:]
-    /// Device rows kept from one turn to the next while no other connection writes.
-    private let deviceRows = DeviceRowCache()
+    /// What the turns' writers learned of the file, kept while no other connection writes.
+    private let memory = WriterMemory()
     /// Transactions committed, the calls they carried and checkpoints done, for tests and benchmarks.
     private(set) var commits = 0
     private(set) var committedCalls = 0
@@ -222,8 +222,8 @@ final class SQLiteMessageLane: MessageLane {
         } catch {
             return .failed(error)
         }
-        if writes { deviceRows.begin(db) }
-        var writer = MessageWriter(db: db, devices: deviceRows)
+        if writes { memory.begin(db) }
+        var writer = MessageWriter(db: db, memory: memory)
         var failure: (any Error)?
         for job in batch where failure == nil { failure = job.run(&writer) }
         if let failure {
@@ -239,7 +239,7 @@ final class SQLiteMessageLane: MessageLane {
             rollBack()
             return .failed(error)
         }
-        if writes { deviceRows.committed(db) }
+        if writes { memory.committed(db) }
         commits += 1
         committedCalls += batch.count
         return .committed
@@ -247,7 +247,7 @@ final class SQLiteMessageLane: MessageLane {
 
     private func rollBack() {
         if db.isInTransaction { try? db.execute("ROLLBACK") }
-        deviceRows.forget()
+        memory.forget()
     }
 
     /// Runs the late writes waiting alone once their delay is up.

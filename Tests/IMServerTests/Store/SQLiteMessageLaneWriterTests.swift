@@ -3,9 +3,9 @@ import Testing
 import TestSupport
 @testable import IMServer
 
-/// What the lane keeps between calls and turns: device rows (forgotten when another connection
-/// commits or a turn rolls back) and each sender's usage, changed once per turn by what the
-/// turn's stores and acknowledgements add up to.
+/// What the lane keeps between calls and turns (`WriterMemory`: device rows, usage, the next
+/// id, messages queued once), forgotten when another connection commits or a turn rolls back;
+/// and each sender's usage, changed once per turn by what its stores and acknowledgements add up to.
 @Suite struct SQLiteMessageLaneWriterTests {
     @Test func aDeviceAnotherConnectionRegistersGetsTheNextMessage() async throws {
         let fixture = try await LaneFixture()
@@ -83,5 +83,38 @@ import TestSupport
         }
         #expect(try await fixture.store.queuedUsage(appKey: "app", userID: "alice") == QueueUsage(messages: 2, bytes: 15))
         #expect(try await fixture.pendingCount() == 2)
+    }
+
+    @Test func aSendersUsageChangedByAnotherConnectionCountsForTheQuota() async throws {
+        let fixture = try await LaneFixture()
+        defer { fixture.stop() }
+        let quota = QueueQuota(messages: 2, bytes: 1_000)
+        let first = try await fixture.onLoop { lane, done in
+            lane.store([fixture.message("m1")], quota: quota) { done((try? $0.get())?.first?.overQuota == nil) }
+        }
+        #expect(first)
+        // The store's own connection (as the server API does) stores alice's second message.
+        _ = try await fixture.store.storeMessages([fixture.message("m2")], quota: nil)
+        let third = try await fixture.onLoop { lane, done in
+            lane.store([fixture.message("m3")], quota: quota) { done((try? $0.get())?.first?.overQuota) }
+        }
+        #expect(third == QueueUsage(messages: 2, bytes: 10))
+        #expect(try await fixture.pendingCount() == 2)
+    }
+
+    @Test func aMessageQueuedForTwoDevicesStopsCountingAtTheLastAcknowledgement() async throws {
+        let fixture = try await LaneFixture()
+        defer { fixture.stop() }
+        _ = try await fixture.store.registerDevices(
+            [DeviceRegistration(appKey: "app", userID: "bob", deviceID: "tablet", platform: .pc)], now: 2)
+        let ids = try await fixture.storedIDs(["m1", "m2"])
+        let tablet = DeviceKey(appKey: "app", userID: "bob", deviceID: "tablet")
+        for (device, expected) in [(fixture.device, 2), (tablet, 0)] {
+            let removed = try await fixture.onLoop { lane, done in
+                lane.acknowledge(device, messageIDs: ids) { done((try? $0.get()) ?? -1) }
+            }
+            #expect(removed == 2)
+            #expect(try await fixture.store.queuedUsage(appKey: "app", userID: "alice").messages == expected)
+        }
     }
 }
