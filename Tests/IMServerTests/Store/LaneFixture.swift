@@ -1,4 +1,5 @@
 import Dispatch
+import IMStore
 import IMTransport
 import TestSupport
 @testable import IMServer
@@ -35,6 +36,33 @@ final class LaneFixture: Sendable {
     func storedIDs(_ cids: [String]) async throws -> [Int64] {
         try await onLoop { lane, done in
             lane.store(cids.map { self.message($0) }, quota: nil) { done((try? $0.get())?.map(\.messageID) ?? []) }
+        }
+    }
+
+    /// Makes every later insert of a message with text `text` (letters only) fail, from
+    /// another connection, with the reason "`text` refused".
+    func refuseMessages(withText text: String) throws {
+        let probe = try Database(path: store.path)
+        try probe.executeScript("""
+            CREATE TRIGGER refuse_\(text) BEFORE INSERT ON message WHEN NEW.text = '\(text)'
+            BEGIN SELECT RAISE(ABORT, '\(text) refused'); END
+            """)
+    }
+
+    /// Stores each message in a call of its own, all in one turn; each call's outcome by name:
+    /// "stored" or the failure's description.
+    func storeInOneTurn(_ messages: [(name: String, message: NewMessage)]) async throws -> [String: String] {
+        try await onLoop { lane, done in
+            var outcomes: [String: String] = [:]
+            for (name, message) in messages {
+                lane.store([message], quota: nil) { result in
+                    switch result {
+                    case .success: outcomes[name] = "stored"
+                    case .failure(let error): outcomes[name] = "\(error)"
+                    }
+                    if outcomes.count == messages.count { done(outcomes) }
+                }
+            }
         }
     }
 

@@ -31,22 +31,11 @@ import TestSupport
     @Test func aFailingCallFailsAloneAndItsTurnMatesCommit() async throws {
         let fixture = try await LaneFixture()
         defer { fixture.stop() }
-        let probe = try Database(path: fixture.store.path)
-        try probe.executeScript("""
-            CREATE TRIGGER refuse_boom BEFORE INSERT ON message WHEN NEW.text = 'boom'
-            BEGIN SELECT RAISE(ABORT, 'boom refused'); END
-            """)
-        let outcomes = try await fixture.onLoop { lane, done in
-            var answers: [String: Bool] = [:]
-            for text in ["first", "boom", "last"] {
-                lane.store([fixture.message(text, text: text)], quota: nil) { result in
-                    if case .failure(let error) = result { #expect("\(error)".contains("boom refused")) }
-                    answers[text] = (try? result.get()) != nil
-                    if answers.count == 3 { done(answers) }
-                }
-            }
-        }
-        #expect(outcomes == ["first": true, "boom": false, "last": true])
+        try fixture.refuseMessages(withText: "boom")
+        let outcomes = try await fixture.storeInOneTurn(["first", "boom", "last"].map { ($0, fixture.message($0, text: $0)) })
+        #expect(outcomes["first"] == "stored")
+        #expect(outcomes["boom"]?.contains("boom refused") == true, "\(outcomes)")
+        #expect(outcomes["last"] == "stored")
         #expect(try await fixture.pendingCount() == 2)
     }
 

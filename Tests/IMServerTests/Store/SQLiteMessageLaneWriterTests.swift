@@ -1,4 +1,3 @@
-import IMStore
 import Testing
 import TestSupport
 @testable import IMServer
@@ -25,26 +24,15 @@ import TestSupport
     @Test func aPlaceholderOfARolledBackTurnIsNotTakenForStored() async throws {
         let fixture = try await LaneFixture()
         defer { fixture.stop() }
-        let probe = try Database(path: fixture.store.path)
-        try probe.executeScript("""
-            CREATE TRIGGER refuse_boom BEFORE INSERT ON message WHEN NEW.text = 'boom'
-            BEGIN SELECT RAISE(ABORT, 'boom refused'); END
-            """)
+        try fixture.refuseMessages(withText: "boom")
         // A commit of the lane's own first, so that what it remembers is not forgotten anyway.
         _ = try await fixture.storedIDs(["warm"])
         // Carol has no device: her message makes a placeholder, which the failing call's
         // rollback takes away before her call runs again alone.
         let toCarol = NewMessage(appKey: "app", from: "alice", to: ["carol"], cid: "c1", text: "hi", sentAt: 1_000)
-        let outcomes = try await fixture.onLoop { lane, done in
-            var answers: [String: Bool] = [:]
-            for (name, message) in [("carol", toCarol), ("boom", fixture.message("boom", text: "boom"))] {
-                lane.store([message], quota: nil) { result in
-                    answers[name] = (try? result.get()) != nil
-                    if answers.count == 2 { done(answers) }
-                }
-            }
-        }
-        #expect(outcomes == ["carol": true, "boom": false])
+        let outcomes = try await fixture.storeInOneTurn([("carol", toCarol), ("boom", fixture.message("boom", text: "boom"))])
+        #expect(outcomes["carol"] == "stored")
+        #expect(outcomes["boom"]?.contains("boom refused") == true)
         let placeholder = SQLiteServerStore.placeholderDeviceID
         #expect(try await fixture.store.pendingCount(appKey: "app", userID: "carol", deviceID: placeholder) == 1)
         // Her first device takes over the placeholder's queue.
