@@ -76,11 +76,13 @@ public final class Database {
     // read; with thousands of sessions that block is most of their memory. Pages then come
     // from the heap as needed. Its heap statistics (which nothing here reads) would take one
     // mutex, shared by every connection, around each of its allocations. Its page cache is
-    // wrapped so that ending a transaction does not walk it (`TrackedPageCache`).
+    // wrapped so that ending a transaction does not walk it (`TrackedPageCache`), and its
+    // files are read without updating their access times (`openFilesWithoutAccessTime`).
     private static let processConfigured: Void = {
         imsh_sqlite_page_cache_on_demand()
         imsh_sqlite_memory_statistics_off()
         TrackedPageCache.install()
+        openFilesWithoutAccessTime()
     }()
 
     private func setUp(_ configuration: Configuration) throws(DatabaseError) {
