@@ -5,14 +5,16 @@ import IMStore
 /// queued usage, the next message id, and the messages it queued for one device only.
 ///
 /// Why: at light load each message and each acknowledgement is a transaction of its own, and
-/// reading these again cost a statement each, about a fifth of imserver's CPU per message
-/// (BENCHMARKS.md, issue 17's tenth step). Why it stays right: the file changes only through
-/// commits. The owner calls `begin` once its write transaction holds the lock, and everything
-/// is forgotten when the file's data version (`Database.dataVersion`) is not the one its own
-/// last commit left, that is when another connection (a login registering a device, the
-/// server API, a purge, `imserver app` in another process) committed in between; and the
-/// owner calls `forget` when a transaction rolls back, since what it learned may be undone.
-/// A fresh memory knows nothing, so a writer given one reads everything from the file.
+/// reading these again cost a statement each: keeping them took about 7 us of imserver's CPU
+/// off a message at 5,000/s (BENCHMARKS.md, issue 17's tenth step).
+///
+/// Why it stays right: the file changes only through commits. The owner calls `begin` once
+/// its write transaction holds the lock, and everything is forgotten when the file's data
+/// version (`Database.dataVersion`) is not the one its own last commit left, that is when
+/// another connection (a login registering a device, the server API, a purge, `imserver app`
+/// in another process) committed in between; and the owner calls `forget` when a transaction
+/// rolls back, since what it learned may be undone. A fresh memory knows nothing, so a writer
+/// given one reads everything from the file.
 final class WriterMemory {
     /// A user's rows: real devices, or only the placeholder, or none.
     typealias Rows = [(id: Int64, deviceID: String)]
