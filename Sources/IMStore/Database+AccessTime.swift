@@ -16,19 +16,25 @@ extension Database {
     /// bench (BENCHMARKS.md, issue 17's tenth step). Nothing here reads access times. Files the
     /// process does not own (`EPERM`) open as before. Called once, before the first open.
     static func openFilesWithoutAccessTime() {
-        guard let unix = sqlite3_vfs_find("unix"), unix.pointee.iVersion >= 3,
+        guard noAccessTimeFlag != nil, let unix = sqlite3_vfs_find("unix"), unix.pointee.iVersion >= 3,
               let setSystemCall = unix.pointee.xSetSystemCall else { return }
         // SQLite calls its "open" as int (*)(const char *, int, int).
         let open: @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> Int32 = { path, flags, mode in
             guard let path else { errno = EFAULT; return -1 }
-            let descriptor = Glibc.open(path, flags | Database.noAccessTimeFlag, mode_t(mode))
+            let descriptor = Glibc.open(path, flags | (Database.noAccessTimeFlag ?? 0), mode_t(mode))
             guard descriptor < 0, errno == EPERM else { return descriptor }
             return Glibc.open(path, flags, mode_t(mode))
         }
         _ = setSystemCall(unix, "open", unsafeBitCast(open, to: sqlite3_syscall_ptr.self))
     }
 
-    /// `O_NOATIME`, which the Glibc module (built without `_GNU_SOURCE`) does not export; this
-    /// is its value on Linux's x86-64 and arm64.
-    static let noAccessTimeFlag: Int32 = 0o1_000_000
+    /// `O_NOATIME`, which the Glibc module (built without `_GNU_SOURCE`) does not export: its
+    /// value on x86-64 and arm64; nil elsewhere, where it differs and files open as before.
+    static var noAccessTimeFlag: Int32? {
+        #if arch(x86_64) || arch(arm64)
+        0o1_000_000
+        #else
+        nil
+        #endif
+    }
 }

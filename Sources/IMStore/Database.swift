@@ -82,6 +82,7 @@ public final class Database {
         imsh_sqlite_page_cache_on_demand()
         imsh_sqlite_memory_statistics_off()
         TrackedPageCache.install()
+        // Last: finding the unix VFS initializes SQLite, after which the settings above fail.
         openFilesWithoutAccessTime()
     }()
 

@@ -61,25 +61,28 @@ final class WriterMemory {
     func rows(of user: UserKey) -> Rows? { rowsByUser[user] }
 
     func remember(_ rows: Rows, of user: UserKey) {
-        if rowsByUser[user] == nil, rowsByUser.count >= Self.entryLimit { rowsByUser = [:] }
-        rowsByUser[user] = rows
+        Self.put(rows, for: user, in: &rowsByUser)
     }
 
     func usage(of sender: UserKey) -> QueueUsage? { usageBySender[sender] }
 
-    func remember(_ usage: QueueUsage?, of sender: UserKey) {
-        if usageBySender[sender] == nil, usageBySender.count >= Self.entryLimit { usageBySender = [:] }
-        usageBySender[sender] = usage
+    func remember(_ usage: QueueUsage, of sender: UserKey) {
+        Self.put(usage, for: sender, in: &usageBySender)
     }
 
     func rememberQueuedOnce(_ messageID: Int64, sender: UserKey, bytes: Int) {
-        if onlyQueuedOnce.count >= Self.entryLimit { onlyQueuedOnce = [:] }
-        onlyQueuedOnce[messageID] = (sender, bytes)
+        Self.put((sender, bytes), for: messageID, in: &onlyQueuedOnce)
     }
 
     /// The sender and size of a message queued once, which its acknowledgement takes out of
     /// every queue; nil when not known so.
     func takeQueuedOnce(_ messageID: Int64) -> (sender: UserKey, bytes: Int)? {
         onlyQueuedOnce.removeValue(forKey: messageID)
+    }
+
+    /// Sets `table[key]`, first emptying a table that is full (`entryLimit`) and lacks the key.
+    private static func put<Key: Hashable, Value>(_ value: Value, for key: Key, in table: inout [Key: Value]) {
+        if table[key] == nil, table.count >= entryLimit { table = [:] }
+        table[key] = value
     }
 }

@@ -51,24 +51,31 @@ import TestSupport
         // counts m1 as gone and m2 as there.
         let quota = QueueQuota(messages: 2, bytes: 100)
         let stored = try await fixture.onLoop { lane, done in
+            let before = lane.commits
             var results: [Bool] = []
             lane.acknowledge(device, messageIDs: first) { _ in }
             for (cid, text) in [("m2", "hello"), ("m3", "hello, bob")] {
                 lane.store([fixture.message(cid, text: text)], quota: quota) { result in
                     results.append((try? result.get())?.first.map { $0.overQuota == nil } ?? false)
-                    if results.count == 2 { done((results, lane.commits)) }
+                    if results.count == 2 { done((results, lane.commits - before)) }
                 }
             }
         }
         #expect(stored.0 == [true, true])
+        #expect(stored.1 == 1)
         #expect(try await fixture.store.queuedUsage(appKey: "app", userID: "alice") == QueueUsage(messages: 2, bytes: 15))
         // Netted to nothing: m2 acknowledged and m4 (same size) stored leave the row as it was.
         let m2 = try #require(try await fixture.store.pending(appKey: "app", userID: "bob", deviceID: "phone", after: 0, limit: 10)
             .first { $0.cid == "m2" })
-        _ = try await fixture.onLoop { lane, done in
+        let netted = try await fixture.onLoop { lane, done in
+            let before = lane.commits
             lane.acknowledge(device, messageIDs: [m2.messageID]) { _ in }
-            lane.store([fixture.message("m4", text: "howdy")], quota: quota) { done((try? $0.get()) != nil) }
+            lane.store([fixture.message("m4", text: "howdy")], quota: quota) { result in
+                done(((try? result.get())?.first.map { $0.overQuota == nil } ?? false, lane.commits - before))
+            }
         }
+        #expect(netted.0)
+        #expect(netted.1 == 1)
         #expect(try await fixture.store.queuedUsage(appKey: "app", userID: "alice") == QueueUsage(messages: 2, bytes: 15))
         #expect(try await fixture.pendingCount() == 2)
     }
@@ -78,7 +85,7 @@ import TestSupport
         defer { fixture.stop() }
         let quota = QueueQuota(messages: 2, bytes: 1_000)
         let first = try await fixture.onLoop { lane, done in
-            lane.store([fixture.message("m1")], quota: quota) { done((try? $0.get())?.first?.overQuota == nil) }
+            lane.store([fixture.message("m1")], quota: quota) { done((try? $0.get())?.first.map { $0.overQuota == nil } ?? false) }
         }
         #expect(first)
         // The store's own connection (as the server API does) stores alice's second message.
