@@ -10,7 +10,8 @@ public final class Database {
     public let path: String
     private var handle: OpaquePointer?
     private var statementCache = StatementCache()
-    let releasesMemoryAfterTransactions: Bool
+    /// The configuration's, unless a `DatabaseQueue` keeping caches decides instead (`adoptCacheRelease`).
+    var releasesMemoryAfterTransactions: Bool
     /// How long a statement waits for another connection's lock (the configuration's).
     let busyTimeoutMilliseconds: Int32
     /// The closure SQLite's WAL hook calls (see `onWALCommit`).
@@ -259,9 +260,9 @@ public final class Database {
         return Int(current)
     }
 
-    /// The rollback journal's records gathered and the writes they went out in, when the
-    /// journal is open through `JournalBatchingVFS` (for tests).
-    var journalWriteCounts: (gathered: Int, written: Int)? {
+    /// The rollback journal's records gathered, the writes they went out in and the writes
+    /// that went straight through, when the journal is open through `JournalBatchingVFS` (for tests).
+    var journalWriteCounts: (gathered: Int, written: Int, direct: Int)? {
         guard let handle else { return nil }
         var journal: UnsafeMutablePointer<sqlite3_file>?
         guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_JOURNAL_POINTER, &journal) == SQLITE_OK else { return nil }

@@ -16,10 +16,15 @@ extension DatabaseQueue {
     public struct IdleClosing: Sendable, Equatable {
         public var after: Duration
         public var crowd: Int
+        /// For a connection that gives its page cache back after each transaction
+        /// (`Database.Configuration.releaseMemoryAfterTransactions`): when it may keep it
+        /// while busy instead. Nil: it gives it back at once, as configured.
+        public var cacheKeeping: CacheKeeping?
 
-        public init(after: Duration, crowd: Int) {
+        public init(after: Duration, crowd: Int, cacheKeeping: CacheKeeping? = nil) {
             self.after = after
             self.crowd = max(0, crowd)
+            self.cacheKeeping = cacheKeeping
         }
     }
 
@@ -35,6 +40,9 @@ extension DatabaseQueue {
         var lastUse: UInt64 = 0
         /// A check for idleness is queued.
         var checkQueued = false
+        /// The connection keeps its page cache between uses, holding one of
+        /// `CacheKeeping.limit`'s places (see `keepOrReleaseCache`).
+        var keepsCache = false
     }
 
     /// Whether idle closing has given the file back now, after the work already submitted (for tests).
@@ -52,6 +60,7 @@ extension DatabaseQueue {
         var configuration = database.configuration
         configuration.create = false
         database = try Database(path: path, configuration: configuration)
+        adoptCacheRelease()
         idleState.isIdleClosed = false
         Self.openCount.add(1, ordering: .relaxed)
     }
@@ -62,13 +71,15 @@ extension DatabaseQueue {
         guard let idleClosing, !idleState.isClosed, !idleState.isIdleClosed else { return }
         if Self.openCount.load(ordering: .relaxed) > idleClosing.crowd { return closeWhileIdle() }
         idleState.lastUse = DispatchTime.now().uptimeNanoseconds
+        keepOrReleaseCache()
         guard !idleState.checkQueued else { return }
-        queueIdleCheck(after: idleClosing.after)
+        queueIdleCheck(after: nextCheck(idleFor: .zero, closing: idleClosing))
     }
 
     /// Under `inUse`: closes the file for good (`close()`).
     func closeForGood() {
         if !idleState.isIdleClosed && !idleState.isClosed {
+            stopKeepingCache()
             database.close()
             if idleClosing != nil { Self.openCount.subtract(1, ordering: .relaxed) }
         }
@@ -91,12 +102,21 @@ extension DatabaseQueue {
             if idleFor >= idleClosing.after {
                 closeWhileIdle()
             } else {
-                queueIdleCheck(after: idleClosing.after - idleFor)
+                if let keeping = idleClosing.cacheKeeping, idleFor >= keeping.idle { releaseKeptCache() }
+                queueIdleCheck(after: nextCheck(idleFor: idleFor, closing: idleClosing))
             }
         }
     }
 
+    /// How long until the next thing idleness does: give the kept cache back, or close.
+    private func nextCheck(idleFor: Duration, closing: IdleClosing) -> Duration {
+        let untilClose = closing.after - idleFor
+        guard idleState.keepsCache, let keeping = closing.cacheKeeping else { return untilClose }
+        return min(untilClose, max(.zero, keeping.idle - idleFor))
+    }
+
     private func closeWhileIdle() {
+        stopKeepingCache()
         database.close()
         idleState.isIdleClosed = true
         Self.openCount.subtract(1, ordering: .relaxed)

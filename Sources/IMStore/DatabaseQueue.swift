@@ -33,10 +33,12 @@ public final class DatabaseQueue: @unchecked Sendable {
         self.queue = DispatchQueue(label: label, target: target)
         self.idleClosing = idleClosing
         if idleClosing != nil { Self.openCount.add(1, ordering: .relaxed) }
+        adoptCacheRelease()
     }
 
     deinit {
         if idleClosing != nil && !idleState.isIdleClosed && !idleState.isClosed { Self.openCount.subtract(1, ordering: .relaxed) }
+        stopKeepingCache()
     }
 
     /// Opens `path` on a fresh queue, applies `migrator`, and returns the owner.

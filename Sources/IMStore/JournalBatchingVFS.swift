@@ -8,17 +8,18 @@ import Glibc
 ///
 /// Why: SQLite writes each page it journals as three writes (page number, page, checksum),
 /// so a session's commit of three pages cost fourteen pwrite(2)s, two commits a message
-/// (BENCHMARKS.md, issue 17's sixth step). Gathered, the same commit costs six. A WAL frame is
+/// (BENCHMARKS.md, issue 17's sixth step). Gathered, the same commit costs five. A WAL frame is
 /// two writes (its header, the page): the server's commit of five pages, ten.
 ///
 /// Why it is as safe as writing at once: what reaches the file, and in which order against
 /// the database file, is unchanged. The gathered records go out before any write, truncation
 /// or sync of the database file (the journal must precede the pages it protects), before any
-/// read, size, truncation, sync or close of the journal itself, and a write at the journal's
-/// start (its header, which marks a transaction's beginning and, zeroed, its end) goes
-/// straight through after them. A process killed while records wait has not yet written
-/// the database file for them, so the file is as it was: the same state SQLite leaves
-/// when killed between its own writes.
+/// read, size, truncation, sync or close of the journal itself. The header that opens a
+/// transaction is gathered with its records (one write for both); any other write at the
+/// journal's start (the zeroed header that ends a transaction) goes straight through after
+/// them. A process killed while records wait has not yet written the database file for
+/// them, and the journal on disk still ends the previous transaction, so both are as they
+/// were: the same state SQLite leaves when killed between its own writes.
 ///
 /// A WAL's frames go out with the page of a transaction's last frame (its header carries the
 /// database's size after the commit), so a failed write fails that COMMIT, and before any
@@ -91,9 +92,10 @@ enum JournalBatchingVFS {
         var file: UnsafeMutablePointer<sqlite3_file>?
         var bytes: [UInt8] = []
         var start: Int64 = 0
-        /// Records gathered and the writes they went out in (for tests).
+        /// Records gathered, the writes they went out in, and writes that went straight through (for tests).
         var gathered = 0
         var flushes = 0
+        var direct = 0
         /// The most one write may carry: the default VFS writes at most 0x1ffff bytes a call
         /// and takes a shorter write for a full disk (`SQLITE_FULL`). Records that would pass
         /// it go out first; one record is at most a page (64 KiB) and a few bytes.
@@ -126,6 +128,20 @@ enum JournalBatchingVFS {
             return endsCommit ? flush() : SQLITE_OK
         }
 
+        /// Whether a write at the journal's start is a rollback journal's header opening a
+        /// transaction with nothing waiting: it is gathered with the records that follow it.
+        /// Until they go out, the journal's header on disk is the previous commit's zeroed one
+        /// (or the file is empty), so the journal is not hot, and the database file has not
+        /// been written for this transaction: a process killed meanwhile leaves both as they
+        /// were. The zeroed header that ends a transaction has no magic and goes straight through.
+        func opensTransaction(_ buffer: UnsafeRawPointer, count: Int, at offset: Int64) -> Bool {
+            guard !isWAL, offset == 0, bytes.isEmpty, count >= Self.journalMagic.count else { return false }
+            return Self.journalMagic.withUnsafeBytes { memcmp(buffer, $0.baseAddress!, $0.count) == 0 }
+        }
+
+        /// The first eight bytes of a rollback journal's header (SQLite's file format).
+        static let journalMagic: [UInt8] = [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]
+
         func flush() -> Int32 {
             guard !bytes.isEmpty else { return SQLITE_OK }
             // A WAL's buffer is kept for the next commit (a server has a few); a session's
@@ -137,11 +153,12 @@ enum JournalBatchingVFS {
         }
     }
 
-    /// The records gathered and the writes they went out in, for the journal file object
-    /// `journal` (`SQLITE_FCNTL_JOURNAL_POINTER`); nil for a file of another VFS.
-    static func counts(ofJournal journal: UnsafeMutablePointer<sqlite3_file>?) -> (gathered: Int, written: Int)? {
+    /// The records gathered, the writes they went out in and the writes that went straight
+    /// through, for the journal file object `journal` (`SQLITE_FCNTL_JOURNAL_POINTER`); nil
+    /// for a file of another VFS.
+    static func counts(ofJournal journal: UnsafeMutablePointer<sqlite3_file>?) -> (gathered: Int, written: Int, direct: Int)? {
         guard let records = state(journal)?.records else { return nil }
-        return (records.gathered, records.flushes)
+        return (records.gathered, records.flushes, records.direct)
     }
 
     // MARK: The VFS
@@ -200,11 +217,12 @@ enum JournalBatchingVFS {
         xWrite: { file, buffer, count, offset in
             guard let file, let buffer else { return SQLITE_MISUSE }
             let state = state(file)
-            if let records = state?.records, offset > 0 {
+            if let records = state?.records, offset > 0 || records.opensTransaction(buffer, count: Int(count), at: offset) {
                 return records.add(buffer, count: Int(count), at: offset)
             }
             let code = flushJournal(of: file)
             guard code == SQLITE_OK else { return code }
+            state?.records?.direct += 1
             return methodsOf(file)?.xWrite?(inner(file), buffer, count, offset) ?? SQLITE_IOERR
         },
         xTruncate: { file, size in

@@ -17,12 +17,18 @@ final class EngineRuntime: Sendable {
         self.configuration = configuration
         self.group = group
         self.databaseThreads = DatabaseThreads(count: configuration.databaseThreads, label: "imsh.engine.database")
+        // Busy session databases keep their page cache between transactions (each saves about
+        // seven page reads a message, BENCHMARKS.md, issue 17's eleventh step): 512 of them
+        // hold at most 32 MiB (64 KiB each, `Database.Configuration.compact`), about 20 in
+        // practice. Two seconds covers a conversation's pace; an idle one gives it back.
         databaseIdleClosing = configuration.databaseIdleClose.map {
             DatabaseQueue.IdleClosing(
                 after: $0,
-                crowd: configuration.openDatabaseLimit ?? EngineConfiguration.defaultOpenDatabaseLimit(openFileLimit: ProcessLimits.openFileLimit))
+                crowd: configuration.openDatabaseLimit ?? EngineConfiguration.defaultOpenDatabaseLimit(openFileLimit: ProcessLimits.openFileLimit),
+                cacheKeeping: DatabaseQueue.CacheKeeping(idle: .seconds(2), places: .init(limit: 512)))
         }
     }
+
 
     var clock: any EngineClock { configuration.clock }
     var callbacks: CallbackExecutor { configuration.callbacks }
