@@ -40,8 +40,8 @@ extension DatabaseQueue {
         var lastUse: UInt64 = 0
         /// A check for idleness is queued.
         var checkQueued = false
-        /// The connection keeps its page cache between uses, holding one of
-        /// `CacheKeeping.limit`'s places (see `keepOrReleaseCache`).
+        /// The connection keeps its page cache between uses, holding one of its
+        /// `CacheKeeping.Places` (see `keepOrReleaseCache`).
         var keepsCache = false
     }
 

@@ -18,7 +18,7 @@ final class EngineRuntime: Sendable {
         self.group = group
         self.databaseThreads = DatabaseThreads(count: configuration.databaseThreads, label: "imsh.engine.database")
         // Busy session databases keep their page cache between transactions (each saves about
-        // seven page reads a message, BENCHMARKS.md, issue 17's eleventh step): 512 of them
+        // seven page reads a transaction, BENCHMARKS.md, issue 17's eleventh step): 512 of them
         // hold at most 32 MiB (64 KiB each, `Database.Configuration.compact`), about 20 in
         // practice. Two seconds covers a conversation's pace; an idle one gives it back.
         databaseIdleClosing = configuration.databaseIdleClose.map {
@@ -28,7 +28,6 @@ final class EngineRuntime: Sendable {
                 cacheKeeping: DatabaseQueue.CacheKeeping(idle: .seconds(2), places: .init(limit: 512)))
         }
     }
-
 
     var clock: any EngineClock { configuration.clock }
     var callbacks: CallbackExecutor { configuration.callbacks }
