@@ -38,8 +38,9 @@ extension DatabaseQueue {
         /// `close()` ran: nothing opens it again.
         var isClosed = false
         var lastUse: UInt64 = 0
-        /// A check for idleness is queued.
-        var checkQueued = false
+        /// When the queued check for idleness is due (uptime nanoseconds); nil when none is.
+        /// A check whose time is not this one was superseded by an earlier one and does nothing.
+        var checkDue: UInt64?
         /// The connection keeps its page cache between uses, holding one of its
         /// `CacheKeeping.Places` (see `keepOrReleaseCache`).
         var keepsCache = false
@@ -70,10 +71,15 @@ extension DatabaseQueue {
     func used() {
         guard let idleClosing, !idleState.isClosed, !idleState.isIdleClosed else { return }
         if Self.openCount.load(ordering: .relaxed) > idleClosing.crowd { return closeWhileIdle() }
-        idleState.lastUse = DispatchTime.now().uptimeNanoseconds
+        let now = DispatchTime.now().uptimeNanoseconds
+        idleState.lastUse = now
         keepOrReleaseCache()
-        guard !idleState.checkQueued else { return }
-        queueIdleCheck(after: nextCheck(idleFor: .zero, closing: idleClosing))
+        // One pending check per connection, not one per use: a busy file costs a timer per
+        // `after` (or per kept cache's `idle`), not per transaction. A cache kept again after
+        // it was given back needs a check sooner than the one queued for closing.
+        let wanted = nextCheck(idleFor: .zero, closing: idleClosing)
+        if let due = idleState.checkDue, due <= now &+ Self.nanoseconds(wanted) { return }
+        queueIdleCheck(after: wanted)
     }
 
     /// Under `inUse`: closes the file for good (`close()`).
@@ -86,17 +92,22 @@ extension DatabaseQueue {
         idleState.isClosed = true
     }
 
-    private func queueIdleCheck(after delay: Duration) {
-        idleState.checkQueued = true
-        let nanoseconds = Int((max(delay, .milliseconds(1)) / .nanoseconds(1)).rounded())
-        // One pending check per connection, not one per use: a busy file costs a timer per
-        // `after`, not per transaction.
-        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { self.checkIdle() }
+    /// A check's delay, from a millisecond to a day (a longer wait is checked again then).
+    private static func nanoseconds(_ delay: Duration) -> UInt64 {
+        UInt64((min(max(delay, .milliseconds(1)), .seconds(86_400)) / .nanoseconds(1)).rounded())
     }
 
-    private func checkIdle() {
+    private func queueIdleCheck(after delay: Duration) {
+        let nanoseconds = Self.nanoseconds(delay)
+        let due = DispatchTime.now().uptimeNanoseconds &+ nanoseconds
+        idleState.checkDue = due
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { self.checkIdle(due: due) }
+    }
+
+    private func checkIdle(due: UInt64) {
         inUse.withLock { _ in
-            idleState.checkQueued = false
+            guard idleState.checkDue == due else { return }
+            idleState.checkDue = nil
             guard let idleClosing, !idleState.isClosed, !idleState.isIdleClosed else { return }
             let idleFor = Duration.nanoseconds(Int64(DispatchTime.now().uptimeNanoseconds &- idleState.lastUse))
             if idleFor >= idleClosing.after {

@@ -29,7 +29,7 @@ struct DatabaseCacheKeepingTests {
     @Test func aBusyConnectionKeepsItsCacheAndGivesItBackWhenIdle() async throws {
         let directory = TemporaryDirectory()
         let places = DatabaseQueue.CacheKeeping.Places(limit: 4)
-        let queue = try await open(directory.file("busy.sqlite"), keeping: .init(idle: .milliseconds(300), places: places))
+        let queue = try await open(directory.file("busy.sqlite"), keeping: .init(idle: .seconds(1), places: places))
         #expect(try await keptAfterWrite(queue, 1), "kept after the transaction")
         #expect(await queue.keepsCache)
         #expect(places.count == 1)
@@ -73,14 +73,30 @@ struct DatabaseCacheKeepingTests {
         var migrator = DatabaseMigrator()
         migrator.register("t") { try $0.executeScript("CREATE TABLE t(x INTEGER PRIMARY KEY, y TEXT)") }
         let closing = DatabaseQueue.IdleClosing(
-            after: .milliseconds(200), crowd: 1_000_000, cacheKeeping: .init(idle: .seconds(3600), places: places))
+            after: .seconds(1), crowd: 1_000_000, cacheKeeping: .init(idle: .seconds(3600), places: places))
         let queue = try await DatabaseQueue.open(
             path: directory.file("closing.sqlite"), configuration: .compact, migrator: migrator, idleClosing: closing).queue
-        #expect(try await keptAfterWrite(queue, 1))
+        try await queue.write { try $0.execute("INSERT INTO t(x, y) VALUES (1, 'row')") }
+        #expect(places.count == 1, "the use took the place")
         #expect(await eventually(within: .seconds(10)) { await queue.isIdleClosed })
-        #expect(places.count == 0)
-        #expect(try await keptAfterWrite(queue, 2), "opened again, it takes a place again")
+        #expect(places.count == 0, "closing for idleness gave it back")
+        try await queue.write { try $0.execute("INSERT INTO t(x, y) VALUES (2, 'row')") }
+        #expect(places.count == 1, "opened again, it takes a place again")
         await queue.close()
         #expect(places.count == 0)
+    }
+
+    /// A cache given back while the file stays open is kept again at the next use, and given
+    /// back again after `idle`, not only when the file closes.
+    @Test func aCacheKeptAgainIsGivenBackAgain() async throws {
+        let directory = TemporaryDirectory()
+        let places = DatabaseQueue.CacheKeeping.Places(limit: 4)
+        let queue = try await open(directory.file("again.sqlite"), keeping: .init(idle: .milliseconds(200), places: places))
+        for round in 1...2 {
+            try await queue.write { try $0.execute("INSERT INTO t(x, y) VALUES (?, 'row')", [.integer(Int64(round))]) }
+            #expect(await eventually(within: .seconds(10)) { await queue.keepsCache == false }, "round \(round)")
+            #expect(places.count == 0)
+        }
+        await queue.close()
     }
 }
