@@ -159,15 +159,18 @@ struct MessagesBench: BenchCommand {
     /// `start`, from sender k mod N. A send that falls behind goes at once.
     ///
     /// One pacer sleeps until the next send is due (at most once per `pacerTick`) and
-    /// starts every send due by then, each in a task of its own (open loop: a send starts on
-    /// its schedule whether or not the one before has returned, so a slow store shows up as
-    /// latency, not as a lower rate). A sleeping task per sender woke a thread per send on top
-    /// of the send's own. The sends are tasks of their own, outside any group, and the drain
+    /// starts every send due by then, each in a task of its own on its sender's event loop
+    /// (open loop: a send starts on its schedule whether or not the one before has returned, so
+    /// a slow store shows up as latency, not as a lower rate). A sleeping task per sender woke a
+    /// thread per send on top of the send's own, and a send from Swift's pool another for its answer. The sends are tasks of their own, outside any group, and the drain
     /// waits for them (`MessageLedger.inFlight`): a task group keeps a list of its children
     /// that each one's end walked, and past the server's pace hundreds of thousands are under
     /// way (3 % of the bench's CPU at 40,000 sends offered a second).
     private func send(from senders: [Session], to receivers: [String], start: ContinuousClock.Instant, ledger: MessageLedger) async {
         let seconds = BenchClock.seconds(duration)
+        // Each send runs on its sender's event loop: its answer then wakes no other thread.
+        var executors: [(any TaskExecutor)?] = []
+        for sender in senders { executors.append(await sender.taskExecutor) }
         var next = 0
         var woke = start - Self.pacerTick
         while Double(next) / rate < seconds {
@@ -177,7 +180,7 @@ struct MessagesBench: BenchCommand {
             repeat {
                 let sender = senders[next % senders.count], receiver = receivers[next % senders.count]
                 ledger.sendStarted(at: now)
-                Task {
+                Task(executorPreference: executors[next % senders.count]) {
                     do throws(EngineError) {
                         _ = try await sender.send(text: MessageLedger.text(sentAt: BenchClock.nanoseconds()), to: receiver)
                         ledger.sent(at: .now)
