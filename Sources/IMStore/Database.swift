@@ -262,16 +262,11 @@ public final class Database {
 
     /// The rollback journal's records gathered, the writes they went out in and the writes
     /// that went straight through, when the journal is open through `JournalBatchingVFS` (for tests).
-    var journalWriteCounts: (gathered: Int, written: Int, direct: Int)? { writeCounts(SQLITE_FCNTL_JOURNAL_POINTER) }
-
-    /// The same for the database file's pages (for tests).
-    var pageWriteCounts: (gathered: Int, written: Int, direct: Int)? { writeCounts(SQLITE_FCNTL_FILE_POINTER) }
-
-    private func writeCounts(_ pointer: Int32) -> (gathered: Int, written: Int, direct: Int)? {
+    var journalWriteCounts: (gathered: Int, written: Int, direct: Int)? {
         guard let handle else { return nil }
-        var file: UnsafeMutablePointer<sqlite3_file>?
-        guard sqlite3_file_control(handle, "main", pointer, &file) == SQLITE_OK else { return nil }
-        return JournalBatchingVFS.counts(of: file)
+        var journal: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_JOURNAL_POINTER, &journal) == SQLITE_OK else { return nil }
+        return JournalBatchingVFS.counts(ofJournal: journal)
     }
 
     /// Frees the page cache pages no statement is using; the next read fetches them again.

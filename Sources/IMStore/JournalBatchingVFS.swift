@@ -4,8 +4,7 @@ import Glibc
 #endif
 
 /// A SQLite VFS over the default one that gathers a rollback journal's records, or a WAL's
-/// frames, and writes them with one system call, just before they have to be in the file;
-/// under a rollback journal, a database's pages that lie side by side likewise.
+/// frames, and writes them with one system call, just before they have to be in the file.
 ///
 /// Why: SQLite writes each page it journals as three writes (page number, page, checksum),
 /// so a session's commit of three pages cost fourteen pwrite(2)s, two commits a message
@@ -21,14 +20,6 @@ import Glibc
 /// them. A process killed while records wait has not yet written the database file for
 /// them, and the journal on disk still ends the previous transaction, so both are as they
 /// were: the same state SQLite leaves when killed between its own writes.
-///
-/// A database's pages under a rollback journal gather while they follow each other in the
-/// file (a commit writes its pages in order) and go out before anything else touches the
-/// file (a read, size, truncation, sync, lock or close) and before anything touches its
-/// journal, above all the zeroed header that ends the transaction: until that header is
-/// written the journal stays hot, so a process killed while pages wait leaves a file that
-/// rolls back whole, as when SQLite is killed between its own page writes. Pages written
-/// under a WAL (a checkpoint's) go straight through.
 ///
 /// A WAL's frames go out with the page of a transaction's last frame (its header carries the
 /// database's size after the commit), so a failed write fails that COMMIT, and before any
@@ -87,25 +78,87 @@ enum JournalBatchingVFS {
 
     /// What this VFS knows of one open file.
     private final class FileState {
-        /// What waits to be written: a rollback journal's or WAL's records, a database's pages;
-        /// nil for other files (temporary ones), which pass through.
-        let gathered: GatheredWrites?
+        /// The records waiting, when the file is a rollback journal or a WAL.
+        let records: JournalRecords?
         /// The journal or WAL of this database file, when it has one open.
-        var journal: GatheredWrites?
-        /// The pages of this journal's (or WAL's) database file.
-        var database: GatheredWrites?
+        var journal: JournalRecords?
 
-        init(gathered: GatheredWrites?) { self.gathered = gathered }
+        init(records: JournalRecords?) { self.records = records }
+    }
 
-        var isJournal: Bool { gathered.map { $0.kind != .database } ?? false }
+    /// A journal's records not yet written: contiguous bytes from `start`.
+    private final class JournalRecords {
+        /// The journal's own file in the default VFS; nil once closed.
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        var bytes: [UInt8] = []
+        var start: Int64 = 0
+        /// Records gathered, the writes they went out in, and writes that went straight through (for tests).
+        var gathered = 0
+        var flushes = 0
+        var direct = 0
+        /// The most one write may carry: the default VFS writes at most 0x1ffff bytes a call
+        /// and takes a shorter write for a full disk (`SQLITE_FULL`). Records that would pass
+        /// it go out first; one record is at most a page (64 KiB) and a few bytes.
+        static let limit = 0x1ffff
+
+        /// A WAL's: its frames are headers of `frameHeaderSize` bytes, each followed by a page.
+        let isWAL: Bool
+        /// The header of a transaction's last frame was gathered: its page ends the commit.
+        private var commitFrameOpen = false
+        static let frameHeaderSize = 24
+
+        init(file: UnsafeMutablePointer<sqlite3_file>, isWAL: Bool) {
+            self.file = file
+            self.isWAL = isWAL
+        }
+
+        func add(_ buffer: UnsafeRawPointer, count: Int, at offset: Int64) -> Int32 {
+            if !bytes.isEmpty && (offset != start + Int64(bytes.count) || bytes.count + count > Self.limit) {
+                let code = flush()
+                guard code == SQLITE_OK else { return code }
+            }
+            if bytes.isEmpty { start = offset }
+            // As typed bytes: a raw buffer would be appended a byte at a time.
+            UnsafeRawBufferPointer(start: buffer, count: count).withMemoryRebound(to: UInt8.self) { bytes.append(contentsOf: $0) }
+            gathered += 1
+            guard isWAL else { return SQLITE_OK }
+            let endsCommit = commitFrameOpen
+            // Bytes 4-7 of a frame's header: the database's size in pages after a commit, 0 in other frames.
+            commitFrameOpen = count == Self.frameHeaderSize && UnsafeRawBufferPointer(start: buffer + 4, count: 4).contains { $0 != 0 }
+            return endsCommit ? flush() : SQLITE_OK
+        }
+
+        /// Whether a write at the journal's start is a rollback journal's header opening a
+        /// transaction with nothing waiting: it is gathered with the records that follow it.
+        /// Until they go out, the journal's header on disk is the previous commit's zeroed one
+        /// (or the file is empty), so the journal is not hot, and the database file has not
+        /// been written for this transaction: a process killed meanwhile leaves both as they
+        /// were. The zeroed header that ends a transaction has no magic and goes straight through.
+        func opensTransaction(_ buffer: UnsafeRawPointer, count: Int, at offset: Int64) -> Bool {
+            guard !isWAL, offset == 0, bytes.isEmpty, count >= Self.journalMagic.count else { return false }
+            return Self.journalMagic.withUnsafeBytes { memcmp(buffer, $0.baseAddress!, $0.count) == 0 }
+        }
+
+        /// The first eight bytes of a rollback journal's header (SQLite's file format).
+        static let journalMagic: [UInt8] = [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]
+
+        func flush() -> Int32 {
+            guard !bytes.isEmpty else { return SQLITE_OK }
+            // A WAL's buffer is kept for the next commit (a server has a few); a session's
+            // journal gives its memory back, as thousands of them are open at once.
+            defer { bytes.removeAll(keepingCapacity: isWAL) }
+            guard let file, let write = file.pointee.pMethods?.pointee.xWrite else { return SQLITE_IOERR }
+            flushes += 1
+            return bytes.withUnsafeBytes { write(file, $0.baseAddress, Int32($0.count), start) }
+        }
     }
 
     /// The records gathered, the writes they went out in and the writes that went straight
-    /// through, for the journal file object `journal` (`SQLITE_FCNTL_JOURNAL_POINTER`), or the
-    /// pages for a database's file object; nil for a file of another VFS.
-    static func counts(of file: UnsafeMutablePointer<sqlite3_file>?) -> (gathered: Int, written: Int, direct: Int)? {
-        guard let writes = state(file)?.gathered else { return nil }
-        return (writes.gathered, writes.flushes, writes.direct)
+    /// through, for the journal file object `journal` (`SQLITE_FCNTL_JOURNAL_POINTER`); nil
+    /// for a file of another VFS.
+    static func counts(ofJournal journal: UnsafeMutablePointer<sqlite3_file>?) -> (gathered: Int, written: Int, direct: Int)? {
+        guard let records = state(journal)?.records else { return nil }
+        return (records.gathered, records.flushes, records.direct)
     }
 
     // MARK: The VFS
@@ -119,40 +172,20 @@ enum JournalBatchingVFS {
         let inner = inner(file)
         let code = baseOpen(base, name, inner, flags, outFlags)
         guard code == SQLITE_OK else { return code }
-        let kind: GatheredWrites.Kind? = flags & SQLITE_OPEN_MAIN_JOURNAL != 0 ? .rollbackJournal
-            : flags & SQLITE_OPEN_WAL != 0 ? .wal : flags & SQLITE_OPEN_MAIN_DB != 0 ? .database : nil
-        let state = FileState(gathered: kind.map { GatheredWrites(file: inner, kind: $0) })
+        let isJournal = flags & (SQLITE_OPEN_MAIN_JOURNAL | SQLITE_OPEN_WAL) != 0
+        let state = FileState(records: isJournal ? JournalRecords(file: inner, isWAL: flags & SQLITE_OPEN_WAL != 0) : nil)
         stateSlot(file).pointee = Unmanaged.passRetained(state).toOpaque()
         file.pointee.pMethods = UnsafePointer(methods)
-        if state.isJournal, let name, let database = Self.state(sqlite3_database_file_object(name)) {
-            database.journal = state.gathered
-            state.database = database.gathered
+        if isJournal, let name, let database = Self.state(sqlite3_database_file_object(name)) {
+            database.journal = state.records
         }
         return SQLITE_OK
     }
 
-    /// Before a database file's write, truncation, sync or close: its journal's records go
-    /// first (the journal must precede the pages it protects).
-    private static func flushJournal(of state: FileState?) -> Int32 {
-        guard let state, !state.isJournal else { return SQLITE_OK }
-        return state.journal?.flush() ?? SQLITE_OK
-    }
-
-    /// Before anything else touches a file: what it gathered goes out, and for a journal, its
-    /// database's pages first, so that the journal's header cannot end a transaction (or a
-    /// WAL restart over frames) before the pages are in the database file.
-    private static func flushAll(_ state: FileState?) -> Int32 {
-        guard let state else { return SQLITE_OK }
-        if state.isJournal, let code = state.database?.flush(), code != SQLITE_OK { return code }
-        return state.gathered?.flush() ?? SQLITE_OK
-    }
-
-    /// A database's page gathered, or nil to write it now: pages gather only under a rollback
-    /// journal (a WAL's checkpoint writes pages without one, and publishes them in the WAL's
-    /// index, where a failed write could not be held back).
-    private static func gatherPage(_ state: FileState?, _ buffer: UnsafeRawPointer, _ count: Int32, _ offset: Int64) -> Int32? {
-        guard let state, let pages = state.gathered, pages.kind == .database, state.journal?.kind == .rollbackJournal else { return nil }
-        return pages.add(buffer, count: Int(count), at: offset)
+    /// Writes what the file's journal (or the journal itself) has gathered; SQLITE_OK when nothing waits.
+    private static func flushJournal(of file: UnsafeMutablePointer<sqlite3_file>?) -> Int32 {
+        guard let state = state(file) else { return SQLITE_OK }
+        return (state.records ?? state.journal)?.flush() ?? SQLITE_OK
     }
 
     private static func methodsOf(_ file: UnsafeMutablePointer<sqlite3_file>?) -> sqlite3_io_methods? {
@@ -160,21 +193,14 @@ enum JournalBatchingVFS {
         return inner(file).pointee.pMethods?.pointee
     }
 
-    /// `code` unless it failed, then `then`'s.
-    private static func after(_ code: Int32, _ then: () -> Int32) -> Int32 {
-        code == SQLITE_OK ? then() : code
-    }
-
     private static let methods = sqlite3_io_methods(
         iVersion: 3,
         xClose: { file in
             guard let file else { return SQLITE_MISUSE }
-            let state = state(file)
-            var flushed = flushJournal(of: state)
-            if flushed == SQLITE_OK { flushed = flushAll(state) }
+            let flushed = flushJournal(of: file)
             if let raw = stateSlot(file).pointee {
                 let state = Unmanaged<FileState>.fromOpaque(raw).takeRetainedValue()
-                state.gathered?.file = nil
+                state.records?.file = nil
                 stateSlot(file).pointee = nil
             }
             let code = methodsOf(file)?.xClose?(inner(file)) ?? SQLITE_OK
@@ -182,41 +208,42 @@ enum JournalBatchingVFS {
             return flushed == SQLITE_OK ? code : flushed
         },
         xRead: { file, buffer, count, offset in
-            after(flushAll(state(file))) { methodsOf(file)?.xRead?(inner(file!), buffer, count, offset) ?? SQLITE_IOERR }
+            if let records = state(file)?.records {
+                let code = records.flush()
+                guard code == SQLITE_OK else { return code }
+            }
+            return methodsOf(file)?.xRead?(inner(file!), buffer, count, offset) ?? SQLITE_IOERR
         },
         xWrite: { file, buffer, count, offset in
             guard let file, let buffer else { return SQLITE_MISUSE }
             let state = state(file)
-            if let gathered = state?.gathered, state?.isJournal == true {
-                let code = state?.database?.flush() ?? SQLITE_OK
-                guard code == SQLITE_OK else { return code }
-                if offset > 0 || gathered.opensTransaction(buffer, count: Int(count), at: offset) {
-                    return gathered.add(buffer, count: Int(count), at: offset)
-                }
-                let flushed = gathered.flush()
-                guard flushed == SQLITE_OK else { return flushed }
-                gathered.direct += 1
-                return methodsOf(file)?.xWrite?(inner(file), buffer, count, offset) ?? SQLITE_IOERR
+            if let records = state?.records, offset > 0 || records.opensTransaction(buffer, count: Int(count), at: offset) {
+                return records.add(buffer, count: Int(count), at: offset)
             }
-            let code = flushJournal(of: state)
+            let code = flushJournal(of: file)
             guard code == SQLITE_OK else { return code }
-            if let gathered = gatherPage(state, buffer, count, offset) { return gathered }
-            return after(flushAll(state)) { methodsOf(file)?.xWrite?(inner(file), buffer, count, offset) ?? SQLITE_IOERR }
+            state?.records?.direct += 1
+            return methodsOf(file)?.xWrite?(inner(file), buffer, count, offset) ?? SQLITE_IOERR
         },
         xTruncate: { file, size in
-            let state = state(file)
-            return after(after(flushJournal(of: state)) { flushAll(state) }) { methodsOf(file)?.xTruncate?(inner(file!), size) ?? SQLITE_IOERR }
+            let code = flushJournal(of: file)
+            guard code == SQLITE_OK else { return code }
+            return methodsOf(file)?.xTruncate?(inner(file!), size) ?? SQLITE_IOERR
         },
         xSync: { file, flags in
-            let state = state(file)
-            return after(after(flushJournal(of: state)) { flushAll(state) }) { methodsOf(file)?.xSync?(inner(file!), flags) ?? SQLITE_IOERR }
+            let code = flushJournal(of: file)
+            guard code == SQLITE_OK else { return code }
+            return methodsOf(file)?.xSync?(inner(file!), flags) ?? SQLITE_IOERR
         },
         xFileSize: { file, size in
-            after(flushAll(state(file))) { methodsOf(file)?.xFileSize?(inner(file!), size) ?? SQLITE_IOERR }
+            if let records = state(file)?.records {
+                let code = records.flush()
+                guard code == SQLITE_OK else { return code }
+            }
+            return methodsOf(file)?.xFileSize?(inner(file!), size) ?? SQLITE_IOERR
         },
-        // Another connection may read the file once a lock changes hands.
-        xLock: { file, level in after(flushAll(state(file))) { methodsOf(file)?.xLock?(inner(file!), level) ?? SQLITE_IOERR } },
-        xUnlock: { file, level in after(flushAll(state(file))) { methodsOf(file)?.xUnlock?(inner(file!), level) ?? SQLITE_IOERR } },
+        xLock: { file, level in methodsOf(file)?.xLock?(inner(file!), level) ?? SQLITE_IOERR },
+        xUnlock: { file, level in methodsOf(file)?.xUnlock?(inner(file!), level) ?? SQLITE_IOERR },
         xCheckReservedLock: { file, out in methodsOf(file)?.xCheckReservedLock?(inner(file!), out) ?? SQLITE_IOERR },
         xFileControl: { file, op, argument in methodsOf(file)?.xFileControl?(inner(file!), op, argument) ?? SQLITE_NOTFOUND },
         xSectorSize: { file in methodsOf(file)?.xSectorSize?(inner(file!)) ?? 4096 },
@@ -226,16 +253,18 @@ enum JournalBatchingVFS {
         // release. Its frames went out with its last one already; should a SQLite to come write
         // its frames otherwise, they go out here, before anyone can see the commit.
         xShmLock: { file, offset, count, flags in
-            after(flushJournal(of: state(file))) { methodsOf(file)?.xShmLock?(inner(file!), offset, count, flags) ?? SQLITE_IOERR }
+            let code = flushJournal(of: file)
+            guard code == SQLITE_OK else { return code }
+            return methodsOf(file)?.xShmLock?(inner(file!), offset, count, flags) ?? SQLITE_IOERR
         },
         xShmBarrier: { file in
-            _ = flushJournal(of: state(file))
+            _ = flushJournal(of: file)
             methodsOf(file)?.xShmBarrier?(inner(file!))
         },
         xShmUnmap: { file, delete in methodsOf(file)?.xShmUnmap?(inner(file!), delete) ?? SQLITE_OK },
         xFetch: { file, offset, count, out in
             out?.pointee = nil
-            return after(flushAll(state(file))) { methodsOf(file)?.xFetch?(inner(file!), offset, count, out) ?? SQLITE_OK }
+            return methodsOf(file)?.xFetch?(inner(file!), offset, count, out) ?? SQLITE_OK
         },
         xUnfetch: { file, offset, pointer in methodsOf(file)?.xUnfetch?(inner(file!), offset, pointer) ?? SQLITE_OK }
     )

@@ -1,4 +1,3 @@
-import Foundation
 import TestSupport
 import Testing
 @testable import IMStore
@@ -40,63 +39,6 @@ struct JournalBatchingTests {
         // Besides: only the zeroed header that ends each transaction.
         #expect(after.direct - before.direct == commits, "\(after.direct - before.direct) writes went straight through")
         #expect(try database.fetchOne("SELECT count(*) FROM message")?[0] == .integer(Int64(commits + 1)))
-    }
-
-    /// A commit's pages that lie side by side in the file go out in one write, after the
-    /// journal, and the file reads back whole.
-    @Test func aCommitsNeighbouringPagesGoOutInOneWrite() throws {
-        let directory = TemporaryDirectory()
-        let database = try compactDatabase(directory)
-        defer { database.close() }
-        try database.transaction(.immediate) { db in
-            try db.execute("INSERT INTO message(uid, peer, text) VALUES ('seed', 'bob', 'x')")
-        }
-        let before = try #require(database.pageWriteCounts, "the file is not open through the VFS")
-        let commits = 20
-        for index in 0..<commits {
-            try database.transaction(.immediate) { db in
-                try db.execute("INSERT INTO message(uid, peer, text) VALUES (?, 'bob', 'p')", [.text("p-\(index)")])
-            }
-        }
-        let after = try #require(database.pageWriteCounts)
-        let gathered = after.gathered - before.gathered, written = after.written - before.written
-        // A new file's table and two indexes sit on pages 2 to 4: three pages a commit, one write.
-        #expect(gathered >= 3 * commits, "\(gathered) page writes gathered")
-        #expect(written == commits, "\(written) writes for \(commits) commits")
-        database.close()
-        let reopened = try Database(path: directory.file("j.sqlite"), configuration: .compact)
-        defer { reopened.close() }
-        #expect(try reopened.fetchOne("SELECT count(*) FROM message")?[0] == .integer(Int64(commits + 1)))
-        try reopened.quickCheck()
-    }
-
-    /// What a process killed in the middle of a big transaction leaves (the file and journal
-    /// as the OS has them, pages still gathered not among them) rolls back whole.
-    @Test func filesLeftInTheMiddleOfATransactionRollBackWhole() throws {
-        let directory = TemporaryDirectory()
-        let database = try compactDatabase(directory)
-        try database.transaction(.immediate) { db in
-            try db.execute("INSERT INTO message(uid, peer, text) VALUES ('kept', 'bob', 'before')")
-        }
-        try database.execute("BEGIN IMMEDIATE")
-        try database.execute("UPDATE message SET text = 'changed' WHERE uid = 'kept'")
-        for index in 0..<500 {
-            try database.execute("INSERT INTO message(uid, peer, text) VALUES (?, 'carol', ?)",
-                                 [.text("spill-\(index)"), .text(String(repeating: "s", count: 1_000))])
-        }
-        let during = try #require(database.pageWriteCounts)
-        #expect(during.written > 0, "the cache spilled pages into the file")
-        let copy = directory.file("copy.sqlite")
-        for suffix in ["", "-journal"] {
-            try FileManager.default.copyItem(atPath: directory.file("j.sqlite") + suffix, toPath: copy + suffix)
-        }
-        try database.execute("ROLLBACK")
-        database.close()
-
-        let recovered = try Database(path: copy, configuration: .compact)
-        defer { recovered.close() }
-        #expect(try recovered.fetchAll("SELECT uid, text FROM message").map { [$0[0], $0[1]] } == [[.text("kept"), .text("before")]])
-        try recovered.quickCheck()
     }
 
     /// A transaction bigger than the 64 KiB cache writes pages into the file before its end
