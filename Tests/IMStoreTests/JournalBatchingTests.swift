@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import Testing
 @testable import IMStore
@@ -39,6 +40,36 @@ struct JournalBatchingTests {
         // Besides: only the zeroed header that ends each transaction.
         #expect(after.direct - before.direct == commits, "\(after.direct - before.direct) writes went straight through")
         #expect(try database.fetchOne("SELECT count(*) FROM message")?[0] == .integer(Int64(commits + 1)))
+    }
+
+    /// What a process killed in the middle of a big transaction leaves (the file and journal
+    /// as the OS has them, records still gathered not among them) rolls back whole.
+    @Test func filesLeftInTheMiddleOfATransactionRollBackWhole() throws {
+        let directory = TemporaryDirectory()
+        let database = try compactDatabase(directory)
+        try database.transaction(.immediate) { db in
+            try db.execute("INSERT INTO message(uid, peer, text) VALUES ('kept', 'bob', 'before')")
+        }
+        let before = try #require(database.journalWriteCounts)
+        try database.execute("BEGIN IMMEDIATE")
+        try database.execute("UPDATE message SET text = 'changed' WHERE uid = 'kept'")
+        for index in 0..<500 {
+            try database.execute("INSERT INTO message(uid, peer, text) VALUES (?, 'carol', ?)",
+                                 [.text("spill-\(index)"), .text(String(repeating: "s", count: 1_000))])
+        }
+        let during = try #require(database.journalWriteCounts)
+        #expect(during.written > before.written, "the cache spilled: journal and pages went into the files")
+        let copy = directory.file("copy.sqlite")
+        for suffix in ["", "-journal"] {
+            try FileManager.default.copyItem(atPath: directory.file("j.sqlite") + suffix, toPath: copy + suffix)
+        }
+        try database.execute("ROLLBACK")
+        database.close()
+
+        let recovered = try Database(path: copy, configuration: .compact)
+        defer { recovered.close() }
+        #expect(try recovered.fetchAll("SELECT uid, text FROM message").map { [$0[0], $0[1]] } == [[.text("kept"), .text("before")]])
+        try recovered.quickCheck()
     }
 
     /// A transaction bigger than the 64 KiB cache writes pages into the file before its end
