@@ -42,23 +42,31 @@ struct JournalBatchingTests {
         #expect(try database.fetchOne("SELECT count(*) FROM message")?[0] == .integer(Int64(commits + 1)))
     }
 
-    /// What a process killed in the middle of a big transaction leaves (the file and journal
-    /// as the OS has them, records still gathered not among them) rolls back whole.
-    @Test func filesLeftInTheMiddleOfATransactionRollBackWhole() throws {
-        let directory = TemporaryDirectory()
-        let database = try compactDatabase(directory)
+    /// Opens a transaction bigger than the 64 KiB cache over a committed row 'kept', which it
+    /// changes: pages go into the file before its end (their journal first). Returns the
+    /// journal's counts from before the transaction and after its statements.
+    private func spilledTransaction(_ database: Database) throws -> (before: Int, during: Int) {
         try database.transaction(.immediate) { db in
             try db.execute("INSERT INTO message(uid, peer, text) VALUES ('kept', 'bob', 'before')")
         }
         let before = try #require(database.journalWriteCounts)
         try database.execute("BEGIN IMMEDIATE")
-        try database.execute("UPDATE message SET text = 'changed' WHERE uid = 'kept'")
         for index in 0..<500 {
             try database.execute("INSERT INTO message(uid, peer, text) VALUES (?, 'carol', ?)",
                                  [.text("spill-\(index)"), .text(String(repeating: "s", count: 1_000))])
         }
+        try database.execute("UPDATE message SET text = 'changed' WHERE uid = 'kept'")
         let during = try #require(database.journalWriteCounts)
-        #expect(during.written > before.written, "the cache spilled: journal and pages went into the files")
+        return (before.written, during.written)
+    }
+
+    /// What a process killed in the middle of a big transaction leaves (the file and journal
+    /// as the OS has them, records still gathered not among them) rolls back whole.
+    @Test func filesLeftInTheMiddleOfATransactionRollBackWhole() throws {
+        let directory = TemporaryDirectory()
+        let database = try compactDatabase(directory)
+        let writes = try spilledTransaction(database)
+        #expect(writes.during > writes.before, "the cache spilled: journal and pages went into the files")
         let copy = directory.file("copy.sqlite")
         for suffix in ["", "-journal"] {
             try FileManager.default.copyItem(atPath: directory.file("j.sqlite") + suffix, toPath: copy + suffix)
@@ -77,19 +85,9 @@ struct JournalBatchingTests {
     @Test func aRollbackAfterTheCacheSpilledRestoresTheFile() throws {
         let directory = TemporaryDirectory()
         let database = try compactDatabase(directory)
-        try database.transaction(.immediate) { db in
-            try db.execute("INSERT INTO message(uid, peer, text) VALUES ('kept', 'bob', 'before')")
-        }
-        let before = try #require(database.journalWriteCounts)
-        try database.execute("BEGIN IMMEDIATE")
-        for index in 0..<500 {
-            try database.execute("INSERT INTO message(uid, peer, text) VALUES (?, 'carol', ?)",
-                                 [.text("spill-\(index)"), .text(String(repeating: "s", count: 1_000))])
-        }
-        try database.execute("UPDATE message SET text = 'changed' WHERE uid = 'kept'")
+        let writes = try spilledTransaction(database)
         // The journal went out before the transaction's end: the file's pages were written then.
-        let during = try #require(database.journalWriteCounts)
-        #expect(during.written > before.written, "no journal write before the end: the cache did not spill")
+        #expect(writes.during > writes.before, "no journal write before the end: the cache did not spill")
         try database.execute("ROLLBACK")
         #expect(try database.fetchAll("SELECT uid, text FROM message").map { [$0[0], $0[1]] } == [[.text("kept"), .text("before")]])
         try database.quickCheck()
