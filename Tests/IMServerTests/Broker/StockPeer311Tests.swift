@@ -60,7 +60,9 @@ struct StockPeer311Tests {
         let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         async let first = paho(server, "receive", user: "alice", device: "alice-311", ["--wait", "8"])
-        try await Task.sleep(for: .seconds(1))
+        // The second login must come after the first one's (a fixed second was not always enough
+        // on a loaded machine, and then the first took the second over).
+        #expect(await eventually(within: .seconds(6)) { await server.backend.isOnline(appKey: TestServer.appKey, userID: "alice") })
         let second = try await paho(server, "receive", user: "alice", device: "alice-311", ["--wait", "0.3"])
         #expect(second == ["connack 00", "suback 01"])
         let taken = try await first
