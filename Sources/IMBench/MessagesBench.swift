@@ -162,10 +162,11 @@ struct MessagesBench: BenchCommand {
     /// starts every send due by then, each in a task of its own on its sender's event loop
     /// (open loop: a send starts on its schedule whether or not the one before has returned, so
     /// a slow store shows up as latency, not as a lower rate). A sleeping task per sender woke a
-    /// thread per send on top of the send's own, and a send from Swift's pool another for its answer. The sends are tasks of their own, outside any group, and the drain
-    /// waits for them (`MessageLedger.inFlight`): a task group keeps a list of its children
-    /// that each one's end walked, and past the server's pace hundreds of thousands are under
-    /// way (3 % of the bench's CPU at 40,000 sends offered a second).
+    /// thread per send on top of the send's own, and a send from Swift's pool another for its
+    /// answer. The sends are tasks of their own, outside any group, and the drain waits for
+    /// them (`MessageLedger.inFlight`): a task group keeps a list of its children that each
+    /// one's end walked, and past the server's pace hundreds of thousands are under way (3 % of
+    /// the bench's CPU at 40,000 sends offered a second).
     private func send(from senders: [Session], to receivers: [String], start: ContinuousClock.Instant, ledger: MessageLedger) async {
         let seconds = BenchClock.seconds(duration)
         // Each send runs on its sender's event loop: its answer then wakes no other thread.
