@@ -96,6 +96,9 @@ final class SessionOutbox: Sendable {
             return Self.fail([send], EngineError.notConnected("the session closed its database"))
         }
         guard first else { return }
+        // A sender on the loop already (a task that prefers it, `Session.taskExecutor`) needs
+        // no hand-over: the store joins this turn's end without waking the loop again.
+        if loop.inEventLoop { return loop.executeAtEndOfTurn { self.storeSends() } }
         let queued = loop.execute { [self] in loop.executeAtEndOfTurn { self.storeSends() } }
         if !queued { abandonSends() }
     }
