@@ -11,8 +11,8 @@ extension Database {
     ///
     /// Why: on a `relatime` mount (Linux's default) a read after a write updates the access
     /// time, and a database is written at every commit, so nearly every transaction that reads
-    /// (each session's, whose cache is given back after each one) dirtied its inode and went
-    /// through the file system's journal: about 2 % of imsh's CPU per message in the full-stack
+    /// (each session's whose cache was given back, `DatabaseQueue.CacheKeeping`) dirtied its
+    /// inode and went through the file system's journal: about 2 % of imsh's CPU per message in the full-stack
     /// bench (BENCHMARKS.md, issue 17's tenth step). Nothing here reads access times. Files the
     /// process does not own (`EPERM`) open as before. Called once, before the first open.
     static func openFilesWithoutAccessTime() {

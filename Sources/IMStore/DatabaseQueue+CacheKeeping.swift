@@ -65,14 +65,16 @@ extension DatabaseQueue {
     }
 
     /// Under `inUse`, after a use: keeps the cache when a place is free, else gives it back now.
-    func keepOrReleaseCache() {
+    /// Returns whether it took a place now (the cache was not kept before this use).
+    func keepOrReleaseCache() -> Bool {
         guard let keeping = idleClosing?.cacheKeeping, database.configuration.releaseMemoryAfterTransactions,
-              !idleState.keepsCache else { return }
-        if keeping.places.take() {
-            idleState.keepsCache = true
-        } else {
+              !idleState.keepsCache else { return false }
+        guard keeping.places.take() else {
             database.releaseMemory()
+            return false
         }
+        idleState.keepsCache = true
+        return true
     }
 
     /// Under `inUse`: gives a kept cache back (idle long enough).

@@ -73,10 +73,11 @@ extension DatabaseQueue {
         if Self.openCount.load(ordering: .relaxed) > idleClosing.crowd { return closeWhileIdle() }
         let now = DispatchTime.now().uptimeNanoseconds
         idleState.lastUse = now
-        keepOrReleaseCache()
+        let tookPlace = keepOrReleaseCache()
         // One pending check per connection, not one per use: a busy file costs a timer per
-        // `after` (or per kept cache's `idle`), not per transaction. A cache kept again after
-        // it was given back needs a check sooner than the one queued for closing.
+        // `after` (or per kept cache's `idle`), not per transaction. Only a cache kept anew may
+        // need a check sooner than the one queued (for closing, after it was given back).
+        if idleState.checkDue != nil && !tookPlace { return }
         let wanted = nextCheck(idleFor: .zero, closing: idleClosing)
         if let due = idleState.checkDue, due <= now &+ Self.nanoseconds(wanted) { return }
         queueIdleCheck(after: wanted)
