@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(name: "IMProfilesTests", dependencies: ["IMProfiles", "IMConfig", "IMProtocol", "IMHTTP", "IMTransport"]),
         .testTarget(name: "IMServerTests", dependencies: ["TestSupport", "IMProcess", "IMJSON", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
         .testTarget(name: "IMEngineTests", dependencies: ["TestSupport", "IMChaos", "IMProcess", "IMEngine", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMStore", "IMHTTP"]),
-        .testTarget(name: "IMBenchTests", dependencies: ["IMBench", "IMProcess", "IMJSON", "TestSupport", "imsh", "imserver"]),
+        .testTarget(name: "IMBenchTests", dependencies: ["IMBench", "IMProcess", "IMJSON", "IMTransport", "TestSupport", "imsh", "imserver"]),
         .testTarget(name: "IMChaosTests", dependencies: ["TestSupport", "IMChaos", "IMProcess", "IMTransport", "MQTT"]),
         // 200 engine sessions through the fault proxy to an imserver process killed every 20 s (IMSH_SOAK_SECONDS).
         .testTarget(name: "SoakTests", dependencies: ["TestSupport", "IMChaos", "IMEngine", "IMProcess", "IMProtocol", "IMTransport", "MQTT"]),

@@ -114,7 +114,8 @@ struct MessagesBench: BenchCommand {
         let ledger = MessageLedger()
         let listener = listen(senders: senders, receivers: receivers, in: fleet, ledger: ledger)
         let serverPID: pid_t? = if case .spawned(let pid) = placement { pid } else { nil }
-        let clientBefore = ProcessUsage.of(pid: getpid()), serverBefore = serverPID.flatMap { ProcessUsage.of(pid: $0) }
+        let loops = SessionEngine.eventLoopName + "-"
+        let clientBefore = ProcessUsage.of(pid: getpid(), threadPrefix: loops), serverBefore = serverPID.flatMap { ProcessUsage.of(pid: $0) }
         await progress.during("send", status: { ledger.progress }) {
             await send(from: senders, to: accounts.suffix(count).map { $0.userID ?? "" }, start: start, ledger: ledger)
         }
@@ -122,7 +123,7 @@ struct MessagesBench: BenchCommand {
             await drain(ledger)
         }
         var usage = MessagesUsage(serverInProcess: placement.isInProcess)
-        if let clientBefore { usage.client = ProcessUsage.of(pid: getpid())?.since(clientBefore) }
+        if let clientBefore { usage.client = ProcessUsage.of(pid: getpid(), threadPrefix: loops)?.since(clientBefore) }
         if let serverPID, let serverBefore { usage.server = ProcessUsage.of(pid: serverPID)?.since(serverBefore) }
         let stored = await progress.during("check", status: { "reading the receivers' databases" }) {
             await StoredCopies.count(in: receivers, from: accounts.prefix(count).map { $0.userID ?? "" })

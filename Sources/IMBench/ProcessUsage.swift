@@ -11,38 +11,69 @@ struct ProcessUsage: Sendable, Equatable {
     var cpu: Duration
     /// Voluntary (it waited) plus involuntary (it was preempted) switches, over all its threads.
     var contextSwitches: Int
+    /// User plus system time of the threads whose names start with the prefix the reading
+    /// asked for (a session engine's event loops, say); nil when none was asked for.
+    ///
+    /// Only threads alive at the reading count, so two readings give a share of `cpu` only for
+    /// threads that live across both, as event loops do.
+    var namedThreads: Duration?
 
     /// Process `pid` now; nil once it is gone or where /proc cannot be read.
-    static func of(pid: pid_t) -> ProcessUsage? {
-        guard let stat = ProcFile.read("/proc/\(pid)/stat"),
-              let close = stat.lastIndex(of: ")")
-        else { return nil }
-        // Fields after the command name, which may hold spaces: state is field 3, utime 14, stime 15.
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
-        let ticks = max(1, sysconf(Int32(_SC_CLK_TCK)))
-        let cpu = Duration.milliseconds((user + system) * 1000 / ticks)
-        return ProcessUsage(cpu: cpu, contextSwitches: switches(pid))
-    }
-
-    /// The sum over the process's threads: /proc/PID/status counts the main thread alone.
-    private static func switches(_ pid: pid_t) -> Int {
-        guard let directory = opendir("/proc/\(pid)/task") else { return 0 }
-        defer { closedir(directory) }
-        var total = 0
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard !name.hasPrefix("."), let status = ProcFile.read("/proc/\(pid)/task/\(name)/status") else { continue }
-            for line in status.split(separator: "\n") {
-                guard line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:") else { continue }
-                total += line.split(whereSeparator: { $0 == " " || $0 == "\t" }).last.flatMap { Int($0) } ?? 0
+    ///
+    /// - Parameter threadPrefix: also sum the CPU time of the threads so named (`namedThreads`).
+    static func of(pid: pid_t, threadPrefix: String? = nil) -> ProcessUsage? {
+        guard let ticks = cpuTicks(ofStat: "/proc/\(pid)/stat") else { return nil }
+        var switches = 0
+        var named = 0
+        forEachThread(of: pid) { task in
+            if let status = ProcFile.read("\(task)/status") { switches += Self.switches(inStatus: status) }
+            if let threadPrefix, ProcFile.read("\(task)/comm")?.hasPrefix(threadPrefix) == true {
+                named += cpuTicks(ofStat: "\(task)/stat") ?? 0
             }
         }
-        return total
+        return ProcessUsage(cpu: duration(ofTicks: ticks), contextSwitches: switches,
+                            namedThreads: threadPrefix == nil ? nil : duration(ofTicks: named))
     }
 
     /// What happened between `earlier` and this reading.
     func since(_ earlier: ProcessUsage) -> ProcessUsage {
-        ProcessUsage(cpu: cpu - earlier.cpu, contextSwitches: contextSwitches - earlier.contextSwitches)
+        var named: Duration?
+        if let namedThreads, let before = earlier.namedThreads { named = namedThreads - before }
+        return ProcessUsage(cpu: cpu - earlier.cpu, contextSwitches: contextSwitches - earlier.contextSwitches,
+                            namedThreads: named)
+    }
+
+    /// utime plus stime of a process's or thread's `stat` file, in clock ticks.
+    private static func cpuTicks(ofStat path: String) -> Int? {
+        guard let stat = ProcFile.read(path), let close = stat.lastIndex(of: ")") else { return nil }
+        // Fields after the command name, which may hold spaces: state is field 3, utime 14, stime 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+        return user + system
+    }
+
+    private static func duration(ofTicks ticks: Int) -> Duration {
+        .milliseconds(ticks * 1000 / max(1, sysconf(Int32(_SC_CLK_TCK))))
+    }
+
+    /// Calls `body` with each thread's directory, /proc/PID/task/TID: /proc/PID/status counts
+    /// the main thread's switches alone.
+    private static func forEachThread(of pid: pid_t, _ body: (String) -> Void) {
+        guard let directory = opendir("/proc/\(pid)/task") else { return }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard !name.hasPrefix(".") else { continue }
+            body("/proc/\(pid)/task/\(name)")
+        }
+    }
+
+    private static func switches(inStatus status: String) -> Int {
+        var total = 0
+        for line in status.split(separator: "\n") {
+            guard line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:") else { continue }
+            total += line.split(whereSeparator: { $0 == " " || $0 == "\t" }).last.flatMap { Int($0) } ?? 0
+        }
+        return total
     }
 }

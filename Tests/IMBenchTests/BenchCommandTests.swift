@@ -113,6 +113,9 @@ struct BenchCommandTests {
         let usage = try #require(result.object("usage"))
         #expect((usage.object("client")?.number("cpuMicrosecondsPerMessage") ?? 0) > 0)
         #expect((usage.object("client")?.number("contextSwitchesPerMessage") ?? 0) > 0)
+        // The engine's event loops' share: there, and a part of the whole.
+        let loops = try #require(usage.object("client")?.number("eventLoopCpuMicrosecondsPerMessage"))
+        #expect(loops >= 0 && loops <= (usage.object("client")?.number("cpuMicrosecondsPerMessage") ?? 0))
         #expect(usage["serverInProcess"] == .bool(server == "embedded"))
         #expect((usage.object("server")?.number("cpuMicrosecondsPerMessage") ?? 0) > 0 || server == "embedded")
     }

@@ -26,6 +26,9 @@ public final class SessionEngine: Sendable {
     /// Where every session of this engine publishes its events and snapshots.
     public let hub: SessionEventHub
     /// Where callbacks of a session run when the engine was never initialized.
+    /// Its event loops' threads are named this, then `-0`, `-1` and so on (`top -H`, perf, the
+    /// message bench's CPU split read them by it).
+    public static let eventLoopName = "imsh-engine"
     static let fallbackCallbacks = CallbackExecutor.queue(DispatchQueue(label: "imsh.engine.uninitialized"))
 
     /// An engine that is not initialized yet.
@@ -51,7 +54,7 @@ public final class SessionEngine: Sendable {
         guard !isInitialized else { throw .invalidParameter("the engine is already initialized; shut it down first") }
         let group: EventLoopGroup
         do {
-            group = try EventLoopGroup(threads: configuration.eventLoopThreads, name: "imsh-engine")
+            group = try EventLoopGroup(threads: configuration.eventLoopThreads, name: Self.eventLoopName)
         } catch {
             throw .unavailable("\(error)")
         }

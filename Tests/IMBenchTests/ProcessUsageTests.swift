@@ -1,0 +1,38 @@
+@testable import IMBench
+import Dispatch
+import IMTransport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Readings of this process from /proc: the CPU of threads picked by name is their own,
+/// and a part of the whole.
+struct ProcessUsageTests {
+    @Test func aReadingGivesTheCPUOfTheThreadsSoNamed() throws {
+        let burnt = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let before = try #require(ProcessUsage.of(pid: getpid(), threadPrefix: "usage-burn"))
+        #expect(before.namedThreads == .zero)
+        let thread = SystemThread.spawn(name: "usage-burn-0") {
+            // 300 ms of CPU, then alive until the reading is taken: a thread gone is not read.
+            let end = ContinuousClock.now + .milliseconds(300)
+            var spins = 0
+            while ContinuousClock.now < end { spins &+= 1 }
+            burnt.signal()
+            release.wait()
+            precondition(spins > 0)
+        }
+        burnt.wait()
+        let after = try #require(ProcessUsage.of(pid: getpid(), threadPrefix: "usage-burn"))
+        let others = try #require(ProcessUsage.of(pid: getpid(), threadPrefix: "no-such-thread"))
+        release.signal()
+        pthread_join(thread, nil)
+        let cost = after.since(before)
+        let named = try #require(cost.namedThreads)
+        // Clock ticks are 10 ms; the thread may have waited for a core now and then.
+        #expect(named >= .milliseconds(150) && named <= cost.cpu, "\(named) of \(cost.cpu)")
+        #expect(others.namedThreads == .zero)
+        #expect(ProcessUsage.of(pid: getpid())?.namedThreads == nil)
+    }
+}
