@@ -36,7 +36,8 @@ struct MessagesBench: BenchCommand {
             pairs from one common start; the report is computed over all messages. Without
             workers it also gives the CPU time and context switches per message received that
             sending and draining cost this process (the sessions and the bench's own scheduling;
-            the server too when embedded) and a spawned imserver.
+            the server too when embedded), with its session engine's event loops' share, and a
+            spawned imserver.
 
             exit status: 0 every message acknowledged and received once, 1 otherwise, 2 usage error
             """)
