@@ -9,7 +9,9 @@ import Glibc
 struct ProcessUsage: Sendable, Equatable {
     /// User plus system time.
     var cpu: Duration
-    /// Voluntary (it waited) plus involuntary (it was preempted) switches, over all its threads.
+    /// Voluntary (it waited) plus involuntary (it was preempted) switches, over all its threads:
+    /// for this process those that ended too (getrusage(2)); for another, those alive at the
+    /// reading (/proc has no total), so that a reading after a busy thread ended counts less.
     var contextSwitches: Int
     /// User plus system time of the threads whose names start with the prefix the reading
     /// asked for (a session engine's event loops, say); nil when none was asked for.
@@ -25,11 +27,16 @@ struct ProcessUsage: Sendable, Equatable {
         guard let ticks = cpuTicks(ofStat: "/proc/\(pid)/stat") else { return nil }
         var switches = 0
         var named = 0
+        let isSelf = pid == getpid()
         forEachThread(of: pid) { task in
-            if let status = ProcFile.read("\(task)/status") { switches += Self.switches(inStatus: status) }
+            if !isSelf, let status = ProcFile.read("\(task)/status") { switches += Self.switches(inStatus: status) }
             if let threadPrefix, ProcFile.read("\(task)/comm")?.hasPrefix(threadPrefix) == true {
                 named += cpuTicks(ofStat: "\(task)/stat") ?? 0
             }
+        }
+        if isSelf {
+            var usage = rusage()
+            if getrusage(RUSAGE_SELF.rawValue, &usage) == 0 { switches = usage.ru_nvcsw + usage.ru_nivcsw }
         }
         return ProcessUsage(cpu: duration(ofTicks: ticks), contextSwitches: switches,
                             namedThreads: threadPrefix == nil ? nil : duration(ofTicks: named))
@@ -39,7 +46,8 @@ struct ProcessUsage: Sendable, Equatable {
     func since(_ earlier: ProcessUsage) -> ProcessUsage {
         var named: Duration?
         if let namedThreads, let before = earlier.namedThreads { named = namedThreads - before }
-        return ProcessUsage(cpu: cpu - earlier.cpu, contextSwitches: contextSwitches - earlier.contextSwitches,
+        // Another process's threads that ended in between take their switches with them.
+        return ProcessUsage(cpu: cpu - earlier.cpu, contextSwitches: max(0, contextSwitches - earlier.contextSwitches),
                             namedThreads: named)
     }
 

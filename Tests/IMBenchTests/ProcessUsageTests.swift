@@ -35,4 +35,15 @@ struct ProcessUsageTests {
         #expect(others.namedThreads == .zero)
         #expect(ProcessUsage.of(pid: getpid())?.namedThreads == nil)
     }
+
+    @Test func thisProcessKeepsTheSwitchesOfThreadsThatEnded() throws {
+        let before = try #require(ProcessUsage.of(pid: getpid()))
+        let thread = SystemThread.spawn(name: "usage-sleeper") {
+            // Each sleep is a voluntary switch.
+            for _ in 0..<50 { usleep(1_000) }
+        }
+        pthread_join(thread, nil)
+        let after = try #require(ProcessUsage.of(pid: getpid()))
+        #expect(after.since(before).contextSwitches >= 50)
+    }
 }

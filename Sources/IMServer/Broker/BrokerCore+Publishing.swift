@@ -49,7 +49,8 @@ extension BrokerCore {
                 // stored message is found by its cid), where PUBACK 0x80 would make it give up.
                 return core.disconnect(broker, .serverBusy, reason: "the server cannot reach its database; connect again later")
             case .failure:
-                // Not stored, so not acknowledged as stored: the client keeps it and resends.
+                // Not stored, for a reason that trying again would not change (a passing one is
+                // `unavailable`, above): PUBACK 0x80 tells the client to give the message up.
                 for packetID in batch.compactMap(\.packetIdentifier) {
                     broker.send(.puback(PubAck(packetIdentifier: packetID, reasonCode: .unspecifiedError,
                                                properties: [.reasonString("the server could not store the message")])))

@@ -116,7 +116,10 @@ final class SQLiteMessageLane: MessageLane {
             self?.openAcknowledgements[device] = nil
             return try writer.acknowledge(appKey: device.appKey, userID: device.userID, deviceID: device.deviceID,
                                           messageIDs: open.messageIDs)
-        }, then: { result in
+        }, then: { [weak self] result in
+            // Answered without running (the lock waited for too long, the lane closed): later
+            // acknowledgements of the device must not join a call that is over.
+            if self?.openAcknowledgements[device] === open { self?.openAcknowledgements[device] = nil }
             for answer in open.answers { answer(result) }
         })
     }
@@ -125,7 +128,8 @@ final class SQLiteMessageLane: MessageLane {
     /// another connection's lock here, once, up to `lockPatience`. Calls left fail.
     func close() {
         guard !closed else { return }
-        _ = try? db.executeScript("PRAGMA busy_timeout = \(lockPatience.components.seconds * 1000)")
+        let (seconds, attoseconds) = lockPatience.components
+        _ = try? db.executeScript("PRAGMA busy_timeout = \(seconds * 1000 + attoseconds / 1_000_000_000_000_000)")
         for _ in 0..<8 where !jobs.isEmpty {
             cancelTimers()
             lockedSince = nil

@@ -175,6 +175,10 @@ public final class SQLiteServerStore: ServerStore {
     func storeError(_ error: any Error, operation: String) -> ServerStoreError {
         switch error {
         case let error as ServerStoreError: return error
+        // Locked for longer than the server waits: the same call may succeed later, and a
+        // client told so (`unavailable`) sends again instead of giving its message up.
+        case let error as DatabaseError where error.code == .busy || error.code == .locked:
+            return .unavailable(operation: operation, location: path, reason: Self.reason(error))
         case let error as DatabaseError: return .failed(operation: operation, path: path, reason: Self.reason(error))
         default: return .failed(operation: operation, path: path, reason: "\(error)")
         }

@@ -9,10 +9,11 @@ public enum ServerStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     case invalidUserID(String)
     /// A device id that is not 1-64 bytes of `[A-Za-z0-9_-]`.
     case invalidDeviceID(String)
-    /// The store cannot be reached now (PostgreSQL down or its connection lost); the same
-    /// call may succeed later, so the broker answers with a retryable code.
+    /// The store cannot be reached now (PostgreSQL down or its connection lost, SQLite's file
+    /// locked by another connection for longer than the server waits); the same call may
+    /// succeed later, so the broker answers with a retryable code.
     case unavailable(operation: String, location: String, reason: String)
-    /// SQLite failed while doing `operation` (disk full, I/O error, database locked too long).
+    /// SQLite failed while doing `operation` (disk full, I/O error, a damaged file).
     case failed(operation: String, path: String, reason: String)
 
     public var description: String {

@@ -76,10 +76,40 @@ import TestSupport
         defer { try? holder.executeScript("ROLLBACK") }
         let failure = try await fixture.onLoop { lane, done in
             lane.store([fixture.message("never")], quota: nil) { result in
-                if case .failure(let error) = result { done("\(error)") } else { done("stored") }
+                switch result {
+                case .failure(let error as ServerStoreError): done(error)
+                case .failure(let error): done(.failed(operation: "?", path: "?", reason: "not a ServerStoreError: \(error)"))
+                case .success: done(.failed(operation: "?", path: "?", reason: "stored"))
+                }
             }
         }
-        #expect(failure.contains("locked"), "\(failure)")
+        // Retryable: the broker then disconnects with 0x89 and the client sends again.
+        guard case .unavailable(_, _, let reason) = failure else {
+            Issue.record("expected unavailable, got \(failure)")
+            return
+        }
+        #expect(reason.contains("locked"), "\(reason)")
+    }
+
+    @Test func anAcknowledgementFailedForALockDoesNotHoldUpTheDevicesLaterOnes() async throws {
+        let fixture = try await LaneFixture(lockPatience: .milliseconds(100))
+        defer { fixture.stop() }
+        let device = fixture.device
+        let ids = try await fixture.storedIDs(["a", "b"])
+        #expect(ids.count == 2)
+        let holder = try Database(path: fixture.store.path)
+        try holder.executeScript("BEGIN IMMEDIATE")
+        let first = try await fixture.onLoop { lane, done in
+            lane.acknowledge(device, messageIDs: [ids[0]]) { result in done((try? result.get()) == nil) }
+        }
+        #expect(first, "the first acknowledgement should fail while the file is locked")
+        try holder.executeScript("ROLLBACK")
+        // Once the lock is gone the next one is written and answered, not joined to the failed call.
+        let removed = try await fixture.onLoop(limit: .seconds(3)) { lane, done in
+            lane.acknowledge(device, messageIDs: [ids[1]]) { result in done((try? result.get()) ?? -1) }
+        }
+        #expect(removed == 1)
+        #expect(try await fixture.pendingCount() == 1)
     }
 
     @Test func anAcknowledgementWaitsForCompanyOrItsDelay() async throws {
