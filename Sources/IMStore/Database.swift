@@ -116,12 +116,15 @@ public final class Database {
         if configuration.releaseMemoryAfterTransactions { releaseMemory() }
     }
 
-    /// Runs `body` with lock waits off: a statement that meets another connection's lock fails
-    /// at once with `SQLITE_BUSY` instead of waiting for it. For a thread that must not stall
-    /// (an event loop), which then hands the work to one that may wait.
-    public func withoutWaitingForLocks<T>(_ body: (Database) throws -> T) rethrows -> T {
+    /// Runs `body` waiting at most `limit` for another connection's lock instead of the
+    /// configured busy timeout. With zero a statement that meets a lock fails at once with
+    /// `SQLITE_BUSY`: for a thread that must not stall (an event loop), which then hands the work
+    /// to one that may wait.
+    public func waitingForLocks<T>(atMost limit: Duration, _ body: (Database) throws -> T) rethrows -> T {
         guard let handle else { return try body(self) }
-        sqlite3_busy_timeout(handle, 0)
+        let (seconds, attoseconds) = limit.components
+        let milliseconds = max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
         defer { sqlite3_busy_timeout(handle, busyTimeoutMilliseconds) }
         return try body(self)
     }

@@ -55,7 +55,7 @@ struct DatabaseQueueBorrowTests {
         let clock = ContinuousClock()
         let start = clock.now
         let refused = queue.runHereIfFree { db in
-            db.withoutWaitingForLocks { db in (try? db.execute("INSERT INTO t(x) VALUES (2)")) == nil }
+            db.waitingForLocks(atMost: .zero) { db in (try? db.execute("INSERT INTO t(x) VALUES (2)")) == nil }
         }
         #expect(refused == true, "the write met the other connection's lock")
         #expect(clock.now - start < .seconds(2), "and did not wait out the 5 s busy timeout")

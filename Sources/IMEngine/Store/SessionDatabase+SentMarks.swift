@@ -43,7 +43,7 @@ extension SessionDatabase {
     /// written, and the caller hands it to `write`, which waits and reports the error).
     func writeHere<T>(_ body: (Database) throws -> T) -> T? {
         let done = queue.runHereIfFree { db in
-            db.withoutWaitingForLocks { db in try? self.transaction(db, body) }
+            db.waitingForLocks(atMost: .zero) { db in try? self.transaction(db, body) }
         }
         return done ?? nil
     }

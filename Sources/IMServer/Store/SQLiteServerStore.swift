@@ -45,6 +45,10 @@ public final class SQLiteServerStore: ServerStore {
     /// and the same saturated rate (1 KiB cost a tenth of that rate). BENCHMARKS.md.
     static let pageSize = 2048
 
+    /// The longest a restarting checkpoint waits for readers of the old log, holding the
+    /// writers' lock meanwhile (see `checkpoint`).
+    static let restartPatience: Duration = .milliseconds(100)
+
     /// Opens or creates `DIRECTORY/server.sqlite`, creating the directory (mode 0700) if missing,
     /// and migrates it to the current schema. A directory others may write to or another user
     /// owns is refused, as is a database (or journal) that is not a regular file.
@@ -136,7 +140,12 @@ public final class SQLiteServerStore: ServerStore {
     func checkpoint(restart: Bool) async throws(ServerStoreError) {
         try await run("checkpoint the write-ahead log") { db in
             _ = try db.fetchOnce("PRAGMA wal_checkpoint(PASSIVE)")
-            if restart { _ = try db.fetchOnce("PRAGMA wal_checkpoint(RESTART)") }
+            // RESTART keeps every writer out, the message lane too, while it waits for readers
+            // of the old log: a long one (`imserver app`, an API read) would stall every send
+            // for the whole busy timeout. Short of that wait it stops and the next one tries again.
+            if restart {
+                _ = try db.waitingForLocks(atMost: Self.restartPatience) { try $0.fetchOnce("PRAGMA wal_checkpoint(RESTART)") }
+            }
         }
     }
 
