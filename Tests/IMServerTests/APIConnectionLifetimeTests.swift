@@ -79,6 +79,31 @@ struct APIConnectionLifetimeTests {
         }
     }
 
+    @Test func aClientThatReadsNoAnswerIsCutOffAfterTheIdleTimeout() async throws {
+        var options = APIServerOptions()
+        options.idleTimeout = .milliseconds(500)
+        try await APITestServer.run(options: options) { server in
+            let client = try await server.client()
+            defer { client.close() }
+            let connection = client.connection
+            await withCheckedContinuation { (paused: CheckedContinuation<Void, Never>) in
+                server.clientLoop.execute {
+                    connection.pauseReading()
+                    paused.resume()
+                }
+            }
+            // Requests answered at once (404), pipelined: far more answers than the sockets'
+            // buffers hold, none of them read.
+            let burst = Array(Array(repeating: Array("GET /nothing HTTP/1.1\r\nHost: a\r\n\r\n".utf8), count: 2_000).joined())
+            for _ in 0..<20 { try await client.send(burst) }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while server.server.connectionCount > 0 && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(server.server.connectionCount == 0, "the connection is still held")
+        }
+    }
+
     @Test func connectionsBeyondTheCapAreRefusedWith503() async throws {
         var options = APIServerOptions()
         options.maxConnections = 1

@@ -7,12 +7,14 @@ import IMTransport
 /// connection stops reading, so pipelined requests wait in the parser or the kernel and a
 /// client cannot pile up work; after the answer the next buffered request is taken, and
 /// only then does reading resume. A response the peer does not read (queue full) also
-/// stops reading until it drains. Three timers: `idle` while no request has begun on a
+/// stops reading until it drains. Four timers: `idle` while no request has begun on a
 /// keep-alive connection (then it closes quietly), `head` from accepting until the first
 /// request's head has arrived (short: an idle stranger is let go quickly), `request` from a
-/// request's first byte until it has arrived whole (both then 408 and close).
+/// request's first byte until it has arrived whole (both then 408 and close), and `write`
+/// while an answer waits for the peer to read (as long as `idle`; then it is cut off, since a
+/// peer that pipelines requests and reads nothing would otherwise hold the connection forever).
 final class APIConnection: ConnectionHandler {
-    private enum TimerKind { case idle, head, request }
+    private enum TimerKind { case idle, head, request, write }
 
     private let connection: Connection
     private let responder: APIResponder
@@ -84,6 +86,7 @@ final class APIConnection: ConnectionHandler {
     func connectionDidBecomeWritable(_ connection: Connection) {
         guard awaitingWritable else { return }
         awaitingWritable = false
+        cancelTimer()
         serveBuffered()
     }
 
@@ -151,6 +154,7 @@ final class APIConnection: ConnectionHandler {
             connection.close(.graceful)
         } else if writability == .full {
             awaitingWritable = true
+            arm(.write)
         }
     }
 
@@ -172,7 +176,7 @@ final class APIConnection: ConnectionHandler {
 
     private func delay(_ kind: TimerKind) -> Duration {
         switch kind {
-        case .idle: options.idleTimeout
+        case .idle, .write: options.idleTimeout
         case .head: min(options.headTimeout, options.requestTimeout)
         case .request: options.requestTimeout
         }
@@ -190,6 +194,9 @@ final class APIConnection: ConnectionHandler {
         switch kind {
         case .idle:
             connection.close(.graceful)
+        case .write:
+            // What is queued would never go out: a graceful close would wait for it.
+            connection.close(.abortive)
         case .head, .request:
             refuse(APIError(.requestTimeout, "the request did not arrive whole within \(delay(kind))"))
         }
