@@ -47,6 +47,43 @@ struct SessionLifecycleTests {
         }
     }
 
+    @Test func aClosedSessionStaysClosed() async throws {
+        try await withBroker { _, test in
+            let session = test.session()
+            _ = try await session.connect()
+            await session.close()
+            let statuses = await session.statuses
+            await session.disconnect()
+            #expect(await session.statuses == statuses, "a disconnect after close reported a status")
+            #expect(await session.snapshot().state == .closed)
+            await #expect(throws: EngineError.self) { _ = try await session.connect() }
+        }
+    }
+
+    @Test func closingWhileTheDatabaseOpensLeavesTheFileFree() async throws {
+        try await withBroker { _, test in
+            // Closing right after connecting lands, some of the times, while the file opens;
+            // each time the user's next session must get the file.
+            for _ in 0..<20 {
+                let session = test.session("dora")
+                let connecting = Task { try? await session.connect() }
+                await Task.yield()
+                await session.close()
+                _ = await connecting.value
+            }
+            // The last one's file may still be opening: it is free once that ends.
+            var connected = false
+            let deadline = ContinuousClock.now + .seconds(5)
+            while !connected && ContinuousClock.now < deadline {
+                let next = test.session("dora")
+                connected = (try? await next.connect()) != nil
+                await next.close()
+                if !connected { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(connected, "the user's file stayed in use after its sessions closed")
+        }
+    }
+
     @Test(arguments: [false, true]) func disconnectSignsOutAndStops(disablePush: Bool) async throws {
         try await withBroker { broker, test in
             let session = test.session()

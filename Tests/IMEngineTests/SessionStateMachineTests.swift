@@ -21,6 +21,17 @@ struct SessionStateMachineTests {
         #expect(session.completions.isEmpty)
     }
 
+    @Test func aClosedMachineIgnoresADisconnect() throws {
+        var session = VirtualSession()
+        session.outcome = { _ in .connect }
+        try session.connect()
+        session.send { $0.close() }
+        let statuses = session.statusNames
+        session.send { $0.disconnect() }
+        #expect(session.statusNames == statuses)
+        #expect(session.machine.phase == .closed)
+    }
+
     @Test func successCompletesOnceAndLaterDropsRetryFromTheStart() throws {
         var session = VirtualSession()
         session.outcome = { $0 == 1 ? .connect : .fail(.retryable("drop")) }

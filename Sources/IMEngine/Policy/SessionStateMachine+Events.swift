@@ -165,6 +165,7 @@ extension SessionStateMachine {
 
     /// The app disconnected: no more attempts; a pending connect call ends as signed out.
     public mutating func disconnect() -> [Action] {
+        if case .closed = phase { return [] }
         let wasOpen = phase.isOpen
         var actions = cancelAllTimers()
         if wasOpen { actions.append(.close(generation: generation)) }

@@ -52,6 +52,8 @@ extension Session {
     /// until it logs in again (`im-push` `off`, as the SDK's disconnect(disablePush:)); its
     /// messages are still kept for the next connection. A pending connect call ends with signOut.
     public func disconnect(disablePush: Bool = false) {
+        // A closed session stays closed: signing out again would bring its state back.
+        guard !isClosed else { return }
         if isPreparing, let call = call.take() {
             call.finish(.failure(.terminated(.signedOut)))
         }
@@ -201,6 +203,8 @@ extension Session {
             call.reportDatabase(isRecreated: isRecreated, error: nil)
             return prepared
         } catch {
+            // Closed while the file opened: its connect call is over and it publishes no more.
+            guard !isClosed else { return nil }
             publish(.databaseOpened(isRecreated: false, movedAside: [], error: error))
             call.reportDatabase(isRecreated: false, error: error)
             return endCall(call, error)
@@ -231,19 +235,27 @@ extension Session {
         guard runtime.claimDatabase(path) else {
             throw .database("\(path) is in use by another session; give each device of a user its own data directory")
         }
+        let database: SessionDatabase, isRecreated: Bool
         do {
-            let (database, isRecreated) = try await SessionDatabase.open(
+            (database, isRecreated) = try await SessionDatabase.open(
                 directory: directory, appKey: appKey, userID: userID, threads: runtime.databaseThreads,
                 idleClosing: runtime.databaseIdleClosing)
-            self.database = database
-            outbox = SessionOutbox(database: database, loop: loop ?? runtime.group.next(), hub: engine.hub, session: id)
-            databasePath = path
-            localUserID = userID
-            return isRecreated
         } catch {
             runtime.releaseDatabase(path)
             throw .database(error.description)
         }
+        // `close()` came while the file opened and found nothing to close: this is the file's
+        // last owner, and the path must be free for the user's next session.
+        guard !isClosed else {
+            await database.close()
+            runtime.releaseDatabase(path)
+            throw .terminated(.signedOut)
+        }
+        self.database = database
+        outbox = SessionOutbox(database: database, loop: loop ?? runtime.group.next(), hub: engine.hub, session: id)
+        databasePath = path
+        localUserID = userID
+        return isRecreated
     }
 
     func closeDatabase() async {
