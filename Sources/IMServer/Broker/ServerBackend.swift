@@ -18,17 +18,19 @@ final class ServerBackend: ServerAPIBackend {
         self.cluster = cluster
     }
 
-    /// Runs `body` with the core on its loop and returns its result.
-    private func onLoop<T: Sendable>(_ body: @escaping @Sendable (BrokerCore) -> T) async -> T {
+    /// Runs `body` with the core on its loop and returns its result, or `fallback` once the
+    /// loop has stopped: a request still waiting on the store when the server's shutdown grace
+    /// ended outlives the loop (its connection is gone, so the answer goes nowhere).
+    private func onLoop<T: Sendable>(else fallback: T, _ body: @escaping @Sendable (BrokerCore) -> T) async -> T {
         let core = self.core
         return await withCheckedContinuation { continuation in
             let accepted = loop.execute { continuation.resume(returning: body(core.value)) }
-            precondition(accepted, "the server's event loop stopped before the API did")
+            if !accepted { continuation.resume(returning: fallback) }
         }
     }
 
     func app(forKey appKey: String) async -> AppSettings? {
-        await onLoop { $0.apps[appKey] }
+        await onLoop(else: nil) { $0.apps[appKey] }
     }
 
     func issueToken(appKey: String, userID: String) async throws -> String {
@@ -68,7 +70,7 @@ final class ServerBackend: ServerAPIBackend {
     private func disconnectEverywhere(
         appKey: String, userIDs: [String], _ reason: ReasonCode, _ name: IMErrorName
     ) async throws {
-        await onLoop { $0.disconnect(appKey: appKey, userIDs: userIDs, reason, name) }
+        await onLoop(else: ()) { $0.disconnect(appKey: appKey, userIDs: userIDs, reason, name) }
         try await cluster?.announce(.disconnect(appKey: appKey, userIDs: userIDs, reasonCode: reason.rawValue, errorName: name.rawValue))
     }
 
@@ -77,7 +79,7 @@ final class ServerBackend: ServerAPIBackend {
     }
 
     func isOnline(appKey: String, userID: String) async -> Bool {
-        if await onLoop({ $0.online.isOnline(UserKey(appKey: appKey, userID: userID)) }) { return true }
+        if await onLoop(else: false, { $0.online.isOnline(UserKey(appKey: appKey, userID: userID)) }) { return true }
         let elsewhere = try? await cluster?.onlineElsewhere([(appKey, userID)], now: clock.wallMilliseconds())
         return elsewhere?.first?.isEmpty == false
     }
@@ -88,7 +90,7 @@ final class ServerBackend: ServerAPIBackend {
         let core = self.core
         let stored: StoredMessageResult = try await withCheckedThrowingContinuation { continuation in
             let accepted = loop.execute { core.value.store(message, quota: nil) { continuation.resume(with: $0) } }
-            precondition(accepted, "the server's event loop stopped before the API did")
+            if !accepted { continuation.resume(throwing: ServerError.stopping) }
         }
         return stored.uid
     }

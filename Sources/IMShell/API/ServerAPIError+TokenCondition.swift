@@ -25,7 +25,7 @@ extension ServerError {
     var tokenCondition: TokenCondition {
         switch self {
         case .unknownApp, .appBlocked: return .appBlocked
-        case .cannotStart: return .unavailable
+        case .cannotStart, .stopping: return .unavailable
         }
     }
 }

@@ -56,4 +56,20 @@ struct EndToEndAPITests {
         #expect(refused?.properties.userProperty(IMUserProperty.error) == "token-expired")
         await server.stop()
     }
+
+    /// A request that outlives the server's shutdown (still waiting when its grace ended) gets
+    /// an answer instead of stopping the process: its loop is gone.
+    @Test func theBackendAnswersAfterTheServerStopped() async throws {
+        let directory = TemporaryDirectory()
+        let server = try await TestServer.start(directory: directory)
+        let backend = server.server.backend
+        await server.stop()
+        #expect(await backend.isOnline(appKey: TestServer.appKey, userID: "alice") == false)
+        #expect(await backend.app(forKey: TestServer.appKey) == nil)
+        await #expect(throws: ServerError.stopping) {
+            _ = try await backend.publish(appKey: TestServer.appKey, from: "alice", to: ["bob"], text: "late")
+        }
+        // No device is connected any more: a kick has nothing left to do.
+        try await backend.kick(appKey: TestServer.appKey, userIDs: ["alice"])
+    }
 }
