@@ -52,7 +52,12 @@ extension BrokerCore {
         lane.pending(login.device, after: broker.lastQueuedMessageID, limit: room) { [weak self] result in
             guard let core = self else { return }
             broker.fetching = false
-            guard broker.phase == .online, case .success(let messages) = result else { return }
+            guard broker.phase == .online else { return }
+            guard case .success(let messages) = result else {
+                // Nothing would read this queue again before the device reconnects: ask it to
+                // (0x89, as for a PUBLISH that cannot be stored), so it is read then.
+                return core.disconnect(broker, .serverBusy, reason: "the server cannot read its database; connect again later")
+            }
             for message in messages { core.deliver(message, to: broker, login.device) }
             // At QoS 0 nothing stays in flight, so the outgoing buffer is the only brake:
             // a full one resumes the pump from connectionDidBecomeWritable.

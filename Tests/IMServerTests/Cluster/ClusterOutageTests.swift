@@ -37,6 +37,27 @@ struct ClusterOutageTests {
         }
     }
 
+    @Test func aDeviceWhoseQueueCannotBeReadIsAskedToComeBack() async throws {
+        try await TestCluster.with(1) { cluster in
+            let node = cluster.nodes[0]
+            let dora = try await MQTTTestClient.open(port: node.port)
+            #expect(try await dora.login(appKey: TestServer.appKey, token: try await node.token("dora"), device: "phone")?.reasonCode == .success)
+            cluster.postgres.stop()
+            // Subscribing reads the queue, which fails: the device is told to come back, not left
+            // believing it has everything.
+            try await dora.send(.subscribe(Subscribe(
+                packetIdentifier: 1, subscriptions: [Subscribe.Subscription(IMTopic.inboxFilter, options: SubscriptionOptions(qos: .atLeastOnce))])))
+            var busy = false
+            while let packet = await dora.next(within: .seconds(10)) {
+                if case .disconnect(let disconnect) = packet {
+                    busy = disconnect.reasonCode == .serverBusy
+                    break
+                }
+            }
+            #expect(busy, "no DISCONNECT 0x89 after a queue read that failed")
+        }
+    }
+
     /// Logs `user` in on `node`, trying again while the pool finds its way back to PostgreSQL.
     private func loginSoon(_ node: TestServer, _ user: String) async throws -> MQTTTestClient {
         let deadline = ContinuousClock.now + .seconds(15)
