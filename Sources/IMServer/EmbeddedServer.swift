@@ -210,7 +210,7 @@ public final class EmbeddedServer: Sendable {
     }
 
     /// Runs `body` on the loop; nil once the loop has stopped.
-    private func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T? {
+    func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T? {
         let loop = self.loop
         return await withCheckedContinuation { continuation in
             if !loop.execute({ continuation.resume(returning: body()) }) {

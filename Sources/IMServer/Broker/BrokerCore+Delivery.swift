@@ -116,6 +116,8 @@ extension BrokerCore {
     func handleDeliveryAcknowledgement(_ broker: BrokerConnection, _ packetID: UInt16) {
         guard let login = broker.login, let messageID = broker.inflight.removeValue(forKey: packetID) else { return }
         unacknowledged[login.device]?.remove(messageID)
+        // Every device ever served would otherwise keep an entry for the server's lifetime.
+        if unacknowledged[login.device]?.isEmpty == true { unacknowledged[login.device] = nil }
         broker.acknowledgements.add(messageID)
         flushAcknowledgements(broker)
         if !broker.caughtUp { pump(broker) }

@@ -1,5 +1,5 @@
 import IMProtocol
-import IMServer
+@testable import IMServer
 import MQTT
 import Testing
 import TestSupport
@@ -56,6 +56,25 @@ struct BrokerDeliveryOrderTests {
         bob.close()
         let again = try await server.loggedIn("bob", device: "phone-b")
         #expect(await again.next(within: .milliseconds(500)) == nil)
+        await server.stop()
+    }
+
+    @Test func aDeviceWhoseDeliveriesAreAllAcknowledgedLeavesNothingBehind() async throws {
+        let directory = TemporaryDirectory()
+        let server = try await TestServer.start(directory: directory)
+        let alice = try await server.loggedIn("alice", device: "phone-a")
+        let bob = try await server.loggedIn("bob", device: "phone-b")
+        #expect(try await alice.sendText("hi", to: "bob", cid: "c1", packetID: 1) == .success)
+        guard case .publish(let publish)? = await bob.next() else {
+            Issue.record("no delivery")
+            return await server.stop()
+        }
+        let core = server.server.core
+        #expect(await server.server.onLoop { core.value.unacknowledged.count } == 1)
+        try await bob.send(.puback(PubAck(packetIdentifier: publish.packetIdentifier)))
+        try await bob.send(.pingreq)
+        #expect(await bob.next() == .pingresp)
+        #expect(await server.server.onLoop { core.value.unacknowledged.count } == 0)
         await server.stop()
     }
 }
