@@ -21,6 +21,25 @@ struct SessionStateMachineTests {
         #expect(session.completions.isEmpty)
     }
 
+    @Test func aMoveConnectsAtOnceUnlessTheLastMoveDidNotLast() throws {
+        var session = VirtualSession()
+        session.outcome = { _ in .connect }
+        try session.connect()
+        session.advance(by: .seconds(5))
+        session.send { $0.failed(generation: 1, .moved("sent to b"), at: 0) }
+        #expect(session.openTimes == [.zero, .seconds(5)])
+        // Sent back within the stable period: on the schedule, not at once.
+        session.advance(by: .seconds(5))
+        session.send { $0.failed(generation: 2, .moved("sent back to a"), at: 0) }
+        session.advance(by: .seconds(1))
+        #expect(session.openTimes == [.zero, .seconds(5), .seconds(10) + .milliseconds(50)])
+        // After a connection that lasted, a move goes at once again.
+        session.advance(by: .seconds(40))
+        session.send { $0.failed(generation: 3, .moved("sent to c"), at: 0) }
+        #expect(session.openTimes.last == .seconds(51))
+        #expect(session.statusNames.filter { $0 == "connected" }.count >= 1)
+    }
+
     @Test func aClosedMachineIgnoresADisconnect() throws {
         var session = VirtualSession()
         session.outcome = { _ in .connect }

@@ -12,6 +12,7 @@ extension SessionStateMachine {
         completionPending = true
         attemptsSinceConnectCall = 0
         attempt = 0
+        movedAtOnce = false
         var actions: [Action] = []
         if let timeout, timeout > .zero {
             actions.append(startTimer(.deadline, after: timeout))
@@ -67,7 +68,10 @@ extension SessionStateMachine {
         switch failure {
         case .terminal(let termination):
             actions += stop(termination, closing: false)
-        case .retryable:
+        case .moved where networkAvailable && !movedAtOnce:
+            movedAtOnce = true
+            actions += openNow()
+        case .retryable, .moved:
             actions += networkAvailable ? scheduleRetry(at: now) : pause()
         }
         return actions
@@ -82,7 +86,10 @@ extension SessionStateMachine {
             guard case .waiting = phase else { return [] }
             return openNow()
         case .stable:
-            if case .connected = phase { attempt = 0 }
+            if case .connected = phase {
+                attempt = 0
+                movedAtOnce = false
+            }
             return []
         case .deadline:
             guard completionPending else { return [] }

@@ -40,6 +40,10 @@ public struct SessionStateMachine: Sendable {
         case retryable(String)
         /// Stop: report this and make no further attempt.
         case terminal(SessionTermination)
+        /// The server sent the session to another (DISCONNECT 0x9C or 0x9D with a Server
+        /// Reference): connect there at once, unless the last connection was such a move that
+        /// did not last (servers sending clients back and forth), which waits on the schedule.
+        case moved(String)
     }
 
     public enum Action: Sendable, Equatable {
@@ -72,6 +76,8 @@ public struct SessionStateMachine: Sendable {
     public internal(set) var inBackground = false
     var completionPending = false
     var attemptsSinceConnectCall = 0
+    /// A move went straight to its server since the last connect call or stable connection.
+    var movedAtOnce = false
     var nextToken: UInt64 = 0
     var timerTokens: [TimerKind: UInt64] = [:]
     var random: SplitMix64

@@ -121,12 +121,14 @@ extension Session {
         switch verdict {
         case .redirect(let reference):
             if let target = ConnectionAttempt.firstAddress(in: reference, from: link.server) { preferredServer = target }
-            fail(link.generation, .retryable("the server sent us to \(reference)\(reason)"))
+            fail(link.generation, .moved("the server sent us to \(reference)\(reason)"))
         case .failure(.terminal(var termination)):
             termination.detail += reason
             fail(link.generation, .terminal(termination))
         case .failure(.retryable(let detail)):
             fail(link.generation, .retryable(detail + reason))
+        case .failure(.moved(let detail)):
+            fail(link.generation, .moved(detail + reason))
         }
     }
 

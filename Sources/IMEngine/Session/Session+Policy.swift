@@ -136,7 +136,7 @@ extension Session {
                 return
             }
             statusDetail = termination.detail
-        case .retryable(let detail):
+        case .retryable(let detail), .moved(let detail):
             statusDetail = detail
             lastRetryableFailure = detail
         }
@@ -146,7 +146,8 @@ extension Session {
     private func performFailure(_ generation: UInt64, _ failure: SessionStateMachine.Failure) {
         let actions = machine.failed(generation: generation, failure, at: clock.epochMilliseconds)
         let reportsStatus = actions.contains { if case .status = $0 { true } else { false } }
-        if case .retryable = failure, !actions.isEmpty, !reportsStatus, machine.status == .connecting {
+        let isTerminal = if case .terminal = failure { true } else { false }
+        if !isTerminal, !actions.isEmpty, !reportsStatus, machine.status == .connecting {
             // A failed attempt while connecting changes no status, so nothing is reported; the
             // log keeps it anyway, so that timelines can mark each attempt and its reason.
             database?.appendLogLater(ConnectionLogEntry(

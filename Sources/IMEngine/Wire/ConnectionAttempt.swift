@@ -105,7 +105,7 @@ struct ConnectionAttempt: Sendable {
             case .failure(.terminal(var termination)):
                 if let reason = connack.properties.reasonString { termination.detail += " (\(reason))" }
                 return .outcome(.failed(.terminal(termination), unreachable: false))
-            case .failure(.retryable):
+            case .failure(.retryable), .failure(.moved):
                 return nil
             }
         case .unusable(let failure):
