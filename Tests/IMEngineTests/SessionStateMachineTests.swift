@@ -40,6 +40,20 @@ struct SessionStateMachineTests {
         #expect(session.statusNames.filter { $0 == "connected" }.count >= 1)
     }
 
+    @Test func connectingFromTheBackgroundSuspendsAfterTheGraceEvenUnconnected() throws {
+        var session = VirtualSession()
+        session.outcome = { _ in .fail(.retryable("refused")) }
+        session.send { $0.background() }
+        try session.connect()
+        session.advance(by: .seconds(119))
+        #expect(session.statusNames == ["connecting"])
+        session.advance(by: .seconds(2))
+        #expect(session.statusNames == ["connecting", "suspend"])
+        let opens = session.opens.count
+        session.advance(by: .seconds(300))
+        #expect(session.opens.count == opens, "a suspended session made more attempts")
+    }
+
     @Test func aClosedMachineIgnoresADisconnect() throws {
         var session = VirtualSession()
         session.outcome = { _ in .connect }

@@ -17,6 +17,11 @@ extension SessionStateMachine {
         if let timeout, timeout > .zero {
             actions.append(startTimer(.deadline, after: timeout))
         }
+        // Connecting from the background (a push woke the app) suspends after the grace too,
+        // whether or not a connection is ever made.
+        if inBackground && timerTokens[.backgroundGrace] == nil {
+            actions.append(startTimer(.backgroundGrace, after: configuration.backgroundGrace))
+        }
         actions += networkAvailable ? openNow() : pause()
         return actions
     }
