@@ -59,7 +59,9 @@ struct ConnectFailureTests {
     }
 
     @Test func refusedConnectionSaysNothingListens() async throws {
-        let port = try RawSocket.unusedPort()
+        let refusing = try RawSocket.refusing()
+        defer { refusing.close() }
+        let port = refusing.port
         let loop = try EventLoop(name: "client")
         defer { loop.shutdown() }
         try await withTimeout(.seconds(10)) {

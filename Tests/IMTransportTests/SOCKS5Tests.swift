@@ -70,7 +70,9 @@ struct SOCKS5Tests {
     }
 
     @Test func proxyNotListeningIsUnreachable() async throws {
-        let proxyPort = try RawSocket.unusedPort()
+        let refusing = try RawSocket.refusing()
+        defer { refusing.close() }
+        let proxyPort = refusing.port
         let error = try await failureThrough(SOCKS5Proxy(host: "127.0.0.1", port: proxyPort))
         #expect(error == .proxyUnreachable(
             proxy: "127.0.0.1", port: proxyPort, reason: .connectionRefused(host: "127.0.0.1", port: proxyPort)))
