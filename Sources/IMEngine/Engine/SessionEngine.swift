@@ -25,10 +25,10 @@ public final class SessionEngine: Sendable {
     private let state = Mutex(State())
     /// Where every session of this engine publishes its events and snapshots.
     public let hub: SessionEventHub
-    /// Where callbacks of a session run when the engine was never initialized.
     /// Its event loops' threads are named this, then `-0`, `-1` and so on (`top -H`, perf, the
     /// message bench's CPU split read them by it).
     public static let eventLoopName = "imsh-engine"
+    /// Where callbacks of a session run when the engine was never initialized.
     static let fallbackCallbacks = CallbackExecutor.queue(DispatchQueue(label: "imsh.engine.uninitialized"))
 
     /// An engine that is not initialized yet.

@@ -128,14 +128,14 @@ final class SQLiteMessageLane: MessageLane {
     /// another connection's lock here, once, up to `lockPatience`. Calls left fail.
     func close() {
         guard !closed else { return }
-        let (seconds, attoseconds) = lockPatience.components
-        _ = try? db.executeScript("PRAGMA busy_timeout = \(seconds * 1000 + attoseconds / 1_000_000_000_000_000)")
-        for _ in 0..<8 where !jobs.isEmpty {
-            cancelTimers()
-            lockedSince = nil
-            runTurn(late: true)
-            // Still locked after waiting the whole patience: what is left fails.
-            if retryTimer != nil { break }
+        db.waitingForLocks(atMost: lockPatience) { _ in
+            for _ in 0..<8 where !jobs.isEmpty {
+                cancelTimers()
+                lockedSince = nil
+                runTurn(late: true)
+                // Still locked after waiting the whole patience: what is left fails.
+                if retryTimer != nil { break }
+            }
         }
         cancelTimers()
         closed = true
