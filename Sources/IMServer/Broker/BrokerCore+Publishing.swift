@@ -10,7 +10,9 @@ extension BrokerCore {
         guard publish.properties.topicAlias == nil else { return disconnect(broker, .topicAliasInvalid) }
         let packetID = publish.qos == .atLeastOnce ? publish.packetIdentifier : nil
         func answer(_ code: ReasonCode) {
-            if let packetID { broker.send(.puback(PubAck(packetIdentifier: packetID, reasonCode: code))) }
+            guard let packetID else { return }
+            broker.publishes.add(PendingPublish(packetIdentifier: packetID, content: .refuse(code)))
+            storePendingPublishes(broker)
         }
         guard case .send(let recipient)? = IMTopic(publish.topic) else { return answer(.notAuthorized) }
         let message: TextMessage
@@ -22,26 +24,39 @@ extension BrokerCore {
         if let from = message.from, from != login.userID { return answer(.notAuthorized) }
         broker.publishes.add(PendingPublish(
             packetIdentifier: packetID,
-            message: NewMessage(appKey: login.appKey, from: login.userID, to: [recipient], cid: message.cid,
-                                text: message.text, sentAt: clock.wallMilliseconds())))
+            content: .store(NewMessage(appKey: login.appKey, from: login.userID, to: [recipient], cid: message.cid,
+                                       text: message.text, sentAt: clock.wallMilliseconds()))))
         storePendingPublishes(broker)
     }
 
-    /// Stores what the client sent, one batch at a time, then PUBACKs each in order and delivers.
+    /// Stores what the client sent, one batch at a time, then PUBACKs each in order (refusals
+    /// among them in their turn) and delivers.
     private func storePendingPublishes(_ broker: BrokerConnection) {
         guard let batch = broker.publishes.next() else { return }
-        let messages = batch.map(\.message)
-        let quota = messages.first.flatMap { apps[$0.appKey]?.queueQuota } ?? QueueQuota()
+        let messages = batch.compactMap(\.message)
+        guard !messages.isEmpty else {
+            broker.publishes.finish()
+            for pending in batch { refuse(pending, on: broker) }
+            return storePendingPublishes(broker)
+        }
+        let quota = apps[messages[0].appKey]?.queueQuota ?? QueueQuota()
         lane.store(messages, quota: quota) { [weak self] result in
             guard let core = self else { return }
             broker.publishes.finish()
             switch result {
             case .success(let results):
-                for (pending, stored) in zip(batch, results) {
+                var results = results.makeIterator()
+                for pending in batch {
+                    guard let message = pending.message else {
+                        core.refuse(pending, on: broker)
+                        continue
+                    }
+                    // One result for each message stored, in order.
+                    guard let stored = results.next() else { break }
                     if let packetID = pending.packetIdentifier {
                         broker.send(.puback(Self.acknowledgement(packetID, stored, quota: quota)))
                     }
-                    if !stored.isDuplicate { core.notify(pending.message, stored) }
+                    if !stored.isDuplicate { core.notify(message, stored) }
                 }
             case .failure(ServerStoreError.unavailable):
                 // The store is out of reach for now: DISCONNECT 0x89 makes the client come back
@@ -51,13 +66,22 @@ extension BrokerCore {
             case .failure:
                 // Not stored, for a reason that trying again would not change (a passing one is
                 // `unavailable`, above): PUBACK 0x80 tells the client to give the message up.
-                for packetID in batch.compactMap(\.packetIdentifier) {
+                for pending in batch {
+                    guard let packetID = pending.packetIdentifier, pending.message != nil else {
+                        core.refuse(pending, on: broker)
+                        continue
+                    }
                     broker.send(.puback(PubAck(packetIdentifier: packetID, reasonCode: .unspecifiedError,
                                                properties: [.reasonString("the server could not store the message")])))
                 }
             }
             core.storePendingPublishes(broker)
         }
+    }
+
+    private func refuse(_ pending: PendingPublish, on broker: BrokerConnection) {
+        guard case .refuse(let code) = pending.content, let packetID = pending.packetIdentifier else { return }
+        broker.send(.puback(PubAck(packetIdentifier: packetID, reasonCode: code)))
     }
 
     /// PUBACK 0x00 for a stored message; 0x97 with `im-error` `quota-exceeded` and the figures

@@ -132,4 +132,26 @@ struct BrokerMessagingTests {
         #expect(await bob.next(within: .milliseconds(500)) == nil)
         await server.stop()
     }
+
+    /// PUBACKs go in the order of their PUBLISHes (MQTT-4.6.0-2): a refusal answered at once
+    /// would overtake the PUBACK of a message sent before it and still being stored.
+    @Test func refusalsAreAcknowledgedInTheirTurnBehindMessagesBeingStored() async throws {
+        let directory = TemporaryDirectory()
+        let server = try await TestServer.start(directory: directory)
+        let alice = try await server.loggedIn("alice", device: "phone-a")
+        func publish(_ packetID: UInt16, topic: String = "im/send/bob", payload: [UInt8]? = nil) -> Packet {
+            .publish(Publish(topic: topic, payload: payload ?? TextMessage(text: "m\(packetID)", cid: "c\(packetID)").encoded(),
+                             qos: .atLeastOnce, packetIdentifier: packetID))
+        }
+        // One write, so that the server reads all four before the first is stored.
+        let packets = [publish(1), publish(2, topic: "other/topic"), publish(3), publish(4, payload: Array("not json".utf8))]
+        try await alice.connection.write(packets.flatMap { $0.encoded() })
+        var answers: [(UInt16, ReasonCode)] = []
+        while answers.count < 4, case .puback(let puback)? = await alice.next() {
+            answers.append((puback.packetIdentifier, puback.reasonCode))
+        }
+        #expect(answers.map(\.0) == [1, 2, 3, 4])
+        #expect(answers.map(\.1) == [.success, .notAuthorized, .success, .payloadFormatInvalid])
+        await server.stop()
+    }
 }
