@@ -106,6 +106,27 @@ struct SessionMessageTests {
         }
     }
 
+    @Test func aSendRightAfterReconnectingGoesOutAfterTheOlderResends() async throws {
+        // Nothing is acknowledged: each connection publishes again every message sent so far.
+        try await withBroker(.init(publishAcknowledgement: { _, _ in nil })) { broker, test in
+            let session = test.session()
+            var sent: [String] = []
+            // A send made as soon as the session is back must not overtake the messages still
+            // waiting for their PUBACK, published again on the new connection. Whether it
+            // could is a race with the read of those messages: several rounds give it chances.
+            for round in 0..<6 {
+                _ = try await session.connect()
+                sent.append(try await session.send(text: "m\(round)", to: "bob").cid ?? "")
+                let count = sent.count
+                #expect(await eventually { broker.publishes(on: round).count == count })
+                #expect(broker.publishes(on: round).map { (try? TextMessage.decode($0.payload))?.cid } == sent, "round \(round)")
+                await session.disconnect()
+                #expect(await session.reached(.signOut))
+            }
+            await session.close()
+        }
+    }
+
     @Test func pendingSendsWaitForTheConnection() async throws {
         // No CONNACK for the first connection: the message waits, then goes out after CONNACK.
         try await withBroker(.init(connack: { index, connect in index == 0 ? nil : ScriptedBroker.accept(connect) }), attemptTimeout: .milliseconds(300)) { broker, test in

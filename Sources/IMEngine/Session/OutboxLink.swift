@@ -19,6 +19,9 @@ struct OutboxLink {
     var held: [StoredMessage] = []
     /// Outgoing messages already published on this connection.
     var published: Set<String> = []
+    /// Until the messages stored before this connection are read back and published again,
+    /// newer ones wait in `held`: a send made just after the CONNACK must not overtake them.
+    private(set) var resending = true
 
     init(connection: Connection, receiveMaximum: Int, maximumPacketSize: Int?) {
         self.connection = connection
@@ -30,7 +33,7 @@ struct OutboxLink {
     enum Admission {
         /// Already published here, or no packet identifier is free.
         case skipped
-        /// Waits for room in the Receive Maximum.
+        /// Waits for room in the Receive Maximum, or for the resend of older messages.
         case held
         /// The PUBLISH to write.
         case publish([UInt8])
@@ -42,7 +45,7 @@ struct OutboxLink {
     /// connections) unless it was published here already or there is no room for it.
     mutating func admit(_ message: StoredMessage, window: inout OutgoingWindow) -> Admission {
         guard let cid = message.cid, !published.contains(cid) else { return .skipped }
-        guard inFlight.count < receiveMaximum else {
+        guard !resending, inFlight.count < receiveMaximum else {
             if !held.contains(where: { $0.cid == cid }) { held.append(message) }
             return .held
         }
@@ -62,8 +65,17 @@ struct OutboxLink {
         inFlight.remove(cid)
     }
 
+    /// The older messages went out again: returns what was held meanwhile, oldest first, to
+    /// publish after them.
+    mutating func resent() -> [StoredMessage] {
+        resending = false
+        defer { held = [] }
+        return held
+    }
+
     /// The held messages that fit in the room there is now, oldest first.
     mutating func releaseHeld() -> [StoredMessage] {
+        guard !resending else { return [] }
         let count = min(held.count, max(0, receiveMaximum - inFlight.count))
         defer { held.removeFirst(count) }
         return Array(held.prefix(count))

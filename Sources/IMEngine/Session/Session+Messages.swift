@@ -55,9 +55,12 @@ extension Session {
         }
     }
 
-    /// After CONNACK: what the server has not acknowledged goes out again, same cid.
+    /// After CONNACK: what the server has not acknowledged goes out again, same cid, before
+    /// anything sent since. When it cannot be read it waits for the next connection, and newer
+    /// sends go out without it.
     func resendPending(on link: SessionLink) async {
-        guard let database, let outbox, let pending = try? await database.pendingOutgoing() else { return }
+        guard let database, let outbox else { return }
+        let pending = (try? await database.pendingOutgoing()) ?? []
         outbox.resend(pending, on: link.connection)
     }
 }

@@ -64,12 +64,18 @@ final class SessionOutbox: Sendable {
         state.withLock { $0.window.release(id) }
     }
 
-    /// Publishes `messages` (stored earlier, oldest first) on `connection` if it is still the
-    /// live one; those it already carries are skipped.
+    /// Publishes `messages` (stored before `connection` came, oldest first) on `connection` if
+    /// it is still the live one, then what was sent meanwhile; those it already carries are
+    /// skipped. Until this is called a connection publishes nothing: call it with none when
+    /// the older messages cannot be read.
     func resend(_ messages: [StoredMessage], on connection: Connection) {
         loop.execute { [self] in
-            guard state.withLock({ $0.link?.connection === connection }) else { return }
-            publishHere(messages)
+            let sentMeanwhile = state.withLock { state -> [StoredMessage]? in
+                guard state.link?.connection === connection else { return nil }
+                return state.link!.resent()
+            }
+            guard let sentMeanwhile else { return }
+            publishHere(messages + sentMeanwhile)
         }
     }
 

@@ -80,6 +80,11 @@ final class ScriptedBroker: Sendable {
         packets.compactMap { if case .publish(let publish) = $0.packet { publish } else { nil } }
     }
 
+    /// The PUBLISHes received on connection `index`.
+    func publishes(on index: Int) -> [Publish] {
+        packets(on: index).compactMap { if case .publish(let publish) = $0 { publish } else { nil } }
+    }
+
     var pubAcks: [PubAck] {
         packets.compactMap { if case .puback(let ack) = $0.packet { ack } else { nil } }
     }
