@@ -111,6 +111,24 @@ struct SessionIsolationTests {
         await engine.shutdown()
         #expect(!engine.isInitialized)
     }
+
+    /// Two threads initializing one engine at once: one starts the loops, the other is refused
+    /// (both used to pass the check before either had stored its loops, leaking one set).
+    @Test func initializingTwiceAtOnceStartsOneSetOfLoops() async throws {
+        let directory = TemporaryDirectory()
+        let configuration = EngineConfiguration(
+            appKey: TestTokens.appKey, servers: [ServerAddress(host: "127.0.0.1", port: 1)], dataDirectory: directory.path,
+            networkMonitor: .none)
+        for _ in 0..<20 {
+            let engine = SessionEngine()
+            let started = Mutex(0)
+            DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                if (try? engine.initialize(configuration)) != nil { started.withLock { $0 += 1 } }
+            }
+            #expect(started.withLock { $0 } == 1)
+            await engine.shutdown()
+        }
+    }
 }
 
 extension Sequence {

@@ -12,6 +12,8 @@ import Synchronization
 public final class SessionEngine: Sendable {
     private struct State {
         var runtime: EngineRuntime?
+        /// An `initialize` is starting its loops: another one at once is refused, not started too.
+        var isStarting = false
         var sessions: [ObjectIdentifier: WeakSession] = [:]
         var monitorTask: Task<Void, Never>?
         var ownedMonitor: LinuxNetworkMonitor?
@@ -51,11 +53,17 @@ public final class SessionEngine: Sendable {
     ///   `unavailable` when the event loops cannot start.
     public func initialize(_ configuration: EngineConfiguration) throws(EngineError) {
         try configuration.validate()
-        guard !isInitialized else { throw .invalidParameter("the engine is already initialized; shut it down first") }
+        try state.withLock { state throws(EngineError) in
+            guard state.runtime == nil, !state.isStarting else {
+                throw .invalidParameter("the engine is already initialized; shut it down first")
+            }
+            state.isStarting = true
+        }
         let group: EventLoopGroup
         do {
             group = try EventLoopGroup(threads: configuration.eventLoopThreads, name: Self.eventLoopName)
         } catch {
+            state.withLock { $0.isStarting = false }
             throw .unavailable("\(error)")
         }
         var owned: LinuxNetworkMonitor?
@@ -80,6 +88,7 @@ public final class SessionEngine: Sendable {
             }
         }
         state.withLock { state in
+            state.isStarting = false
             state.runtime = runtime
             state.monitorTask = task
             state.ownedMonitor = owned
