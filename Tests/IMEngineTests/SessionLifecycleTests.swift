@@ -106,6 +106,36 @@ struct SessionLifecycleTests {
         }
     }
 
+    @Test func aSessionMadeDuringAnOutageWaitsForTheNetwork() async throws {
+        let broker = try ScriptedBroker()
+        let monitor = ManualNetworkMonitor()
+        let directory = TemporaryDirectory()
+        let engine = try SessionEngine(EngineConfiguration(
+            appKey: TestTokens.appKey, servers: [broker.address], dataDirectory: directory.path,
+            callbacks: .immediate, networkMonitor: .custom(monitor), eventLoopThreads: 1))
+        defer { broker.shutdown() }
+        try await withTimeout {
+            let first = engine.makeSession(ConnectParameters(token: TestTokens.token(for: "alice")))
+            _ = try await first.connect()
+            monitor.emit(.down)
+            #expect(await eventually { await first.statuses.last == .networkUnavailable })
+            let second = engine.makeSession(ConnectParameters(token: TestTokens.token(for: "bob")))
+            await second.connect(completion: nil)
+            #expect(await eventually { await second.statuses.last == .networkUnavailable })
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(broker.connects.count == 1, "a session made during the outage tried to connect")
+            monitor.emit(.up)
+            #expect(await eventually {
+                let (one, two) = (await first.statuses.last, await second.statuses.last)
+                return one == .connected && two == .connected
+            })
+            #expect(await second.statuses == [.networkUnavailable, .connecting, .connected])
+            await first.close()
+            await second.close()
+        }
+        await engine.shutdown()
+    }
+
     @Test func simulatedNetworkDownPausesAndUpReconnectsAtOnce() async throws {
         let broker = try ScriptedBroker()
         let monitor = ManualNetworkMonitor()

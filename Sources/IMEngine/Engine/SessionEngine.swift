@@ -14,6 +14,8 @@ public final class SessionEngine: Sendable {
         var runtime: EngineRuntime?
         /// An `initialize` is starting its loops: another one at once is refused, not started too.
         var isStarting = false
+        /// The monitor's last word was `down`: a session made now starts paused, as the others are.
+        var isNetworkDown = false
         var sessions: [ObjectIdentifier: WeakSession] = [:]
         var monitorTask: Task<Void, Never>?
         var ownedMonitor: LinuxNetworkMonitor?
@@ -89,6 +91,7 @@ public final class SessionEngine: Sendable {
         }
         state.withLock { state in
             state.isStarting = false
+            state.isNetworkDown = false
             state.runtime = runtime
             state.monitorTask = task
             state.ownedMonitor = owned
@@ -99,6 +102,10 @@ public final class SessionEngine: Sendable {
     public var isInitialized: Bool { state.withLock { $0.runtime != nil } }
 
     var runtime: EngineRuntime? { state.withLock { $0.runtime } }
+
+    /// Whether the network monitor last reported the network down (a simulated outage is a
+    /// session's own, and does not count).
+    var isNetworkDown: Bool { state.withLock { $0.isNetworkDown } }
 
     /// A new session for one account on one device; it connects when you call `connect`.
     ///
@@ -142,6 +149,7 @@ public final class SessionEngine: Sendable {
     }
 
     private func broadcast(_ event: NetworkEvent) async {
+        state.withLock { $0.isNetworkDown = event == .down }
         for session in sessions {
             await session.networkChanged(event, simulated: false)
         }

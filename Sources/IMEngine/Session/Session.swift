@@ -76,6 +76,12 @@ public actor Session {
         machine = SessionStateMachine(
             configuration: .init(schedule: schedule, backgroundGrace: max(.zero, parameters.backgroundGrace)),
             seed: UInt64.random(in: 1...UInt64.max))
+        // Made during an outage: the monitor's `down` went to the sessions there were then,
+        // and its `up` will come to this one too.
+        if engine.isNetworkDown {
+            _ = machine.network(.down)
+            statusDetail = "network down"
+        }
     }
 
     /// The current status.
