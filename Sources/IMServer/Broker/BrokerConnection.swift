@@ -71,6 +71,10 @@ final class BrokerConnection: ConnectionHandler {
     /// Messages from this client waiting to be stored: stores run one batch at a time so
     /// PUBACKs go out in the order the PUBLISHes came.
     var publishes = PendingBatch<PendingPublish>()
+    /// The payload bytes of `publishes.waiting`.
+    var publishBytesWaiting = 0
+    /// Reading stopped because too much waits to be stored (`BrokerCore.holdBackIfBehind`).
+    var heldBack = false
     /// Acknowledged deliveries not yet removed from the store's queue.
     var acknowledgements = PendingBatch<Int64>()
 

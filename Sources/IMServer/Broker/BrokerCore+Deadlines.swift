@@ -44,10 +44,12 @@ extension BrokerCore {
             if check.keepAlive {
                 let keepAlive = broker.keepAlive
                 guard broker.phase == .online, keepAlive > .zero else { continue }
-                if now - broker.lastPacketAt >= keepAlive {
+                // A client held back (its messages wait for the store) may have sent its
+                // PINGREQ: the wait is the server's, not the client's silence.
+                if now - broker.lastPacketAt >= keepAlive && !broker.heldBack {
                     disconnect(broker, .keepAliveTimeout)
                 } else {
-                    addDeadline(check, at: broker.lastPacketAt + keepAlive)
+                    addDeadline(check, at: max(broker.lastPacketAt, broker.heldBack ? now : .zero) + keepAlive)
                 }
             } else if broker.phase == .awaitingConnect {
                 if now - broker.lastPacketAt >= limits.connectTimeout {

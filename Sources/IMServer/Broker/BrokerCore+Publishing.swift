@@ -13,6 +13,7 @@ extension BrokerCore {
             guard let packetID else { return }
             broker.publishes.add(PendingPublish(packetIdentifier: packetID, content: .refuse(code)))
             storePendingPublishes(broker)
+            holdBackIfBehind(broker)
         }
         guard case .send(let recipient)? = IMTopic(publish.topic) else { return answer(.notAuthorized) }
         let message: TextMessage
@@ -26,13 +27,36 @@ extension BrokerCore {
             packetIdentifier: packetID,
             content: .store(NewMessage(appKey: login.appKey, from: login.userID, to: [recipient], cid: message.cid,
                                        text: message.text, sentAt: clock.wallMilliseconds()))))
+        broker.publishBytesWaiting += publish.payload.count
         storePendingPublishes(broker)
+        holdBackIfBehind(broker)
+    }
+
+    /// How many PUBLISHes, and how many payload bytes, may wait behind the batch being stored
+    /// before the connection stops reading.
+    static let publishesWaitingLimit = (count: 64, bytes: 1 << 20)
+
+    /// Stops reading a client that sends faster than its messages are stored (a slow or locked
+    /// store, PostgreSQL's round trips): what waits in memory stays bounded, and TCP slows the
+    /// sender. Reading resumes as the next batch is taken. QoS 0 is held back too, so Receive
+    /// Maximum alone would not do.
+    private func holdBackIfBehind(_ broker: BrokerConnection) {
+        guard !broker.heldBack, broker.publishes.isBusy else { return }
+        let limit = Self.publishesWaitingLimit
+        guard broker.publishes.waiting.count >= limit.count || broker.publishBytesWaiting >= limit.bytes else { return }
+        broker.heldBack = true
+        broker.connection.pauseReading()
     }
 
     /// Stores what the client sent, one batch at a time, then PUBACKs each in order (refusals
     /// among them in their turn) and delivers.
     private func storePendingPublishes(_ broker: BrokerConnection) {
         guard let batch = broker.publishes.next() else { return }
+        broker.publishBytesWaiting = 0
+        if broker.heldBack {
+            broker.heldBack = false
+            broker.connection.resumeReading()
+        }
         let messages = batch.compactMap(\.message)
         guard !messages.isEmpty else {
             broker.publishes.finish()
