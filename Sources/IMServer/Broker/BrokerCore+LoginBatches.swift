@@ -30,7 +30,13 @@ extension BrokerCore {
             return (states, elsewhere)
         }) { core, result in
             core.loginBatches.standing.finish()
+            let changed = core.loginBatches.changedDuringRead
+            core.loginBatches.changedDuringRead = []
             for (index, pending) in batch.enumerated() where pending.broker.phase == .authenticating {
+                if let login = pending.broker.login, changed.contains(UserKey(appKey: login.appKey, userID: login.userID)) {
+                    core.loginBatches.standing.add(pending)
+                    continue
+                }
                 switch result {
                 case .success(let (states, elsewhere)): core.continueLogin(pending, state: states[index], elsewhere: elsewhere[index])
                 case .failure: core.refuse(pending.broker, .serverUnavailable, nil)

@@ -98,8 +98,12 @@ final class BrokerCore {
         broker.close(.graceful)
     }
 
-    /// Disconnects every device of these users with `reason` and `name`.
+    /// Disconnects every device of these users with `reason` and `name`; their logins whose
+    /// standing is being read are read again (`LoginBatches.changedDuringRead`).
     func disconnect(appKey: String, userIDs: [String], _ reason: ReasonCode, _ name: IMErrorName) {
+        if loginBatches.standing.isBusy {
+            loginBatches.changedDuringRead.formUnion(userIDs.map { UserKey(appKey: appKey, userID: $0) })
+        }
         for userID in userIDs {
             for broker in online.connections(of: UserKey(appKey: appKey, userID: userID)) {
                 // A user shut out by an operator does not speak once more through a will.

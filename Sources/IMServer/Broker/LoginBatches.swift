@@ -14,5 +14,9 @@ struct LoginBatches {
     }
 
     var standing = PendingBatch<Pending>()
+    /// Users blocked, deactivated or kicked while the standing batch under way was being read:
+    /// that read may predate the change (PostgreSQL's pool runs it beside the write), and the
+    /// change's sweep of online devices could not see those logins, so they are read again.
+    var changedDuringRead: Set<UserKey> = []
     var registrations = PendingBatch<Pending>()
 }
