@@ -15,6 +15,9 @@ extension BrokerCore {
         case let .deliver(appKey, deliveries):
             notify(appKey: appKey, deliveries)
         case let .login(sequence, appKey, userID, deviceID, platform):
+            // The device is back, on another node: a will this node holds for it is not sent
+            // (MQTT-3.1.3-9), as for a reconnection here.
+            cancelPendingWill(DeviceKey(appKey: appKey, userID: userID, deviceID: deviceID))
             for broker in online.connections(of: UserKey(appKey: appKey, userID: userID)) {
                 guard broker.phase == .online, let login = broker.login,
                       let mine = broker.presenceSequence, mine < sequence else { continue }
@@ -40,6 +43,9 @@ extension BrokerCore {
             self.perform({ try await cluster.isPresent(sequence: sequence) }) { core, result in
                 guard case .success(true) = result, broker.phase == .online,
                       let mine = broker.presenceSequence, mine < sequence else { return }
+                // The device is online on the other node already: a will with a delay is not
+                // sent; one without goes at once, as for a takeover on one node.
+                if let will = broker.will, will.delay > .zero { broker.will = nil }
                 core.disconnect(broker, .sessionTakenOver)
             }
         }
