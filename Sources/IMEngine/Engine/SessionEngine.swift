@@ -60,6 +60,7 @@ public final class SessionEngine: Sendable {
                 throw .invalidParameter("the engine is already initialized; shut it down first")
             }
             state.isStarting = true
+            state.isNetworkDown = false
         }
         let group: EventLoopGroup
         do {
@@ -91,7 +92,6 @@ public final class SessionEngine: Sendable {
         }
         state.withLock { state in
             state.isStarting = false
-            state.isNetworkDown = false
             state.runtime = runtime
             state.monitorTask = task
             state.ownedMonitor = owned
@@ -103,17 +103,17 @@ public final class SessionEngine: Sendable {
 
     var runtime: EngineRuntime? { state.withLock { $0.runtime } }
 
-    /// Whether the network monitor last reported the network down (a simulated outage is a
-    /// session's own, and does not count).
-    var isNetworkDown: Bool { state.withLock { $0.isNetworkDown } }
-
     /// A new session for one account on one device; it connects when you call `connect`.
     ///
     /// Parameters are checked by `connect` (33003), as the SDK does.
     public func makeSession(_ parameters: ConnectParameters) -> Session {
-        let session = Session(engine: self, parameters: parameters)
-        state.withLock { $0.sessions[ObjectIdentifier(session)] = WeakSession(session) }
-        return session
+        // Under the lock that `broadcast` takes: the session either is among those a network
+        // event goes to, or starts from the state that event left.
+        return state.withLock { state in
+            let session = Session(engine: self, parameters: parameters, networkDown: state.isNetworkDown)
+            state.sessions[ObjectIdentifier(session)] = WeakSession(session)
+            return session
+        }
     }
 
     /// The sessions made and not yet closed.
@@ -149,7 +149,10 @@ public final class SessionEngine: Sendable {
     }
 
     private func broadcast(_ event: NetworkEvent) async {
-        state.withLock { $0.isNetworkDown = event == .down }
+        let sessions = state.withLock { state in
+            state.isNetworkDown = event == .down
+            return state.sessions.values.compactMap(\.session)
+        }
         for session in sessions {
             await session.networkChanged(event, simulated: false)
         }

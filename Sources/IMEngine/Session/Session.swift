@@ -69,7 +69,8 @@ public actor Session {
     /// The SDK-style handlers, each a hub subscription read by a task of its own.
     var handlers: [String: SessionEventSubscription] = [:]
 
-    init(engine: SessionEngine, parameters: ConnectParameters) {
+    /// `networkDown`: the engine's monitor last reported the network down.
+    init(engine: SessionEngine, parameters: ConnectParameters, networkDown: Bool) {
         self.engine = engine
         self.parameters = parameters
         let schedule = BackoffSchedule(jitter: parameters.jitter)
@@ -78,7 +79,7 @@ public actor Session {
             seed: UInt64.random(in: 1...UInt64.max))
         // Made during an outage: the monitor's `down` went to the sessions there were then,
         // and its `up` will come to this one too.
-        if engine.isNetworkDown {
+        if networkDown {
             _ = machine.network(.down)
             statusDetail = "network down"
         }

@@ -37,14 +37,16 @@ extension BrokerCore {
     /// at once and keep the first to answer, closing the other at once; taking the kept one
     /// over for the closed one would end the session (0x8E is not retried).
     func confirmTakeover(of broker: BrokerConnection, by sequence: Int64) {
-        guard let cluster else { return }
+        guard let cluster, let device = broker.login?.device else { return }
         loop.scheduleTimer(after: Self.takeoverGrace) { [weak self, weak broker] in
-            guard let self, let broker, broker.phase == .online else { return }
-            self.perform({ try await cluster.isPresent(sequence: sequence) }) { core, result in
-                guard case .success(true) = result, broker.phase == .online,
-                      let mine = broker.presenceSequence, mine < sequence else { return }
-                // The device is online on the other node already: a will with a delay is not
-                // sent; one without goes at once, as for a takeover on one node.
+            self?.perform({ try await cluster.isPresent(sequence: sequence) }) { core, result in
+                guard case .success(true) = result else { return }
+                // The device is online on the other node: a will with a delay is not sent; one
+                // without goes at once, as for a takeover on one node.
+                guard let broker, broker.phase == .online, let mine = broker.presenceSequence, mine < sequence else {
+                    // The connection here ended during the grace, and its will waits.
+                    return core.cancelPendingWill(device)
+                }
                 if let will = broker.will, will.delay > .zero { broker.will = nil }
                 core.disconnect(broker, .sessionTakenOver)
             }

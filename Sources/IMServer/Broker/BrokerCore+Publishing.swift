@@ -34,7 +34,7 @@ extension BrokerCore {
 
     /// How many PUBLISHes, and how many payload bytes, may wait behind the batch being stored
     /// before the connection stops reading.
-    static let publishesWaitingLimit = (count: 64, bytes: 1 << 20)
+    static let publishesWaitingLimit = (count: 256, bytes: 1 << 20)
 
     /// Stops reading a client that sends faster than its messages are stored (a slow or locked
     /// store, PostgreSQL's round trips): what waits in memory stays bounded, and TCP slows the
@@ -55,6 +55,9 @@ extension BrokerCore {
         broker.publishBytesWaiting = 0
         if broker.heldBack {
             broker.heldBack = false
+            // The wait was the server's: the Keep Alive counts from now, the client's packets
+            // being read only from the next turn.
+            broker.lastPacketAt = clock.monotonic()
             broker.connection.resumeReading()
         }
         let messages = batch.compactMap(\.message)

@@ -14,9 +14,11 @@ struct LoginBatches {
     }
 
     var standing = PendingBatch<Pending>()
-    /// Users blocked, deactivated or kicked while the standing batch under way was being read:
-    /// that read may predate the change (PostgreSQL's pool runs it beside the write), and the
+    /// Users blocked or deactivated while the standing batch under way was being read: that
+    /// read may predate the change (PostgreSQL's pool runs it beside the write), and the
     /// change's sweep of online devices could not see those logins, so they are read again.
+    /// (A kick sweeps the same way and changes no standing: its users' logins are read again
+    /// and admitted; a kick ends the connections there are, not the logins under way.)
     var changedDuringRead: Set<UserKey> = []
     var registrations = PendingBatch<Pending>()
 }

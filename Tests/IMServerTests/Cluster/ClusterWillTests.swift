@@ -6,7 +6,8 @@ import TestSupport
 
 /// A will one node holds for a device that is back on another node within the Will Delay
 /// Interval is not sent (MQTT-3.1.3-9), as on one node: whether the device came back after its
-/// connection ended, or took the connection over while it was still up.
+/// connection ended, took the connection over while it was still up, or came back just before
+/// the connection here ended.
 @Suite(.timeLimit(.minutes(1)))
 struct ClusterWillTests {
     @Test func aDeviceBackOnAnotherNodeWithinTheWillDelayLeavesNoWill() async throws {
@@ -27,6 +28,11 @@ struct ClusterWillTests {
                 return
             }
             #expect(disconnect.reasonCode == .sessionTakenOver)
+
+            // Ended here right after the login there, during the takeover's grace.
+            let endedDuringGrace = try await connectWithWill(node1, "dave", device: "phone-d", text: "ended during the grace")
+            _ = try await node2.loggedIn("dave", device: "phone-d")
+            endedDuringGrace.close()
 
             // Past both delays (2 s), with a margin.
             if case .publish(let will)? = await bob.next(within: .seconds(3)) {
