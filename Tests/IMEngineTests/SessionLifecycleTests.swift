@@ -106,15 +106,24 @@ struct SessionLifecycleTests {
         }
     }
 
-    @Test func aSessionMadeDuringAnOutageWaitsForTheNetwork() async throws {
+    /// Runs `body` with an engine of one loop on a scripted broker, whose network is what the
+    /// monitor says, and shuts both down afterwards.
+    private func withMonitoredEngine(
+        _ body: @escaping @Sendable (ScriptedBroker, ManualNetworkMonitor, SessionEngine) async throws -> Void
+    ) async throws {
         let broker = try ScriptedBroker()
+        defer { broker.shutdown() }
         let monitor = ManualNetworkMonitor()
         let directory = TemporaryDirectory()
         let engine = try SessionEngine(EngineConfiguration(
             appKey: TestTokens.appKey, servers: [broker.address], dataDirectory: directory.path,
             callbacks: .immediate, networkMonitor: .custom(monitor), eventLoopThreads: 1))
-        defer { broker.shutdown() }
-        try await withTimeout {
+        try await withTimeout { try await body(broker, monitor, engine) }
+        await engine.shutdown()
+    }
+
+    @Test func aSessionMadeDuringAnOutageWaitsForTheNetwork() async throws {
+        try await withMonitoredEngine { broker, monitor, engine in
             let first = engine.makeSession(ConnectParameters(token: TestTokens.token(for: "alice")))
             _ = try await first.connect()
             monitor.emit(.down)
@@ -133,18 +142,10 @@ struct SessionLifecycleTests {
             await first.close()
             await second.close()
         }
-        await engine.shutdown()
     }
 
     @Test func simulatedNetworkDownPausesAndUpReconnectsAtOnce() async throws {
-        let broker = try ScriptedBroker()
-        let monitor = ManualNetworkMonitor()
-        let directory = TemporaryDirectory()
-        let engine = try SessionEngine(EngineConfiguration(
-            appKey: TestTokens.appKey, servers: [broker.address], dataDirectory: directory.path,
-            callbacks: .immediate, networkMonitor: .custom(monitor), eventLoopThreads: 1))
-        defer { broker.shutdown() }
-        try await withTimeout {
+        try await withMonitoredEngine { broker, monitor, engine in
             let session = engine.makeSession(ConnectParameters(token: TestTokens.token(for: "alice")))
             _ = try await session.connect()
             await session.simulateNetwork(.down)
@@ -168,7 +169,6 @@ struct SessionLifecycleTests {
             #expect(broker.connects.count == 3)
             await session.close()
         }
-        await engine.shutdown()
     }
 
     @Test func backgroundGraceSuspendsAndForegroundReconnects() async throws {
