@@ -2,6 +2,7 @@ import Foundation
 @testable import IMEngine
 import IMProtocol
 import Synchronization
+import TestSupport
 import Testing
 
 /// The event hub: order, bounded buffers, constant stack, and snapshots of one moment.
@@ -142,6 +143,24 @@ struct SessionEventHubTests {
             }
             #expect(statuses.filter { $0 == .networkUnavailable }.count == 100, "\(statuses)")
             #expect(statuses.contains(.connecting))
+            await session.close()
+        }
+    }
+    /// A reader that takes the element it wanted and drops the stream (as the shell's `send`
+    /// does with its PUBACK) ends the stream's subscription: left open, it was fed every later
+    /// event of the session, up to 100,000 each, one more at every send.
+    @Test func aStreamDroppedAfterTheElementItWantedEndsItsSubscription() async throws {
+        try await withBroker { _, test in
+            let session = test.session()
+            _ = try await session.connect()
+            let before = test.engine.hub.subscriptionCount
+            for index in 0..<20 {
+                let reports = await session.sendReports()
+                let cid = try await session.send(text: "m\(index)", to: "bob").cid
+                for await report in reports where report.cid == cid { break }
+            }
+            #expect(await eventually { test.engine.hub.subscriptionCount == before },
+                    "\(test.engine.hub.subscriptionCount - before) subscriptions left open")
             await session.close()
         }
     }

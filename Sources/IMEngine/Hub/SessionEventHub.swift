@@ -57,6 +57,12 @@ public final class SessionEventHub: Sendable {
         }
     }
 
+    /// How many subscriptions are open, to every session's events and to one's (for
+    /// diagnostics: each holds a buffer and is fed at every publish).
+    public var subscriptionCount: Int {
+        state.withLock { state in state.subscribers.count + state.sessionSubscribers.values.reduce(0) { $0 + $1.count } }
+    }
+
     /// A new subscription to every event published from now on, or to one session's.
     ///
     /// - Parameter limit: how many undelivered events it holds before dropping the oldest.

@@ -37,15 +37,18 @@ extension Session {
     /// stream sees what every front end sees, in the same order. It ends when the session closes.
     private func events<Element: Sendable>(_ pick: @escaping @Sendable (SessionEvent.Kind) -> Element?) -> AsyncStream<Element> {
         guard !isClosed else { return AsyncStream { $0.finish() } }
-        let subscription = engine.hub.subscribe(session: id)
+        // `AsyncStream(unfolding:)` calls `onCancel` for a cancelled reader only: a reader that
+        // stops at the element it wanted and drops the stream would leave the subscription
+        // open, fed at every later event of the session. The lease ends it with the stream.
+        let lease = SubscriptionLease(engine.hub.subscribe(session: id))
         return AsyncStream(unfolding: {
-            while let event = await subscription.next() {
+            while let event = await lease.subscription.next() {
                 if case .closed = event.kind { break }
                 if let element = pick(event.kind) { return element }
             }
-            subscription.cancel()
+            lease.subscription.cancel()
             return nil
-        }, onCancel: { subscription.cancel() })
+        }, onCancel: { lease.subscription.cancel() })
     }
 
     private func addHandler(_ key: String, _ deliver: @escaping @Sendable (SessionEvent.Kind) -> Void) {
