@@ -77,6 +77,10 @@ struct ExitStatusTests {
         let missing = try await ImshProcess.run(["--profiles", "\(sandbox.root)/nowhere", "-c", "help"], home: sandbox.home)
         #expect(missing.status == 3)
         #expect(missing.stderr.contains("nowhere: error: cannot read the profile directory: No such file or directory"))
+        // A misspelt profile leaves none active: nothing runs against the first one instead.
+        let misspelt = try await sandbox.json("status", ["-p", "prdo"])
+        #expect(misspelt.status == 3 && misspelt.stderr.contains("imsh: --profile prdo: the profile is not in"))
+        #expect(misspelt.result("status")?.accounts.isEmpty == true, "the status of another profile's accounts")
         let chosen = try await sandbox.json("status", ["-p", "prod"])
         #expect(chosen.status == 0 && chosen.result("status")?.accounts.first?["account"] == "prod/carol-phone")
     }

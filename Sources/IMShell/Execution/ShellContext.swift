@@ -41,8 +41,11 @@ public final class ShellContext: Sendable {
     /// The active profile, or why there is none.
     func activeOrFail() throws(ShellError) -> Profile {
         guard let name = activeProfile else {
-            throw ShellError(
-                "no profile is active: none loaded from \(profileDirectory); see 'profiles' and imsh-profile(5)", profileError: true)
+            let loaded = profiles.profiles.map(\.name)
+            let why = loaded.isEmpty
+                ? "none loaded from \(profileDirectory); see 'profiles' and imsh-profile(5)"
+                : "choose one with 'use NAME' (loaded: \(loaded.joined(separator: ", ")))"
+            throw ShellError("no profile is active: " + why, profileError: true)
         }
         return try profile(named: name)
     }

@@ -38,6 +38,9 @@ public struct ShellStartup: Sendable {
             } else {
                 let why = set.failed.contains(wanted) ? "did not load (errors above)" : "is not in \(profileDirectory.path)"
                 activeError = "--profile \(wanted): the profile \(why)"
+                // None active rather than the first: a script meant for one environment must
+                // not run against another because of a typo.
+                active = nil
             }
         }
         context = ShellContext(
