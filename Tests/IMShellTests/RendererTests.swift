@@ -36,6 +36,19 @@ struct RendererTests {
         #expect(object["text"] == "hi \"there\"" && object["from"] == "alice" && object["sentAt"] == 5)
     }
 
+    /// A peer's text cannot drive the terminal or break the line: control characters show as
+    /// escapes in text (JSON keeps the text as sent, escaped by JSON itself).
+    @Test func controlCharactersInAMessageShowAsEscapes() async throws {
+        let hostile = "line\nfake 12:00:00 event\u{1B}]52;c;cGF3bmVk\u{07}\u{1B}[31mred\u{9B}2J\tend"
+        let message = StoredMessage(id: 1, uid: "u1", cid: "c1", direction: .incoming, peer: "mal\rlory", text: hostile, sentAt: 5, state: .received)
+        let line = text.render(ShellEvent(account: Fixtures.reference("dev/bob-phone"), kind: .message(message)))
+        #expect(line.hasSuffix(#"message from mal\rlory: line\nfake 12:00:00 event\u{1B}]52;c;cGF3bmVk\u{7}\u{1B}[31mred\u{9B}2J\tend"#))
+        #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        let history = text.render(CommandResult(command: "history", output: .history(account: Fixtures.reference("dev/bob-phone"), peer: nil, [message])))
+        #expect(history.contains(#"← mal\rlory: line\nfake"#) && !history.contains("\u{1B}]52"))
+        #expect(try object(json.render(ShellEvent(account: Fixtures.reference("dev/bob-phone"), kind: .message(message))))["text"] == .string(hostile))
+    }
+
     @Test func outcomesAlignAndSayWhyEachFailed() async throws {
         let result = CommandResult.outcomes("connect", [
             AccountOutcome(account: Fixtures.reference("dev/alice-phone"), ok: true, status: .connected, userID: "alice"),

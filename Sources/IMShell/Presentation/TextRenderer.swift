@@ -30,7 +30,7 @@ public struct TextRenderer: Sendable {
         case .status(let change):
             return "\(head) \(statusChange(change))"
         case .message(let message):
-            return "\(head) \(style.bold("message from \(message.peer)")): \(message.text)"
+            return "\(head) \(style.bold("message from \(Self.visible(message.peer))")): \(Self.visible(message.text))"
         case let .databaseProblem(_, movedAside, error):
             if let error { return "\(head) \(style.red("dbOpened failed")): \(error)" }
             let moved = movedAside.first.map { " to \($0)" } ?? ""
@@ -61,7 +61,7 @@ public struct TextRenderer: Sendable {
     func statusChange(_ change: StatusChange) -> String {
         var text = style.status(change.status)
         if let code = change.code { text += ", " + style.red("error \(code.rawValue) \(code.name)") }
-        if !change.detail.isEmpty { text += style.dim(": \(change.detail)") }
+        if !change.detail.isEmpty { text += style.dim(": \(Self.visible(change.detail))") }
         return text
     }
 
@@ -139,9 +139,9 @@ public struct TextRenderer: Sendable {
             return ["\(account): no messages" + (peer.map { " with \($0)" } ?? "")]
         }
         return messages.map { message in
-            let arrow = message.direction == .incoming ? "← \(message.peer)" : "→ \(message.peer)"
+            let arrow = (message.direction == .incoming ? "← " : "→ ") + Self.visible(message.peer)
             let state = message.direction == .outgoing && message.state != .sent ? style.yellow(" [\(Self.stateName(message.state))]") : ""
-            return "\(style.dim(Self.clock(message.sentAt))) \(style.bold(arrow)): \(message.text)\(state)"
+            return "\(style.dim(Self.clock(message.sentAt))) \(style.bold(arrow)): \(Self.visible(message.text))\(state)"
         }
     }
 
