@@ -40,4 +40,22 @@ struct ConnectNoWaitTests {
         #expect(try #require(run.result("status")).accounts.allSatisfy { $0["status"] == "connected" })
         #expect(run.statusEvents().filter { $0["status"] == "connected" }.count == 3, "each end arrives as an event")
     }
+
+    /// A named account never connected fails at once, as for the other session commands; the
+    /// others are waited for as usual.
+    @Test func waitOnAnAccountWithoutASessionFailsAtOnce() async throws {
+        let sandbox = Sandbox(shipped: false)
+        sandbox.write("""
+            { "appKey": "k", "appSecret": "s", "server": "embedded",
+              "accounts": { "u1": { "userId": "u1" }, "u2": { "userId": "u2" } } }
+            """, to: "profiles/p.json")
+        let started = ContinuousClock.now
+        let run = try await sandbox.json("connect u1 --no-wait; wait u1 u2 connected --timeout 20")
+        #expect(ContinuousClock.now - started < .seconds(15), "wait sat out its timeout")
+        #expect(run.status == 1)
+        let outcomes = try #require(run.result("wait")).accounts
+        #expect(outcomes.map { $0.string("account") } == ["p/u1", "p/u2"])
+        #expect(outcomes[0]["ok"] == true)
+        #expect(outcomes[1]["ok"] == false && outcomes[1].string("message") == "no session yet; connect p/u2 first")
+    }
 }

@@ -24,8 +24,14 @@ extension CommandExecutor {
         }
         var reached = Array(repeating: false, count: accounts.count)
         var terminations: [SessionTermination?] = Array(repeating: nil, count: accounts.count)
+        // A named account without a session cannot get anywhere: it fails at once, as for the
+        // other session commands, instead of waiting out the timeout.
+        var withoutSession = Set<AccountReference>()
+        for account in accounts where await registry.session(account.reference) == nil { withoutSession.insert(account.reference) }
         var undecided: [AccountReference: [Int]] = [:]
-        for (index, account) in accounts.enumerated() { undecided[account.reference, default: []].append(index) }
+        for (index, account) in accounts.enumerated() where !withoutSession.contains(account.reference) {
+            undecided[account.reference, default: []].append(index)
+        }
         /// Looks at the account of `reference` again; decided once it got there or ended for good.
         func look(_ reference: AccountReference) {
             guard let indices = undecided[reference] else { return }
@@ -41,6 +47,7 @@ extension CommandExecutor {
         while !undecided.isEmpty, let changed = await iterator.next() { look(changed) }
         let interrupted = Task.isCancelled
         let outcomes = accounts.enumerated().map { index, account in
+            if withoutSession.contains(account.reference) { return noSession(account) }
             let done = reached[index]
             let status = book.status(of: account.reference)
             var why = interrupted ? "interrupted" : "still \(status.name) (\(status.rawValue)) after \(Self.seconds(timeout))"
