@@ -36,6 +36,11 @@ extension ProfileReader {
                 diagnostics.error(field, at: member.keyLocation, "invalid account name; \(ProfileName.rule)")
                 continue
             }
+            // In commands `all` (and PROFILE/all) is every account of the profile.
+            guard member.key != "all" else {
+                diagnostics.error(field, at: member.keyLocation, "the name all is reserved: in commands it means every account of the profile")
+                continue
+            }
             guard let object = diagnostics.object(member.value, field: field, allowed: Self.accountFieldNames),
                   let account = readAccount(object, name: member.key, keyLocation: member.keyLocation, context: context)
             else { continue }

@@ -19,7 +19,8 @@ struct ProfileValidationTests {
             "bad/name": {"userId": "u"},
             "d": {"userId": "u", "tokenURL": "ftp://x"},
             "e": {"userId": "u", "tokenCommand": "c", "timeout": 1.5, "reconnectKickEnable": "yes", "jitter": 0},
-            "a": {}
+            "a": {},
+            "all": {"userId": "u"}
           }
         }
         """
@@ -44,6 +45,7 @@ struct ProfileValidationTests {
             "dev.json:13:86: error: accounts.e.reconnectKickEnable: expected true or false, found a string",
             "dev.json:13:93: error: accounts.e.jitter: unknown field",
             "dev.json:14:5: error: accounts.a: appears more than once",
+            "dev.json:15:5: error: accounts.all: the name all is reserved: in commands it means every account of the profile",
         ])
     }
 
