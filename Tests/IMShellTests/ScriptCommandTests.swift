@@ -219,6 +219,11 @@ struct ScriptCommandTests {
         #expect(fromFile.status == 0)
         #expect(fromFile.results().map { $0.string("command") } == ["use", "profiles"])
         #expect(fromFile.result("profiles")?["active"] == "prod")
+        // A backslash continues a line; an escaped one does not; what is left at the end of
+        // input runs too.
+        let continued = try await sandbox.imsh(["--json"], stdin: "use \\\nprod\nsend carol-web dave x\\\\\nprofiles \\\n")
+        #expect(continued.results().map { $0.string("command") } == ["use", "send", "profiles"], "\(continued.stdout)")
+        #expect(continued.result("profiles")?["active"] == "prod")
     }
 
     @Test func textOutputForPeople() async throws {

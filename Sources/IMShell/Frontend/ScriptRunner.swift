@@ -26,7 +26,9 @@ public struct ScriptRunner: Sendable {
         }
     }
 
-    /// Runs commands as lines arrive (standard input); stops at the first usage error.
+    /// Runs commands as lines arrive (standard input); stops at the first usage error. A
+    /// command continued with a backslash, or still in quotes, waits for its next line; at the
+    /// end of input what is left runs too, or is reported when a quote is left open.
     public func run(lines: AsyncStream<String>, status: inout ExitStatus) async {
         var pending = ""
         var pendingLine = 1
@@ -34,38 +36,42 @@ public struct ScriptRunner: Sendable {
         for await line in lines {
             lineNumber += 1
             if pending.isEmpty { pendingLine = lineNumber }
-            pending += line + "\n"
-            let commands: [TokenizedCommand]
-            do {
-                commands = try CommandTokenizer.commands(in: pending, firstLine: pendingLine)
-            } catch {
-                // An open quote may close on a later line.
+            pending += line
+            guard !CommandTokenizer.continuesOnNextLine(pending) else {
+                pending += "\n"
                 continue
             }
-            if pending.hasSuffix("\\\n") { continue }
+            pending += "\n"
+            // An open quote may close on a later line.
+            guard let commands = try? CommandTokenizer.commands(in: pending, firstLine: pendingLine) else { continue }
             pending = ""
-            for command in commands {
-                let parsedCommand: ShellCommand
-                do {
-                    parsedCommand = try CommandParser.parse(command.words)
-                } catch {
-                    let result = CommandResult.usage(command.words.first ?? "", CommandSyntaxError(error.message, line: command.line))
-                    presenter.show(result)
-                    status.record(result)
-                    return
-                }
-                guard await run(parsedCommand, status: &status) else { return }
-            }
+            guard await run(commands, status: &status) else { return }
         }
-        if !pending.isEmpty {
+        guard !pending.isEmpty else { return }
+        do {
+            _ = await run(try CommandTokenizer.commands(in: pending, firstLine: pendingLine), status: &status)
+        } catch {
+            let result = CommandResult.usage("", error)
+            presenter.show(result)
+            status.record(result)
+        }
+    }
+
+    /// Parses and runs `commands` in order; false when the script should stop (a usage error, `quit`).
+    private func run(_ commands: [TokenizedCommand], status: inout ExitStatus) async -> Bool {
+        for command in commands {
+            let parsedCommand: ShellCommand
             do {
-                _ = try CommandTokenizer.commands(in: pending, firstLine: pendingLine)
+                parsedCommand = try CommandParser.parse(command.words)
             } catch {
-                let result = CommandResult.usage("", error)
+                let result = CommandResult.usage(command.words.first ?? "", CommandSyntaxError(error.message, line: command.line))
                 presenter.show(result)
                 status.record(result)
+                return false
             }
+            guard await run(parsedCommand, status: &status) else { return false }
         }
+        return true
     }
 
     /// Runs one command and shows its result; false when the script should stop (`quit`).

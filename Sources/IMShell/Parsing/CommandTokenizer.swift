@@ -26,6 +26,16 @@ public enum CommandTokenizer {
         return try scanner.finish()
     }
 
+    /// Whether `line` ends in a backslash that continues it on the next line: outside quotes
+    /// and not itself escaped (`\\` at the end is a backslash, not a continuation).
+    public static func continuesOnNextLine(_ line: String) -> Bool {
+        var scanner = Scanner(line: 1)
+        for scalar in line.unicodeScalars {
+            guard (try? scanner.feed(scalar)) != nil else { return false }
+        }
+        return scanner.mode == .escaped
+    }
+
     /// The words of one command; `;` and newlines inside `text` are errors unless quoted.
     public static func words(in text: String) throws(CommandSyntaxError) -> [String] {
         let commands = try commands(in: text)
