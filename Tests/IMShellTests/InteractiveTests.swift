@@ -58,9 +58,10 @@ struct InteractiveTests {
             screen.allLines.filter { $0.hasPrefix("remote/frank-phone → erin: sent, cid ") }.count == 2
         }
 
-        // Ctrl-C ends a running command (here delivered as SIGINT: the test terminal is not imsh's controlling one).
-        shell.type("wait frank-phone 6 --timeout 60" + Key.enter)
-        await shell.expectScreen("the wait under way") { $0.cursorLine.isEmpty && $0.lineAboveCursor.hasSuffix("--timeout 60") }
+        // Ctrl-C ends a running command (here delivered as SIGINT: the test terminal is not
+        // imsh's controlling one), and the rest of its line: `use dev` must not run.
+        shell.type("wait frank-phone 6 --timeout 60; use dev" + Key.enter)
+        await shell.expectScreen("the wait under way") { $0.cursorLine.isEmpty && $0.lineAboveCursor.hasSuffix("--timeout 60; use dev") }
         let interrupted = { (screen: ScreenModel) in
             screen.allLines.joined().contains("remote/frank-phone  connected (0) interrupted, not kickedOfflineByOtherClient (6)")
                 && screen.showsOnly(prompt: "remote (1/2 connected)> ")
@@ -71,7 +72,8 @@ struct InteractiveTests {
             shell.signal(SIGINT)
             if await shell.screenShows(within: .seconds(1), interrupted) { break }
         }
-        await shell.expectScreen("the wait interrupted", interrupted)
+        let afterInterrupt = await shell.expectScreen("the wait interrupted", interrupted)
+        #expect(!afterInterrupt.allLines.contains("active profile: dev"), "the rest of the line ran after Ctrl-C")
 
         shell.type("use d" + Key.tab)
         await shell.expectScreen("the profile completed") { $0.cursorLine == "remote (1/2 connected)> use dev" && $0.column == 32 }
@@ -88,7 +90,7 @@ struct InteractiveTests {
         #expect(stat(historyPath, &status) == 0 && status.st_mode & 0o777 == 0o600)
         let history = try String(contentsOfFile: historyPath, encoding: .utf8)
         #expect(history.split(separator: "\n") == [
-            "connect erin-phone frank-phone ", "send frank-phone erin hello there", "wait frank-phone 6 --timeout 60", "use dev ", "quit",
+            "connect erin-phone frank-phone ", "send frank-phone erin hello there", "wait frank-phone 6 --timeout 60; use dev", "use dev ", "quit",
         ])
     }
 

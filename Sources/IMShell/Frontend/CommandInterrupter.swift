@@ -36,13 +36,13 @@ final class CommandInterrupter: Sendable {
         sources = Mutex(made)
     }
 
-    /// Runs `work` as the command Ctrl-C cancels.
-    func run(_ work: @escaping @Sendable () async -> CommandResult) async -> CommandResult {
+    /// Runs `work` as the command Ctrl-C cancels; `interrupted` says whether it was.
+    func run(_ work: @escaping @Sendable () async -> CommandResult) async -> (result: CommandResult, interrupted: Bool) {
         let task = Task { await work() }
         current.task.withLock { $0 = task }
         let result = await task.value
         current.task.withLock { $0 = nil }
-        return result
+        return (result, task.isCancelled)
     }
 
     /// Restores the signals' default actions.

@@ -76,8 +76,11 @@ public struct InteractiveShell: Sendable {
                 presenter.show(await executor.execute(command))
                 return false
             }
-            let result = await interrupter.run { await executor.execute(command) }
+            let (result, interrupted) = await interrupter.run { await executor.execute(command) }
             presenter.show(result)
+            // As sh does: Ctrl-C ends the line, not only its command (`sleep 30; deactivate
+            // bob` interrupted must not go on to deactivate).
+            if interrupted { break }
         }
         return true
     }
