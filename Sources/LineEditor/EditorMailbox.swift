@@ -19,6 +19,8 @@ final class EditorMailbox: Sendable {
 
     private struct State {
         var messages: [String] = []
+        /// Lines dropped since the terminal last took what waited.
+        var dropped = 0
         var promptChanged = false
         var reads: [CheckedContinuation<String?, Never>] = []
         var closed = false
@@ -40,10 +42,33 @@ final class EditorMailbox: Sendable {
 
     // MARK: Any thread
 
+    /// The most lines that wait for the terminal: while it takes nothing (stopped with Ctrl-S,
+    /// a stalled link) the posters never wait, so past this the oldest tenth goes at once and
+    /// is counted, and one line says how many when printing resumes.
+    static let waitingLimit = 100_000
+
     /// Queues text for printing above the prompt; false once the editor is closed.
     @discardableResult
     func post(_ text: String) -> Bool {
-        changeUnlessClosed { $0.messages.append(text) }
+        changeUnlessClosed { state in
+            if state.messages.count >= Self.waitingLimit {
+                let oldest = Self.waitingLimit / 10
+                state.messages.removeFirst(oldest)
+                state.dropped += oldest
+            }
+            state.messages.append(text)
+        }
+    }
+
+    /// Everything waiting, after a line for what was dropped; empties the queue.
+    private static func takeWaiting(_ state: inout State) -> [String] {
+        var lines = state.messages
+        if state.dropped > 0 {
+            lines.insert("\(state.dropped) lines not shown: the terminal did not take them in time", at: 0)
+            state.dropped = 0
+        }
+        state.messages.removeAll()
+        return lines
     }
 
     func markPromptChanged() {
@@ -95,8 +120,7 @@ final class EditorMailbox: Sendable {
     func takeMessages() -> [String] {
         state.withLock { state in
             state.promptChanged = false
-            defer { state.messages.removeAll() }
-            return state.messages
+            return Self.takeWaiting(&state)
         }
     }
 
@@ -105,10 +129,7 @@ final class EditorMailbox: Sendable {
         while true {
             let work: Work? = state.withLock { state in
                 state.promptChanged = false
-                if !state.messages.isEmpty {
-                    defer { state.messages.removeAll() }
-                    return .print(state.messages)
-                }
+                if !state.messages.isEmpty { return .print(Self.takeWaiting(&state)) }
                 if state.closed { return .stop }
                 if !state.reads.isEmpty { return .read(state.reads.removeFirst()) }
                 return nil

@@ -118,3 +118,21 @@ struct HistoryFileTests {
         #expect(status.st_mode & 0o777 == 0o644)
     }
 }
+
+/// What waits for a terminal that takes nothing is bounded: posters never wait, the oldest
+/// lines go, and one line says how many when printing resumes.
+struct EditorMailboxTests {
+    @Test func linesPastTheLimitDropTheOldestAndSaySo() throws {
+        let mailbox = try EditorMailbox()
+        let posted = EditorMailbox.waitingLimit + 5
+        for index in 0..<posted { mailbox.post("line \(index)") }
+        let taken = mailbox.takeMessages()
+        let dropped = EditorMailbox.waitingLimit / 10
+        #expect(taken.first == "\(dropped) lines not shown: the terminal did not take them in time")
+        #expect(taken.count == posted - dropped + 1)
+        #expect(taken[1] == "line \(dropped)" && taken.last == "line \(posted - 1)")
+        // Counted once: the next batch starts clean.
+        mailbox.post("after")
+        #expect(mailbox.takeMessages() == ["after"])
+    }
+}
