@@ -90,6 +90,14 @@ struct ManPageBinaryTests {
             let missing = ManPage.helpOptions(help).subtracting(options.map(\.name) + ["-h", "--help", "--version"])
             #expect(missing.isEmpty, "imsh bench \(name) --help options missing from imsh(1) BENCHMARKS")
         }
+        // The SYNOPSIS and `imsh --help` name the same benches as the section.
+        let names = Set(benches.map { String($0.split(separator: " ")[2]) })
+        let synopsis = ManPage("imsh.1").section("SYNOPSIS").lines.first { $0.hasPrefix(".Cm connect |") } ?? ""
+        #expect(Set(synopsis.dropFirst(4).split(separator: " | ").map(String.init)) == names, "imsh(1) SYNOPSIS: \(synopsis)")
+        let help = try await Self.run("imsh", ["--help"], home: sandbox.root).output
+        let helpLine = help.split(separator: "\n").first { $0.contains("bench connect|") } ?? ""
+        let helpNames = helpLine.split(separator: " ").first { $0.hasPrefix("connect|") }?.split(separator: "|").map(String.init) ?? []
+        #expect(Set(helpNames) == names, "imsh --help: \(helpLine)")
     }
 
     /// imserver's subcommands as its SYNOPSIS gives them: `cert` and `app ACTION`, each with its options.

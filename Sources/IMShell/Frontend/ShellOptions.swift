@@ -20,7 +20,7 @@ public struct ShellOptions: Sendable, Equatable {
         summary: "drive many instant-messaging accounts at once over MQTT 5",
         usage: [
             "[options]", "[options] -c 'COMMAND; COMMAND...'", "[options] SCRIPT",
-            "bench connect|messages|reconnect|login [options] (see 'imsh bench --help')",
+            "bench connect|messages|reconnect|login|shell|server [options] (see 'imsh bench --help')",
         ],
         options: [
             OptionSpec("--profiles", value: "DIR", help: "read profiles from DIR (else $IMSH_PROFILES, ./profiles, ~/.config/imsh/profiles)"),
