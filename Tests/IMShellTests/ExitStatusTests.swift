@@ -10,11 +10,11 @@ struct ExitStatusTests {
     }
 
     @Test func oneWhenACommandFailsAndTheRestStillRun() async throws {
-        let run = try await Sandbox().json("wait alice-phone connected --timeout 0.2; status")
+        let run = try await Sandbox().json("connect alice-phone; wait alice-phone kickedOfflineByOtherClient --timeout 0.2; status")
         #expect(run.status == 1)
-        #expect(run.results().map { $0.string("command") } == ["wait", "status"])
+        #expect(run.results().map { $0.string("command") } == ["connect", "wait", "status"])
         let wait = try #require(run.result("wait"))
-        #expect(wait["ok"] == false && wait["error"] == "still unknown (-1) after 0.2 s, not connected (0)")
+        #expect(wait["ok"] == false && wait["error"] == "still connected (0) after 0.2 s, not kickedOfflineByOtherClient (6)")
     }
 
     @Test func twoForUsageErrorsAndNothingRuns() async throws {

@@ -11,9 +11,32 @@ import Glibc
 final class CommandInterrupter: Sendable {
     /// The command under way; the signal handler cancels it.
     private final class Current: Sendable {
-        let task = Mutex<Task<CommandResult, Never>?>(nil)
+        private struct State {
+            var task: Task<CommandResult, Never>?
+            /// SIGTERM or SIGHUP came: a command that starts now (its line was read before the
+            /// signal) is cancelled at once, or the shell would end only after it.
+            var ending = false
+        }
 
-        func cancel() { task.withLock { $0?.cancel() } }
+        private let state = Mutex(State())
+
+        func start(_ task: Task<CommandResult, Never>) {
+            state.withLock { state in
+                state.task = task
+                if state.ending { task.cancel() }
+            }
+        }
+
+        func finish() { state.withLock { $0.task = nil } }
+
+        func cancel() { state.withLock { $0.task?.cancel() } }
+
+        func end() {
+            state.withLock { state in
+                state.ending = true
+                state.task?.cancel()
+            }
+        }
     }
 
     private let current = Current()
@@ -23,7 +46,7 @@ final class CommandInterrupter: Sendable {
         var made: [any DispatchSourceSignal] = []
         let current = self.current
         let end: @Sendable () -> Void = {
-            current.cancel()
+            current.end()
             terminate()
         }
         for (number, handler) in [(SIGINT, { current.cancel() }), (SIGTERM, end), (SIGHUP, end)] {
@@ -39,9 +62,9 @@ final class CommandInterrupter: Sendable {
     /// Runs `work` as the command Ctrl-C cancels; `interrupted` says whether it was.
     func run(_ work: @escaping @Sendable () async -> CommandResult) async -> (result: CommandResult, interrupted: Bool) {
         let task = Task { await work() }
-        current.task.withLock { $0 = task }
+        current.start(task)
         let result = await task.value
-        current.task.withLock { $0 = nil }
+        current.finish()
         return (result, task.isCancelled)
     }
 
