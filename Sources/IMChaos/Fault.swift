@@ -31,7 +31,8 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
     /// A delay's length in whole milliseconds; nil for the other faults.
     public var delayMilliseconds: Int64? {
         guard case .delay(let duration) = self else { return nil }
-        return Int64(duration / .milliseconds(1))
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
     }
 
     /// The fault as the `fault` command spells it: `delay 120`, `throttle 2000`, `cut`.

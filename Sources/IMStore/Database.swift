@@ -122,7 +122,9 @@ public final class Database {
     /// to one that may wait.
     public func waitingForLocks<T>(atMost limit: Duration, _ body: (Database) throws -> T) rethrows -> T {
         guard let handle else { return try body(self) }
-        sqlite3_busy_timeout(handle, Int32(clamping: max(0, Int64(limit / .milliseconds(1)))))
+        let (seconds, attoseconds) = limit.components
+        let milliseconds = max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
         defer { sqlite3_busy_timeout(handle, busyTimeoutMilliseconds) }
         return try body(self)
     }

@@ -135,7 +135,8 @@ public enum TransportError: Error, Equatable, Sendable, CustomStringConvertible 
 
     /// A duration as a person reads it: "3 s" or "250 ms".
     static func text(_ duration: Duration) -> String {
-        let milliseconds = Int64(duration / .milliseconds(1))
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
     }
 }

@@ -70,7 +70,8 @@ extension EditorSession {
                 hold = .none
                 return nil
             }
-            return Int32(clamping: Int64(left / .milliseconds(1)) + 1)
+            let (seconds, attoseconds) = left.components
+            return Int32(seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
         }
     }
 

@@ -66,4 +66,12 @@ struct DelayThrottleTests {
             #expect(try await server.read(2, within: .seconds(2)) == [5, 6])
         }
     }
+    /// Whole milliseconds exactly, also where a division through Double lands just under one
+    /// (295,149 ms came out 295,148 that way).
+    @Test func aDelayIsCountedInExactMilliseconds() {
+        for milliseconds: Int64 in [0, 1, 250, 295_149, 2_365_000, 86_400_000] {
+            #expect(Fault.delay(.milliseconds(milliseconds)).delayMilliseconds == milliseconds)
+        }
+        #expect(Fault.delay(.microseconds(1_999)).delayMilliseconds == 1)
+    }
 }
