@@ -49,7 +49,7 @@ extension BrokerCore {
                 if now - broker.lastPacketAt >= keepAlive && !broker.heldBack {
                     disconnect(broker, .keepAliveTimeout)
                 } else {
-                    addDeadline(check, at: max(broker.lastPacketAt, broker.heldBack ? now : .zero) + keepAlive)
+                    addDeadline(check, at: (broker.heldBack ? now : broker.lastPacketAt) + keepAlive)
                 }
             } else if broker.phase == .awaitingConnect {
                 if now - broker.lastPacketAt >= limits.connectTimeout {

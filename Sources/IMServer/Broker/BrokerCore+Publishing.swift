@@ -11,9 +11,7 @@ extension BrokerCore {
         let packetID = publish.qos == .atLeastOnce ? publish.packetIdentifier : nil
         func answer(_ code: ReasonCode) {
             guard let packetID else { return }
-            broker.publishes.add(PendingPublish(packetIdentifier: packetID, content: .refuse(code)))
-            storePendingPublishes(broker)
-            holdBackIfBehind(broker)
+            queue(PendingPublish(packetIdentifier: packetID, content: .refuse(code)), on: broker)
         }
         guard case .send(let recipient)? = IMTopic(publish.topic) else { return answer(.notAuthorized) }
         let message: TextMessage
@@ -23,11 +21,16 @@ extension BrokerCore {
             return answer(.payloadFormatInvalid)
         }
         if let from = message.from, from != login.userID { return answer(.notAuthorized) }
-        broker.publishes.add(PendingPublish(
-            packetIdentifier: packetID,
-            content: .store(NewMessage(appKey: login.appKey, from: login.userID, to: [recipient], cid: message.cid,
-                                       text: message.text, sentAt: clock.wallMilliseconds()))))
-        broker.publishBytesWaiting += publish.payload.count
+        let stored = NewMessage(appKey: login.appKey, from: login.userID, to: [recipient], cid: message.cid,
+                                text: message.text, sentAt: clock.wallMilliseconds())
+        queue(PendingPublish(packetIdentifier: packetID, content: .store(stored)), payloadBytes: publish.payload.count, on: broker)
+    }
+
+    /// Puts `pending` in line behind the client's earlier PUBLISHes, stores what can be, and
+    /// holds the client back when too much waits.
+    private func queue(_ pending: PendingPublish, payloadBytes: Int = 0, on broker: BrokerConnection) {
+        broker.publishes.add(pending)
+        broker.publishBytesWaiting += payloadBytes
         storePendingPublishes(broker)
         holdBackIfBehind(broker)
     }

@@ -25,9 +25,11 @@ extension CommandExecutor {
         var reached = Array(repeating: false, count: accounts.count)
         var terminations: [SessionTermination?] = Array(repeating: nil, count: accounts.count)
         // A named account without a session cannot get anywhere: it fails at once, as for the
-        // other session commands, instead of waiting out the timeout.
+        // other session commands, instead of waiting out the timeout (`all` has only sessions).
         var withoutSession = Set<AccountReference>()
-        for account in accounts where await registry.session(account.reference) == nil { withoutSession.insert(account.reference) }
+        if case .accounts = selection {
+            for account in accounts where await registry.session(account.reference) == nil { withoutSession.insert(account.reference) }
+        }
         var undecided: [AccountReference: [Int]] = [:]
         for (index, account) in accounts.enumerated() where !withoutSession.contains(account.reference) {
             undecided[account.reference, default: []].append(index)
