@@ -35,6 +35,11 @@ public protocol ByteStream: AnyObject {
     /// Whether the stream holds bytes it made itself (a WebSocket pong or close frame) that
     /// the socket did not take yet: the connection then calls `flushPending` when writable.
     var hasPendingOutput: Bool { get }
+    /// The bytes the stream owes the peer beyond those the connection queued (a WebSocket
+    /// stream's pending frames and the pongs it folded into one): charged against the
+    /// connection's output limit, so a peer that makes the stream answer and never reads is
+    /// cut like any slow reader.
+    var pendingOutputCount: Int { get }
     /// Writes those bytes; false while some remain.
     func flushPending() throws(TransportError) -> Bool
 }
@@ -43,5 +48,6 @@ extension ByteStream {
     public var readWaitsForWritable: Bool { false }
     public var shortReadDrainsSocket: Bool { false }
     public var hasPendingOutput: Bool { false }
+    public var pendingOutputCount: Int { 0 }
     public func flushPending() throws(TransportError) -> Bool { true }
 }

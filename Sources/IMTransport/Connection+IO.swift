@@ -129,6 +129,9 @@ extension Connection: Selectable {
         } catch {
             return finish(state, error: error, abortively: true)
         }
+        guard state.outbound.count + state.stream.pendingOutputCount <= options.outboundLimit else {
+            return finish(state, error: .outboundBufferOverflow(limit: options.outboundLimit), abortively: true)
+        }
         if !state.isWritable && state.outbound.count <= options.lowWaterMark { becomeWritable(state) }
         if state.phase == .flushing && state.outbound.isEmpty && !state.stream.hasPendingOutput { beginLinger(state) }
     }

@@ -90,6 +90,12 @@ public struct WebSocketFrame: Hashable, Sendable {
         if let maskingKey { writer.writeBytes(maskingKey) }
     }
 
+    /// The bytes a frame of `payload` bytes takes on the wire, header included.
+    static func encodedSize(payload: Int, masked: Bool) -> Int {
+        let length = payload < 126 ? 1 : payload <= Int(UInt16.max) ? 3 : 9
+        return 1 + length + (masked ? 4 : 0) + payload
+    }
+
     /// XORs `bytes` with the key, as masking and unmasking both do.
     static func mask(_ bytes: inout [UInt8], with key: [UInt8], from offset: Int = 0) {
         let (k0, k1, k2, k3) = (key[0], key[1], key[2], key[3])

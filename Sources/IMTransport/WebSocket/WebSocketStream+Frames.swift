@@ -46,7 +46,11 @@ extension WebSocketStream {
         case .text:
             throw WebSocketError(.unsupportedData, "a text frame: MQTT travels in binary frames")
         case .ping:
-            queueFrame(WebSocketFrame(opcode: .pong, payload: frame.payload))
+            if let folded = unansweredPing {
+                foldedPongBytes += WebSocketFrame.encodedSize(payload: folded.count, masked: !isServer)
+                foldedSinceFlush = true
+            }
+            unansweredPing = frame.payload
         case .pong:
             break
         case .close:
@@ -75,11 +79,20 @@ extension WebSocketStream {
         failure = .webSocket(.refused(error))
     }
 
-    /// Queues our close frame, once.
+    /// Queues our close frame, once, after the pong still owed (nothing may follow a close).
     func sendClose(_ code: WebSocketCloseCode, reason: String) {
         guard !closeSent else { return }
+        _ = queueUnansweredPong()
         closeSent = true
         queueFrame(WebSocketFrame(opcode: .close, payload: WebSocketFrame.closePayload(code, reason: reason)))
+    }
+
+    /// Moves the pong of the latest ping into `pending`; false when none is owed.
+    func queueUnansweredPong() -> Bool {
+        guard let payload = unansweredPing else { return false }
+        unansweredPing = nil
+        queueFrame(WebSocketFrame(opcode: .pong, payload: payload))
+        return true
     }
 
     private func queueFrame(_ frame: WebSocketFrame) {

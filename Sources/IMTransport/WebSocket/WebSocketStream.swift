@@ -11,6 +11,12 @@ import MQTT
 /// makes itself (pong, close, the server's 101) wait in `pending` when the socket is full and
 /// leave with `flushPending`, which the connection calls on every writable event.
 ///
+/// Only the latest ping is answered (RFC 6455 5.5.3): a ping arriving while the pong of an
+/// earlier one still waits replaces it, so a flood of pings holds one pong here, not one per
+/// ping. The pongs folded that way still count in `pendingOutputCount`, which the connection
+/// charges against its output limit, until a turn folds none: a peer that pings faster than
+/// it is answered, turn after turn, is cut like a slow reader, and a burst now and then is not.
+///
 /// A server stream answers the upgrade inside its first reads; a client stream is upgraded
 /// by the connect attempt (`advanceUpgrade`) before the connection is handed over.
 final class WebSocketStream: ByteStream {
@@ -41,18 +47,25 @@ final class WebSocketStream: ByteStream {
     /// Bytes this stream wrote itself and the socket did not take yet.
     var pending: [UInt8] = []
     var pendingStart = 0
+    /// The payload of the latest ping not answered yet; its pong is written after `pending`.
+    var unansweredPing: [UInt8]?
+    /// The bytes of the pongs folded into a later one, counted as if they had been queued.
+    var foldedPongBytes = 0
+    /// Whether a ping was folded since `pending` was last written out whole.
+    var foldedSinceFlush = false
     /// The payload bytes of the fragmented message under way; nil between messages.
     var messageSize: Int?
     /// Thrown by the next read, once the data decoded before it is handed over.
     var failure: TransportError?
     var closeSent = false
 
-    /// Reads of the socket one `read` may make without handing any data over.
-    private static let readBudget = 16
-
     var fileDescriptor: Int32 { inner.fileDescriptor }
     var readWaitsForWritable: Bool { inner.readWaitsForWritable }
-    var hasPendingOutput: Bool { pendingStart < pending.count }
+    var hasPendingOutput: Bool { pendingStart < pending.count || unansweredPing != nil }
+    var pendingOutputCount: Int {
+        let pong = unansweredPing.map { WebSocketFrame.encodedSize(payload: $0.count, masked: !isServer) } ?? 0
+        return pending.count - pendingStart + pong + foldedPongBytes
+    }
 
     /// A server stream: it reads the upgrade request first.
     init(serving inner: any ByteStream, settings: WebSocketSettings) {
@@ -80,21 +93,22 @@ final class WebSocketStream: ByteStream {
             throw failure
         }
         if phase == .closed { return try inner.read(into: buffer) }
-        for _ in 0..<Self.readBudget {
-            switch try inner.read(into: buffer) {
-            case .wouldBlock:
-                return .wouldBlock
-            case .endOfStream:
-                return .endOfStream
-            case let .processed(count):
-                inbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-                process()
-                if let delivered = takeData(into: buffer) { return delivered }
-                if failure != nil { return try read(into: buffer) }
-            }
+        // One read of the socket a call, as a plain socket does: the connection's read budget
+        // then bounds a turn by reads whatever the frames hold, so a peer sending only control
+        // frames (a ping flood) takes no longer turns than one sending data.
+        switch try inner.read(into: buffer) {
+        case .wouldBlock:
+            return .wouldBlock
+        case .endOfStream:
+            return .endOfStream
+        case let .processed(count):
+            inbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            process()
+            if let delivered = takeData(into: buffer) { return delivered }
+            if failure != nil { return try read(into: buffer) }
+            // Only control frames, or part of a frame: nothing to hand over yet.
+            return .processed(0)
         }
-        // Only control frames so far: let other connections have a turn, then come back.
-        return .processed(0)
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(TransportError) -> IOResult {
@@ -119,15 +133,19 @@ final class WebSocketStream: ByteStream {
     }
 
     func flushPending() throws(TransportError) -> Bool {
-        while pendingStart < pending.count {
-            let result = try pending.withUnsafeBytes { bytes in
-                Result { () throws(TransportError) in try inner.write(UnsafeRawBufferPointer(rebasing: bytes[pendingStart...])) }
-            }.get()
-            guard case let .processed(count) = result, count > 0 else { return false }
-            pendingStart += count
-        }
-        pending = []
-        pendingStart = 0
+        repeat {
+            while pendingStart < pending.count {
+                let result = try pending.withUnsafeBytes { bytes in
+                    Result { () throws(TransportError) in try inner.write(UnsafeRawBufferPointer(rebasing: bytes[pendingStart...])) }
+                }.get()
+                guard case let .processed(count) = result, count > 0 else { return false }
+                pendingStart += count
+            }
+            pending = []
+            pendingStart = 0
+        } while queueUnansweredPong()
+        if !foldedSinceFlush { foldedPongBytes = 0 }
+        foldedSinceFlush = false
         return true
     }
 

@@ -1,0 +1,53 @@
+import IMServer
+import IMTransport
+import MQTT
+import Testing
+import TestSupport
+
+/// A WebSocket peer that sends pings as fast as it can and reads nothing: the server answers
+/// only the latest ping, cuts the peer as a slow reader, keeps its memory and serves others.
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct WebSocketPingFloodTests {
+    /// Empty masked pings, 64 KiB of them at a time.
+    static let pings: [UInt8] = {
+        var writer = ByteWriter()
+        for _ in 0..<(64 * 1024 / 6) {
+            WebSocketFrame(opcode: .ping, maskingKey: [1, 2, 3, 4], payload: []).encode(into: &writer)
+        }
+        return writer.bytes
+    }()
+
+    @Test func aPingFloodThatNeverReadsIsCutWithoutGrowingMemory() async throws {
+        let directory = TemporaryDirectory()
+        var limits = ServerLimits()
+        // Only the flood may end the connection: it sends no CONNECT.
+        limits.connectTimeout = .seconds(60)
+        let server = try await TestServer.start(directory: directory, limits: limits)
+        let port = try #require(server.webSocketPort)
+        let before = try #require(ProcessMemory.of())
+        let flood = Flood(prefix: Array(WebSocketHostileInputTests.upgrade.utf8), chunk: Self.pings)
+        async let outcome = offPool { try flood.run(toPort: port, for: .seconds(15)) }
+
+        // Another client logs in and is served while the flood runs (or once it is cut).
+        let started = ContinuousClock.now
+        let alice = try await server.loggedIn("alice", device: "phone-a", webSocket: true)
+        try await alice.send(.pingreq)
+        #expect(await alice.next() == .pingresp)
+        let served = ContinuousClock.now - started
+
+        let ended = try await outcome
+        let after = try #require(ProcessMemory.of())
+        guard case let .cut(bytes) = ended else {
+            Issue.record("the flood was not cut: \(ended)")
+            return await server.stop()
+        }
+        #expect(bytes > 4 * 1024 * 1024, "cut after \(bytes) bytes: only past the output limit")
+        // A turn of the loop reads at most 1 MiB of pings (16 reads), so a debug build serves
+        // the bystander within seconds, before the cut or at it; before the fix it waited
+        // for the whole flood, and memory grew by gigabytes meanwhile.
+        #expect(served < .seconds(10), "a bystander waited \(served)")
+        let grown = after.anonymous - before.anonymous
+        #expect(grown < 256 * 1024, "memory grew by \(grown) KiB")
+        await server.stop()
+    }
+}
