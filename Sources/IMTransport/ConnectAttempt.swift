@@ -146,7 +146,8 @@ public final class ConnectAttempt: Sendable {
     func handOver(_ state: AttemptState) {
         guard let socket = state.socket else { return }
         var stream: any ByteStream = socket
-        if let tls = state.tls { stream = tls }
+        let tls = state.tls
+        if let tls { stream = tls }
         if let webSocket = state.webSocket { stream = webSocket }
         state.socket = nil
         state.tls = nil
@@ -155,8 +156,12 @@ public final class ConnectAttempt: Sendable {
         cancelTimer(state)
         let fd = socket.fileDescriptor
         guard let remote = Socket.peerAddress(fd) else {
+            let error = SystemError("getpeername")
             loop.deregister(fd)
-            return fail(viaProxy(.connectFailed(host: host, port: port, SystemError("getpeername"))))
+            // A TLS 1.3 server that refuses the client after its handshake resets the link
+            // right behind its alert: the alert names the cause, the socket error does not.
+            if let alert = tls?.alertBehindSocketError() { return fail(.tls(alert)) }
+            return fail(viaProxy(.connectFailed(host: host, port: port, error)))
         }
         do {
             let connection = try Connection(

@@ -12,6 +12,8 @@ public struct ConnectParameters: Sendable, Equatable {
     public var userID: String?
     /// Bounds the first connection of each `connect` call; nil or <= 0 retries without limit.
     public var timeout: Duration?
+    /// `timeout` when it bounds anything: nil for no limit.
+    var connectTimeout: Duration? { timeout.flatMap { $0 > .zero ? $0 : nil } }
     /// Asks the server (`im-kick-enable`) not to kick another online device on reconnection.
     public var reconnectKickEnable: Bool
     /// The MQTT Client Identifier: 1-64 of `[A-Za-z0-9_-]`; nil derives one from user and platform.

@@ -135,7 +135,7 @@ extension Session {
             lastRetryableFailure = prepared.unavailable
         }
         // The call's timeout bounds the whole connect: what preparing took is spent.
-        let timeout = parameters.timeout.map { max($0 - (clock.now - started), .milliseconds(1)) }
+        let timeout = parameters.connectTimeout.map { max($0 - (clock.now - started), .milliseconds(1)) }
         do {
             let actions = try machine.connect(timeout: timeout)
             statusDetail = "connect called"
@@ -160,7 +160,7 @@ extension Session {
         } else if let source = parameters.tokenSource, let loop {
             do {
                 let limit = runtime.configuration.tokenFetchTimeout
-                let timeout = parameters.timeout.map { min($0, limit) } ?? limit
+                let timeout = parameters.connectTimeout.map { min($0, limit) } ?? limit
                 prepared.token = try await TokenFetcher.fetch(source, timeout: timeout, loop: loop)
             } catch {
                 if let termination = error.condition.termination(detail: "\(error)") {
@@ -170,7 +170,7 @@ extension Session {
                 guard parameters.userID != nil else {
                     return endCall(call, .terminated(SessionTermination(.tokenIncorrect, .tokenIncorrect, detail: "\(error)")))
                 }
-                if let timeout = parameters.timeout, clock.now - started >= timeout {
+                if let timeout = parameters.connectTimeout, clock.now - started >= timeout {
                     var timedOut = SessionTermination.timedOut
                     timedOut.detail += "; last attempt: \(error)"
                     return endCall(call, .terminated(timedOut))

@@ -14,6 +14,9 @@ public struct TLSFailure: Error, Equatable, Sendable, CustomStringConvertible {
         case pinMismatch
         /// The peer answered with bytes that are not TLS (a plaintext port).
         case peerNotTLS
+        /// The peer ended the handshake with an alert that only other files or settings can
+        /// answer: a client certificate required or refused, no protocol or cipher in common.
+        case refusedByPeer
         /// The handshake failed otherwise (cut, reset, no common protocol version).
         case handshake
     }

@@ -97,12 +97,30 @@ final class TLSStream: ByteStream {
             ERR_clear_error()
             // OpenSSL 3 reports a peer's FIN without close_notify here with errno 0.
             if error == 0 { return .endOfStream }
+            if !context.isServer, let alert = alertBehindSocketError() { throw .tls(alert) }
             throw TransportError.ioFailure(call, code: error)
         default:
             let failure = Self.failure(TLSContext.errorQueueText())
             if failure.kind == .peerNotTLS && context.isServer { sendProtocolVersionAlert() }
             throw .tls(failure)
         }
+    }
+
+    /// The alert that may wait in the receive queue behind a socket error: a server that
+    /// refuses a TLS 1.3 client after the client's side of the handshake is done sends its
+    /// alert and closes, and a CONNECT written meanwhile draws a reset. The alert says what
+    /// to fix; the socket error does not.
+    func alertBehindSocketError() -> TLSFailure? {
+        ERR_clear_error()
+        var byte: UInt8 = 0
+        var count = 0
+        let result = SSL_read_ex(ssl, &byte, 1, &count)
+        guard result != 1, SSL_get_error(ssl, result) == SSL_ERROR_SSL else {
+            ERR_clear_error()
+            return nil
+        }
+        let failure = Self.failure(TLSContext.errorQueueText())
+        return failure.kind == .refusedByPeer ? failure : nil
     }
 
     /// Tells a plaintext client, in the one language both ends know (a TLS alert record:
@@ -121,9 +139,34 @@ final class TLSStream: ByteStream {
                 + "if that port speaks plain MQTT, use mqtt://")
         }
         if reasons.contains("unsupported protocol") || reasons.contains("protocol version") {
-            return TLSFailure(.handshake, "no TLS version in common (\(reasons)); TLS 1.2 or 1.3 is required")
+            return TLSFailure(.refusedByPeer, "no TLS version in common (\(reasons)); TLS 1.2 or 1.3 is required")
         }
+        if let refusal = refusal(reasons) { return refusal }
         return TLSFailure(.handshake, "TLS handshake failed: \(reasons)")
+    }
+
+    /// The alerts a peer ends a handshake with that retrying cannot answer, worded for the
+    /// client that got them (a server only logs what its clients send).
+    private static func refusal(_ reasons: String) -> TLSFailure? {
+        if reasons.contains("alert certificate required") {
+            return TLSFailure(.refusedByPeer, "the server requires a client certificate (TLS alert: certificate required): "
+                + "give one with tls.cert and tls.key in the profile")
+        }
+        if reasons.contains("alert unknown ca") {
+            return TLSFailure(.refusedByPeer, "the server does not trust the issuer of the client certificate "
+                + "(TLS alert: unknown CA): tls.cert must be issued by a CA the server accepts")
+        }
+        let refusedCertificate = ["alert bad certificate", "alert certificate unknown", "alert unsupported certificate",
+                                  "alert certificate expired", "alert certificate revoked", "alert access denied"]
+        if let alert = refusedCertificate.first(where: reasons.contains) {
+            return TLSFailure(.refusedByPeer, "the server refused the client certificate (TLS alert: \(alert.dropFirst(6))): "
+                + "check tls.cert and tls.key in the profile")
+        }
+        if reasons.contains("alert handshake failure") || reasons.contains("alert insufficient security")
+            || reasons.contains("no shared cipher") || reasons.contains("no protocols available") {
+            return TLSFailure(.refusedByPeer, "the server found no TLS version or cipher in common (\(reasons))")
+        }
+        return nil
     }
 
     func shutdownOutput() {

@@ -12,6 +12,7 @@ import TestSupport
 struct ImserverTLSEngineTests {
     /// Runs `body` with an imserver that has a TLS listener, the test CA, and an engine factory.
     func withTLSServer(
+        requireClientCertificate: Bool = false,
         _ body: @escaping @Sendable (EmbeddedServer, TestCertificates, @Sendable (ServerAddress) throws -> SessionEngine) async throws -> Void
     ) async throws {
         let directory = TemporaryDirectory()
@@ -19,7 +20,9 @@ struct ImserverTLSEngineTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: certificates.serverKey)
         var options = EmbeddedServer.Options(
             configuration: ServerConfiguration(apps: [IntegrationServer.app()]), dataDirectory: directory.path + "/server")
-        options.tls = try TLSServerIdentity(certificate: certificates.serverCertificate, key: certificates.serverKey)
+        options.tls = try TLSServerIdentity(
+            certificate: certificates.serverCertificate, key: certificates.serverKey,
+            clientCA: requireClientCertificate ? certificates.caFile : nil)
         options.mqttTLSPort = 0
         options.webSocketPort = 0
         let server = try await EmbeddedServer.start(options)
@@ -44,6 +47,26 @@ struct ImserverTLSEngineTests {
             let link = await session.connectedTLS
             #expect(link?.alpn == "mqtt")
             #expect(link?.version == "TLSv1.3")
+            await engine.shutdown()
+        }
+    }
+
+    /// `--client-ca` without a client certificate: the alert after the client's handshake ends
+    /// the connect at the first attempt, whether the connect may try for ever (0) or not.
+    @Test(arguments: [nil, Duration.zero])
+    func aMissingClientCertificateIsNamedAndNotRetried(timeout: Duration?) async throws {
+        try await withTLSServer(requireClientCertificate: true) { server, certificates, makeEngine in
+            let port = try #require(server.mqttTLSAddress?.port)
+            let engine = try makeEngine(ServerAddress(host: "localhost", port: port, tls: true))
+            let token = try await server.backend.issueToken(appKey: IntegrationServer.appKey, userID: "alice")
+            let session = engine.makeSession(ConnectParameters(
+                token: token, timeout: timeout, deviceID: "phone-alice", tls: TLSClientConfiguration(caPath: certificates.caFile)))
+            let error = await session.connectionError()
+            #expect(error?.code == .tlsFailure)
+            #expect(error?.description.contains("certificate required") == true, "\(String(describing: error))")
+            #expect(await session.statuses == [.connecting, .unconnected])
+            let retried = try await session.connectionLog().filter { $0.detail.hasPrefix("attempt failed") }
+            #expect(retried.isEmpty, "\(retried)")
             await engine.shutdown()
         }
     }

@@ -146,6 +146,26 @@ struct MosquittoTLSTests {
         }
     }
 
+    /// TLS 1.3 lets the client finish its handshake before the server checks for a certificate:
+    /// the "certificate required" alert comes after, and ends the connect like any refusal,
+    /// naming the profile fields that fix it, however long the connect may try (0: forever).
+    @Test(arguments: [nil, Duration.zero])
+    func aMissingClientCertificateIsRefusedOnceNamingTheAlert(timeout: Duration?) async throws {
+        try await withBroker(requireClientCertificate: true) { setup in
+            let (session, engine, error) = try await setup.connect(
+                TLSClientConfiguration(caPath: setup.certificates.caFile), timeout: timeout)
+            #expect(error?.status == .unconnected)
+            #expect(error?.code == .tlsFailure)
+            for word in ["certificate required", "tls.cert", "tls.key"] {
+                #expect(error?.description.contains(word) == true, "\(String(describing: error))")
+            }
+            #expect(await session.statuses == [.connecting, .unconnected])
+            let retried = try await session.connectionLog().filter { $0.detail.hasPrefix("attempt failed") }
+            #expect(setup.connectionsSeen <= 1 && retried.isEmpty, "the refusal was retried: \(retried)")
+            await engine.shutdown()
+        }
+    }
+
     /// mosquitto closes a plaintext CONNECT on its TLS port without an alert: the retries say
     /// why, and the connect timeout ends them (an imserver TLS port sends an alert: see IMServerTests).
     @Test func aTLSPortDialledAsMqttSaysToUseMqttsAndDoesNotHang() async throws {
