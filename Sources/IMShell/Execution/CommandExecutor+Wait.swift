@@ -39,7 +39,7 @@ extension CommandExecutor {
             guard let indices = undecided[reference] else { return }
             for index in indices {
                 reached[index] = book.reached(state, reference, since: marks[index])
-                terminations[index] = reached[index] ? nil : Self.termination(of: accounts[index], in: book)
+                terminations[index] = reached[index] ? nil : Self.termination(of: accounts[index].reference, in: book)
             }
             if indices.allSatisfy({ reached[$0] || terminations[$0] != nil }) { undecided[reference] = nil }
         }
@@ -62,8 +62,8 @@ extension CommandExecutor {
     }
 
     /// How the account's session ended, when it stopped for good (no retry will come).
-    private static func termination(of account: Account, in book: SessionBook) -> SessionTermination? {
-        guard case .stopped(let termination)? = book.snapshot(of: account.reference)?.state else { return nil }
+    static func termination(of account: AccountReference, in book: SessionBook) -> SessionTermination? {
+        guard case .stopped(let termination)? = book.snapshot(of: account)?.state else { return nil }
         return termination
     }
 

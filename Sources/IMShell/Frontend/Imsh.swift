@@ -72,7 +72,7 @@ public enum Imsh {
         }
         executor.router.connect { presenter.show($0) }
         var status = ExitStatus(profileErrorsAtStart: startup.hasProfileErrors)
-        let runner = ScriptRunner(executor: executor, presenter: presenter)
+        let runner = ScriptRunner(executor: executor, presenter: presenter, source: options.scriptFile.flatMap { $0 == "-" ? nil : $0 })
         if let script {
             await runner.run(script: script, status: &status)
         } else {
