@@ -234,7 +234,7 @@ struct ScriptCommandTests {
         #expect(lines.contains { $0.hasSuffix(" dev/bob-phone connecting (10): connect called") })
         #expect(lines.contains("dev/bob-phone  connected (0) user bob"))
         #expect(lines.contains { $0.hasPrefix("dev/bob-phone → alice: sent, cid ") })
-        #expect(run.stderr == "error: no profile named nowhere (loaded: dev, prod)\n")
+        #expect(run.stderr == "line 1: error: no profile named nowhere (loaded: dev, prod)\n", "a failed command of a script says where it is")
         #expect(!run.stdout.contains("\u{1B}["), "no colour off a terminal")
     }
 

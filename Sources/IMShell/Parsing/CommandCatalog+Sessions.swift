@@ -88,7 +88,7 @@ extension CommandCatalog {
             }),
         CommandDefinition(
             "expect", "ACCOUNT [no] message [from USER] [TEXT|--match REGEX] | [stays] STATE [--code CODE] [--by ACCOUNT] [--within S] [--for S]",
-            "assert what an account receives or how its status goes, with a deadline",
+            "assert what an account receives or how its status goes",
             details: [
                 "message: a message arrives within S seconds (--within, default 10); one that arrived before the expect counts. Each message received satisfies at most one expect, the earliest first, so two identical messages need two. 'from USER' asks for that sender, TEXT for exactly that text (quote it, or its words are joined with one space), --match REGEX for a text in which the expression is found.",
                 "no message: no message (of that sender or text) is waiting unclaimed or arrives for S seconds (--for, default 3).",

@@ -14,7 +14,7 @@ import Glibc
 /// ports), so parallel scenarios never see each other's users; and at the timeout its whole
 /// process group is ended (SIGTERM, then SIGKILL), whatever it was blocked on, which an
 /// in-process task cancellation cannot promise. It costs one exec and imsh's start-up, about
-/// 30 ms (BENCHMARKS.md), within the 100 ms per scenario budget. The wait for the child blocks,
+/// 35-45 ms in a debug build (BENCHMARKS.md), within the 100 ms per scenario budget. The wait for the child blocks,
 /// so it runs off the cooperative pool (`BlockingCall`).
 struct ScenarioProcess: Sendable {
     /// The imsh executable (this process's own).
