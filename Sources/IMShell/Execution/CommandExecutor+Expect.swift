@@ -28,17 +28,9 @@ extension CommandExecutor {
         guard await registry.session(account) != nil else {
             throw ShellError("\(expected): \(account) has no session yet; connect it first")
         }
-        let (changes, stop) = book.watch(watched)
+        let (changes, stop) = book.watch(watched, for: expectation.seconds)
+        defer { stop() }
         let mark = book.mark(account)
-        let deadline = ContinuousClock.now + .milliseconds(Int64(expectation.seconds * 1000))
-        let timer = Task {
-            try? await Task.sleep(until: deadline, clock: .continuous)
-            stop()
-        }
-        defer {
-            timer.cancel()
-            stop()
-        }
         var verdict = look(account, expectation, since: mark)
         var iterator = changes.makeAsyncIterator()
         while verdict == nil, await iterator.next() != nil { verdict = look(account, expectation, since: mark) }

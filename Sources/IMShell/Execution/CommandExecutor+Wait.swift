@@ -11,17 +11,9 @@ extension CommandExecutor {
     func wait(_ selection: AccountSelection, for state: ConnectionStatus, timeout: Double) async throws(ShellError) -> CommandResult {
         let accounts = try await accounts(selection, sessionsOnly: true)
         // Watching starts before the first look, so no change can fall between the two.
-        let (changes, stop) = book.watch(Set(accounts.map(\.reference)))
+        let (changes, stop) = book.watch(Set(accounts.map(\.reference)), for: timeout)
+        defer { stop() }
         let marks = accounts.map { book.mark($0.reference) }
-        let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
-        let timer = Task {
-            try? await Task.sleep(until: deadline, clock: .continuous)
-            stop()
-        }
-        defer {
-            timer.cancel()
-            stop()
-        }
         var reached = Array(repeating: false, count: accounts.count)
         var terminations: [SessionTermination?] = Array(repeating: nil, count: accounts.count)
         // A named account without a session cannot get anywhere: it fails at once, as for the

@@ -104,6 +104,19 @@ public final class SessionBook: Sendable {
         return (stream, { continuation.finish() })
     }
 
+    /// `watch(_:)` that also ends once `seconds` have passed, as `wait` and `expect` need.
+    func watch(_ accounts: Set<AccountReference>, for seconds: Double) -> (changes: AsyncStream<AccountReference>, stop: @Sendable () -> Void) {
+        let (changes, stop) = watch(accounts)
+        let timer = Task {
+            try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
+            stop()
+        }
+        return (changes, {
+            timer.cancel()
+            stop()
+        })
+    }
+
     /// The account's latest snapshot; nil before its session first reported.
     public func snapshot(of account: AccountReference) -> SessionSnapshot? {
         state.withLock { $0.entries[account]?.snapshot }

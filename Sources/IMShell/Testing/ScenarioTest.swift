@@ -14,16 +14,10 @@ public enum ScenarioTest {
     public static func main(arguments: [String]) async -> Int32 {
         let options: TestOptions
         do throws(UsageError) {
-            switch try ArgumentParser(spec: TestOptions.spec).parse(arguments) {
-            case .help:
-                CommandLineTool.writeOut(TestOptions.spec.helpText)
+            guard let parsed = try CommandLineTool.parseOrAnswer(TestOptions.spec, arguments, version: "imsh \(imshVersion)\n") else {
                 return ExitStatus.success
-            case .version:
-                CommandLineTool.writeOut("imsh \(imshVersion)\n")
-                return ExitStatus.success
-            case .run(let parsed):
-                options = try TestOptions(parsed)
             }
+            options = try TestOptions(parsed)
         } catch {
             return usage(error.message)
         }
