@@ -26,6 +26,20 @@ public enum CommandLineTool {
         }
     }
 
+    /// Parses `arguments`; nil once `--help` or the version was asked for and printed (exit 0),
+    /// for commands that return their exit status instead of exiting.
+    public static func parseOrAnswer(_ spec: CommandSpec, _ arguments: [String], version: String) throws(UsageError) -> ParsedArguments? {
+        switch try ArgumentParser(spec: spec).parse(arguments) {
+        case .run(let parsed):
+            return parsed
+        case .help:
+            writeOut(spec.helpText)
+        case .version:
+            writeOut(version)
+        }
+        return nil
+    }
+
     /// Prints `error` as one line on stderr, prefixed with the command's name, and exits 2.
     public static func fail(_ spec: CommandSpec, _ error: UsageError) -> Never {
         writeError("\(spec.name): \(error.message)\n")

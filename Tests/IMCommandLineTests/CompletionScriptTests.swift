@@ -52,6 +52,12 @@ struct CompletionScriptTests {
         #expect(try Self.complete("imsh", ["--json", "-c"]) == ["-c"])
     }
 
+    @Test func imshCompletesTestAndItsOptions() throws {
+        #expect(try Self.complete("imsh", ["te"]) == ["test"])
+        #expect(try Self.complete("imsh", ["test", "--j"]) == ["--jobs", "--json", "--junit"])
+        #expect(try Self.complete("imsh", ["test", "--re"]) == ["--repeat"])
+    }
+
     @Test(arguments: ExecutableTests.executables) func zshScriptIsAutoloadable(name: String) throws {
         let script = try ProcessRunner.run(name, ["--completion", "zsh"])
         #expect(script.status == 0)

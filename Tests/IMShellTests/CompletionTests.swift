@@ -11,7 +11,8 @@ struct CompletionTests {
         #expect(complete("") == CommandCatalog.all.map(\.name))
         #expect(complete("co") == ["connect"])
         #expect(complete("  di") == ["disconnect"])
-        #expect(complete("s") == ["status", "send", "sleep"])
+        #expect(complete("s") == ["status", "send", "sleep", "skip"])
+        #expect(complete("exp") == ["expect", "expire-token"])
         #expect(complete("xyz") == [])
     }
 
@@ -39,6 +40,10 @@ struct CompletionTests {
         #expect(complete("net all ") == ["down", "up", "change"], "all stands alone")
         #expect(complete("net alice-phone ") == ["alice-phone", "alice-tablet", "bob-phone", "down", "up", "change"])
         #expect(complete("connect all ") == [])
+        #expect(complete("expect alice-phone kick") == ["kickedOfflineByOtherClient"])
+        #expect(complete("expect alice-phone st") == ["stays"])
+        #expect(complete("expect alice-phone me") == ["message"])
+        #expect(complete("expect alice-phone connected --w") == ["--within"])
     }
 
     @Test func optionsAndUsers() {

@@ -100,6 +100,18 @@ struct ManPageBinaryTests {
         #expect(Set(helpNames) == names, "imsh --help: \(helpLine)")
     }
 
+    @Test func everyTestOptionOfThePageIsAcceptedAndEveryOptionOfTestHelpIsInThePage() async throws {
+        let sandbox = Sandbox()
+        let options = ManPage("imsh.1").section("TESTING").listedOptions
+        #expect(options.count >= 8)
+        for option in options { try await Self.expectAccepted("imsh", ["test"], option, home: sandbox.root) }
+        let help = try await Self.run("imsh", ["test", "--help"], home: sandbox.root).output
+        let missing = ManPage.helpOptions(help).subtracting(options.map(\.name) + ["-h", "--help", "--version"])
+        #expect(missing.isEmpty, "imsh test --help options missing from imsh(1) TESTING: \(missing)")
+        let usage = try await Self.run("imsh", ["--help"], home: sandbox.root).output
+        #expect(usage.contains("imsh test [options] PATH..."), "imsh --help lists test")
+    }
+
     /// imserver's subcommands as its SYNOPSIS gives them: `cert` and `app ACTION`, each with its options.
     @Test func imserverSubcommandsAndTheirOptionsAreAccepted() async throws {
         let sandbox = Sandbox(), home = sandbox.root

@@ -68,7 +68,7 @@ struct ParserTests {
         let samples = [
             "help", "profiles", "use p", "accounts", "connect a", "disconnect a", "kick a", "block a 1", "unblock a",
             "expire-token a", "status", "send a b c", "history a", "net a up", "background a", "foreground a", "log",
-            "wait a connected", "sleep 0", "quit", "timeline", "deactivate a", "reactivate a",
+            "wait a connected", "sleep 0", "quit", "timeline", "deactivate a", "reactivate a", "expect a connected", "skip why",
         ]
         #expect(Set(try samples.map { try parse($0).name }) == Set(CommandCatalog.all.map(\.name)))
     }

@@ -11,7 +11,7 @@ struct ScriptCommandTests {
         let results = run.results()
         #expect(results.map { $0.string("command") } == ["help", "help", "profiles", "use", "accounts", "accounts", "status"])
         #expect(results.allSatisfy { $0["ok"] == true })
-        #expect(results[0].objects("commands").count == 23)
+        #expect(results[0].objects("commands").count == 25)
         #expect(results[1].string("usage") == "connect ACCOUNT...|all [--timeout S] [--kick-enable] [--no-wait]")
         let profiles = results[2]
         #expect(profiles["profileDirectory"] == ["path": .string(sandbox.profiles), "source": "--profiles"])
@@ -234,7 +234,7 @@ struct ScriptCommandTests {
         #expect(lines.contains { $0.hasSuffix(" dev/bob-phone connecting (10): connect called") })
         #expect(lines.contains("dev/bob-phone  connected (0) user bob"))
         #expect(lines.contains { $0.hasPrefix("dev/bob-phone → alice: sent, cid ") })
-        #expect(run.stderr == "error: no profile named nowhere (loaded: dev, prod)\n")
+        #expect(run.stderr == "line 1: error: no profile named nowhere (loaded: dev, prod)\n", "a failed command of a script says where it is")
         #expect(!run.stdout.contains("\u{1B}["), "no colour off a terminal")
     }
 

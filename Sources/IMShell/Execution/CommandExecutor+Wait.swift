@@ -11,17 +11,9 @@ extension CommandExecutor {
     func wait(_ selection: AccountSelection, for state: ConnectionStatus, timeout: Double) async throws(ShellError) -> CommandResult {
         let accounts = try await accounts(selection, sessionsOnly: true)
         // Watching starts before the first look, so no change can fall between the two.
-        let (changes, stop) = book.watch(Set(accounts.map(\.reference)))
+        let (changes, stop) = book.watch(Set(accounts.map(\.reference)), for: timeout)
+        defer { stop() }
         let marks = accounts.map { book.mark($0.reference) }
-        let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
-        let timer = Task {
-            try? await Task.sleep(until: deadline, clock: .continuous)
-            stop()
-        }
-        defer {
-            timer.cancel()
-            stop()
-        }
         var reached = Array(repeating: false, count: accounts.count)
         var terminations: [SessionTermination?] = Array(repeating: nil, count: accounts.count)
         // A named account without a session cannot get anywhere: it fails at once, as for the
@@ -39,7 +31,7 @@ extension CommandExecutor {
             guard let indices = undecided[reference] else { return }
             for index in indices {
                 reached[index] = book.reached(state, reference, since: marks[index])
-                terminations[index] = reached[index] ? nil : Self.termination(of: accounts[index], in: book)
+                terminations[index] = reached[index] ? nil : Self.termination(of: accounts[index].reference, in: book)
             }
             if indices.allSatisfy({ reached[$0] || terminations[$0] != nil }) { undecided[reference] = nil }
         }
@@ -62,8 +54,8 @@ extension CommandExecutor {
     }
 
     /// How the account's session ended, when it stopped for good (no retry will come).
-    private static func termination(of account: Account, in book: SessionBook) -> SessionTermination? {
-        guard case .stopped(let termination)? = book.snapshot(of: account.reference)?.state else { return nil }
+    static func termination(of account: AccountReference, in book: SessionBook) -> SessionTermination? {
+        guard case .stopped(let termination)? = book.snapshot(of: account)?.state else { return nil }
         return termination
     }
 

@@ -114,6 +114,10 @@ public final class CommandExecutor: Sendable {
             return try await eachSession(name, selection) { session in await session.enterForeground() }
         case let .wait(selection, state, timeout):
             return try await wait(selection, for: state, timeout: timeout)
+        case let .expect(account, expectation):
+            return try await expect(account, expectation)
+        case .skip(let reason):
+            return CommandResult(command: name, output: .skipped(reason: reason))
         case .sleep(let seconds):
             do {
                 try await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))

@@ -42,6 +42,8 @@ public final class SessionBook: Sendable {
     static let journalLimit = 1000
 
     private let state = Mutex(State())
+    /// What each account received in this run, for `expect`.
+    let received = ReceivedMessages()
 
     public init() {}
 
@@ -61,6 +63,8 @@ public final class SessionBook: Sendable {
 
     /// Records an event with the snapshot it came with; a status change is kept in the account's changes.
     func record(_ event: ShellEvent, snapshot: SessionSnapshot) {
+        // Before the watchers wake: an expectation woken for the message finds it.
+        if case .message(let message) = event.kind, message.direction == .incoming { received.append(message, for: event.account) }
         let (handler, watchers) = state.withLock { state -> ((@Sendable () -> Void)?, [AsyncStream<AccountReference>.Continuation]) in
             state.journal.append(event)
             let before = state.entries[event.account]?.status
@@ -100,6 +104,19 @@ public final class SessionBook: Sendable {
         return (stream, { continuation.finish() })
     }
 
+    /// `watch(_:)` that also ends once `seconds` have passed, as `wait` and `expect` need.
+    func watch(_ accounts: Set<AccountReference>, for seconds: Double) -> (changes: AsyncStream<AccountReference>, stop: @Sendable () -> Void) {
+        let (changes, stop) = watch(accounts)
+        let timer = Task {
+            try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
+            stop()
+        }
+        return (changes, {
+            timer.cancel()
+            stop()
+        })
+    }
+
     /// The account's latest snapshot; nil before its session first reported.
     public func snapshot(of account: AccountReference) -> SessionSnapshot? {
         state.withLock { $0.entries[account]?.snapshot }
@@ -129,9 +146,22 @@ public final class SessionBook: Sendable {
     func reached(_ status: ConnectionStatus, _ account: AccountReference, since mark: Int) -> Bool {
         state.withLock { state in
             guard let entry = state.entries[account] else { return status == .unknown }
-            if entry.status == status { return true }
-            let newer = min(entry.sequence - mark, entry.changes.count)
-            return entry.changes.suffix(max(0, newer)).contains { $0.status == status }
+            return entry.status == status || entry.changes(since: mark).contains { $0.status == status }
+        }
+    }
+
+    /// The changes of the account recorded after `mark`, oldest first (at most the latest kept).
+    func changes(of account: AccountReference, since mark: Int) -> [StatusChange] {
+        state.withLock { $0.entries[account]?.changes(since: mark) ?? [] }
+    }
+
+    /// The accounts other than `account` whose snapshot has the user id `user`: the same
+    /// user's other devices in this run, each with its status changes.
+    func otherDevices(of account: AccountReference, user: String) -> [(account: AccountReference, changes: [StatusChange])] {
+        state.withLock { state in
+            state.entries.compactMap { reference, entry in
+                reference != account && entry.snapshot?.userID == user ? (reference, entry.changes) : nil
+            }
         }
     }
 
@@ -165,6 +195,10 @@ extension SessionBook.State {
 }
 
 extension SessionBook.Entry {
+    func changes(since mark: Int) -> [StatusChange] {
+        Array(changes.suffix(max(0, min(sequence - mark, changes.count))))
+    }
+
     mutating func append(_ change: StatusChange) {
         changes.append(change)
         if changes.count > SessionBook.changeLimit * 2 { changes.removeFirst(changes.count - SessionBook.changeLimit) }

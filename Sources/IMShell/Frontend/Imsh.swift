@@ -26,16 +26,10 @@ public enum Imsh {
         let parsed: ParsedArguments
         let options: ShellOptions
         do throws(UsageError) {
-            switch try ArgumentParser(spec: ShellOptions.spec).parse(arguments) {
-            case .help:
-                CommandLineTool.writeOut(ShellOptions.spec.helpText)
+            guard let arguments = try CommandLineTool.parseOrAnswer(ShellOptions.spec, arguments, version: "imsh \(ShellOptions.spec.version)\n") else {
                 return ExitStatus.success
-            case .version:
-                CommandLineTool.writeOut("imsh \(ShellOptions.spec.version)\n")
-                return ExitStatus.success
-            case .run(let arguments):
-                parsed = arguments
             }
+            parsed = arguments
             options = try ShellOptions(parsed)
         } catch {
             CommandLineTool.writeError("imsh: \(error.message)\n")
@@ -72,7 +66,7 @@ public enum Imsh {
         }
         executor.router.connect { presenter.show($0) }
         var status = ExitStatus(profileErrorsAtStart: startup.hasProfileErrors)
-        let runner = ScriptRunner(executor: executor, presenter: presenter)
+        let runner = ScriptRunner(executor: executor, presenter: presenter, source: options.scriptFile.flatMap { $0 == "-" ? nil : $0 })
         if let script {
             await runner.run(script: script, status: &status)
         } else {

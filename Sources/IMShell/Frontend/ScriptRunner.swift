@@ -2,16 +2,20 @@
 public struct ScriptRunner: Sendable {
     let executor: CommandExecutor
     let presenter: Presenter
+    /// The script file's name, for the `FILE:LINE` of a failed command; nil for `-c` and
+    /// standard input, whose failures say `line N`.
+    let source: String?
 
-    public init(executor: CommandExecutor, presenter: Presenter) {
+    public init(executor: CommandExecutor, presenter: Presenter, source: String? = nil) {
         self.executor = executor
         self.presenter = presenter
+        self.source = source
     }
 
     /// Runs a whole script (from `-c` or a file). Every command is parsed first: with a usage
     /// error anywhere, nothing runs.
     public func run(script text: String, status: inout ExitStatus) async {
-        let parsed: [ShellCommand]
+        let parsed: [(command: ShellCommand, line: Int)]
         switch Self.parseAll(text) {
         case .success(let commands):
             parsed = commands
@@ -21,8 +25,8 @@ public struct ScriptRunner: Sendable {
             status.record(result)
             return
         }
-        for command in parsed {
-            guard await run(command, status: &status) else { return }
+        for (command, line) in parsed {
+            guard await run(command, line: line, status: &status) else { return }
         }
     }
 
@@ -69,13 +73,14 @@ public struct ScriptRunner: Sendable {
                 status.record(result)
                 return false
             }
-            guard await run(parsedCommand, status: &status) else { return false }
+            guard await run(parsedCommand, line: command.line, status: &status) else { return false }
         }
         return true
     }
 
-    /// Runs one command and shows its result; false when the script should stop (`quit`).
-    private func run(_ command: ShellCommand, status: inout ExitStatus) async -> Bool {
+    /// Runs one command and shows its result, a failure with its `FILE:LINE`; false when the
+    /// script should stop (`quit`, `skip`).
+    private func run(_ command: ShellCommand, line: Int, status: inout ExitStatus) async -> Bool {
         if command == .quit {
             // Every command has one result, in --json too; in text quit prints nothing. Like
             // every result it follows the events that came before it: a message delivered just
@@ -83,9 +88,11 @@ public struct ScriptRunner: Sendable {
             presenter.show(await executor.execute(command))
             return false
         }
-        let result = await executor.execute(command)
+        var result = await executor.execute(command)
+        if !result.ok { result.location = source.map { "\($0):\(line)" } ?? "line \(line)" }
         presenter.show(result)
         status.record(result)
+        if case .skip = command { return false }
         return true
     }
 
@@ -95,18 +102,18 @@ public struct ScriptRunner: Sendable {
         var error: CommandSyntaxError
     }
 
-    /// Every command of `text`, parsed; the first usage error, with its line, otherwise.
-    static func parseAll(_ text: String) -> Result<[ShellCommand], ParseFailure> {
+    /// Every command of `text`, parsed, with its line; the first usage error, with its line, otherwise.
+    static func parseAll(_ text: String) -> Result<[(command: ShellCommand, line: Int)], ParseFailure> {
         let tokenized: [TokenizedCommand]
         do {
             tokenized = try CommandTokenizer.commands(in: text)
         } catch {
             return .failure(ParseFailure(command: "", error: error))
         }
-        var commands: [ShellCommand] = []
+        var commands: [(command: ShellCommand, line: Int)] = []
         for command in tokenized {
             do {
-                commands.append(try CommandParser.parse(command.words))
+                commands.append((try CommandParser.parse(command.words), command.line))
             } catch {
                 return .failure(ParseFailure(command: command.words.first ?? "", error: CommandSyntaxError(error.message, line: command.line)))
             }

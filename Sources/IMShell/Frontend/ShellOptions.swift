@@ -20,6 +20,7 @@ public struct ShellOptions: Sendable, Equatable {
         summary: "drive many instant-messaging accounts at once over MQTT 5",
         usage: [
             "[options]", "[options] -c 'COMMAND; COMMAND...'", "[options] SCRIPT",
+            "test [options] PATH... (see 'imsh test --help')",
             "bench connect|messages|reconnect|login|shell|server [options] (see 'imsh bench --help')",
         ],
         options: [

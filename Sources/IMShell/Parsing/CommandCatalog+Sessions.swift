@@ -86,5 +86,24 @@ extension CommandCatalog {
                     try AccountSelection(parsing: Array(arguments.positionals.dropLast()), command: input.command), state,
                     timeout: try arguments.seconds("--timeout", in: 0...86_400) ?? CommandParser.defaultWaitTimeout)
             }),
+        CommandDefinition(
+            "expect", "ACCOUNT [no] message [from USER] [TEXT|--match REGEX] | [stays] STATE [--code CODE] [--by ACCOUNT] [--within S] [--for S]",
+            "assert what an account receives or how its status goes",
+            details: [
+                "message: a message arrives within S seconds (--within, default 10); one that arrived before the expect counts. Each message received satisfies at most one expect, the earliest first, so two identical messages need two. 'from USER' asks for that sender, TEXT for exactly that text (quote it, or its words are joined with one space), --match REGEX for a text in which the expression is found.",
+                "no message: no message (of that sender or text) is waiting unclaimed or arrives for S seconds (--for, default 3).",
+                "STATE: as wait, the account is in STATE or reaches it within S seconds (--within, default 10); --code CODE asks for that error code with it, --by ACCOUNT that the kick came from that device: the server does not name the kicker, so it is the other device of the same user whose login (connected) in this run is closest to the kick. stays STATE: the account is in STATE and stays there for S seconds (--for, required).",
+                "A failed expect fails the command, naming what was expected, what came instead (the account's recent statuses and messages) and, in a script, FILE:LINE.",
+            ],
+            examples: [
+                "expect bob-phone message from alice hi --within 2", "expect bob-phone message --match '^order [0-9]+$'",
+                "expect alice-tablet kickedOfflineByOtherClient --code 31010 --by alice-phone", "expect bob-phone no message --for 3",
+                "expect alice-phone stays connected --for 5",
+            ],
+            valueOptions: ["--match", "--code", "--by", "--within", "--for"],
+            arguments: [.account, .choice(["message", "no", "stays"] + ConnectionStatus.allKnown.map(\.name))],
+            parse: { input throws(CommandSyntaxError) in
+                try CommandParser.parseExpect(input)
+            }),
     ]
 }

@@ -27,6 +27,10 @@ public enum ShellCommand: Equatable, Sendable {
     /// The accounts named, or every account of a profile (nil: the active one).
     case timeline(AccountSelection?, TimelineRequest)
     case wait(AccountSelection, ConnectionStatus, timeout: Double)
+    /// An assertion with a deadline: a failed one fails the command and says what came instead.
+    case expect(AccountReference, Expectation)
+    /// Ends the script here, counted as skipped (`imsh test`), for the reason given.
+    case skip(reason: String)
     case sleep(seconds: Double)
     case quit
 
@@ -54,6 +58,8 @@ public enum ShellCommand: Equatable, Sendable {
         case .log: return "log"
         case .timeline: return "timeline"
         case .wait: return "wait"
+        case .expect: return "expect"
+        case .skip: return "skip"
         case .sleep: return "sleep"
         case .quit: return "quit"
         }

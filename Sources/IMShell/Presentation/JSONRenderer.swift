@@ -29,6 +29,7 @@ public struct JSONRenderer: Sendable {
         if let error = result.error { members.append(("error", .string(error))) }
         if result.isUsageError { members.append(("usage", true)) }
         if result.isProfileError { members.append(("profileError", true)) }
+        if let location = result.location { members.append(("location", .string(location))) }
         members += body(result.output)
         return .object(JSONObject(members))
     }
@@ -68,6 +69,10 @@ public struct JSONRenderer: Sendable {
             return []
         case .slept(let seconds):
             return [("seconds", .double(seconds))]
+        case let .expectation(account, expected, met):
+            return [("account", .string(account.description)), ("expected", .string(expected))] + (met.map { [("met", .string($0))] } ?? [])
+        case .skipped(let reason):
+            return [("skipped", .string(reason))]
         case .help(nil):
             return [("commands", .array(CommandCatalog.all.map { help in
                 ["name": .string(help.name), "usage": .string(help.usage), "summary": .string(help.summary)]

@@ -18,7 +18,7 @@ public struct TextRenderer: Sendable {
     public func render(_ result: CommandResult) -> String {
         var lines = body(result.output)
         if !result.ok, let error = result.error, !showsOwnError(result) {
-            lines.append(style.red("error: ") + error)
+            lines.append((result.location.map { "\($0): " } ?? "") + style.red("error: ") + error)
         }
         return lines.joined(separator: "\n")
     }
@@ -97,6 +97,10 @@ public struct TextRenderer: Sendable {
             return TerminalTimeline(capabilities: capabilities).lines(timeline) + written.map { "wrote \($0)" }
         case .slept:
             return []
+        case let .expectation(account, expected, met):
+            return met.map { ["\(style.cyan(account.description)): \(style.green("ok")), \(expected): \($0)"] } ?? []
+        case .skipped(let reason):
+            return ["skipped: \(Self.visible(reason))"]
         }
     }
 

@@ -22,6 +22,10 @@ public enum CommandOutput: Sendable {
     /// `timeline`: the lanes, and the files written (SVG, HTML).
     case timeline(Timeline, written: [String])
     case slept(seconds: Double)
+    /// `expect`: what was expected of the account and, when met, what met it.
+    case expectation(account: AccountReference, expected: String, met: String?)
+    /// `skip`: the script ends here, skipped for this reason.
+    case skipped(reason: String)
 }
 
 /// The value a command returns to whichever front end ran it (REPL or script).
@@ -36,6 +40,8 @@ public struct CommandResult: Sendable {
     /// The command failed because a profile did not load (script mode: exit status 3).
     public var isProfileError: Bool
     public var output: CommandOutput
+    /// `FILE:LINE` (or `line N`) of the command in a script, set on failures.
+    public var location: String?
 
     public init(
         command: String, ok: Bool = true, error: String? = nil, isUsageError: Bool = false, isProfileError: Bool = false,

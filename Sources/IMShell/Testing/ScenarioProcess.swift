@@ -1,0 +1,86 @@
+import Foundation
+import IMJSON
+import IMProcess
+import IMTransport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs one scenario as a child imsh: `imsh --json --data TEMP [--profiles DIR] [--profile NAME] FILE`.
+///
+/// A child process rather than an executor in this process, because it is what gives each
+/// scenario its isolation and a timeout that really ends it: its own data directory (a fresh
+/// 0700 directory, removed after) and its own embedded server (each imsh starts one on free
+/// ports), so parallel scenarios never see each other's users; and at the timeout its whole
+/// process group is ended (SIGTERM, then SIGKILL), whatever it was blocked on, which an
+/// in-process task cancellation cannot promise. It costs one exec and imsh's start-up, about
+/// 35-45 ms in a debug build (BENCHMARKS.md), within the 100 ms per scenario budget. The wait for the child blocks,
+/// so it runs off the cooperative pool (`BlockingCall`).
+struct ScenarioProcess: Sendable {
+    /// The imsh executable (this process's own).
+    let executable: String
+    /// `--profiles DIR` and `--profile NAME` as `imsh test` was given them.
+    let shellArguments: [String]
+    let timeout: Double
+
+    /// This process's executable, which is imsh.
+    static var ownExecutable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
+    func run(_ scenario: Scenario) async -> ScenarioRun {
+        guard let data = Self.makeDataDirectory() else {
+            return .notRun("cannot make a data directory in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))")
+        }
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let arguments = ["--json", "--data", data] + shellArguments + [scenario.path]
+        let (executable, timeout) = (self.executable, self.timeout)
+        let started = ContinuousClock.now
+        let result = await BlockingCall.run { () -> Result<ChildProcess.Output, ChildProcessError> in
+            Result { () throws(ChildProcessError) in
+                try ChildProcess.run(executable, arguments, timeout: .milliseconds(Int64(timeout * 1000)))
+            }
+        }
+        let elapsed = started.duration(to: .now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        switch result {
+        case .failure(let error):
+            return ScenarioRun(verdict: .failed(location: nil, message: "\(error)"), seconds: seconds, output: "")
+        case .success(let output):
+            let stdout = String(decoding: output.stdout, as: UTF8.self), stderr = String(decoding: output.stderr, as: UTF8.self)
+            let verdict = Self.verdict(of: scenario, stdout: stdout, stderr: stderr, output: output, timeout: timeout)
+            return ScenarioRun(verdict: verdict, seconds: seconds, output: stdout + stderr)
+        }
+    }
+
+    /// Reads the child's results: the first failed step, a skip, or the step a timeout found it on.
+    static func verdict(of scenario: Scenario, stdout: String, stderr: String, output: ChildProcess.Output, timeout: Double) -> ScenarioRun.Verdict {
+        let results = stdout.split(separator: "\n").compactMap { line -> JSONObject? in
+            guard let object = (try? JSONValue(parsing: String(line)))?.objectValue, object["type"] == "result" else { return nil }
+            return object
+        }
+        if let failed = results.first(where: { $0["ok"] == .bool(false) }) {
+            return .failed(location: failed["location"]?.stringValue, message: failed["error"]?.stringValue ?? "failed")
+        }
+        if output.timedOut {
+            // Each step answers with one result: the step after the last answered is the one it was on.
+            let time = CommandExecutor.seconds(timeout)
+            guard results.count < scenario.steps.count else { return .failed(location: nil, message: "timed out after \(time), shutting down") }
+            let step = scenario.steps[results.count]
+            return .failed(location: "\(scenario.path):\(step.line)", message: "timed out after \(time) in: \(step.text)")
+        }
+        if let skip = results.first(where: { $0["command"] == "skip" }) { return .skipped(reason: skip["skipped"]?.stringValue ?? "") }
+        guard output.termination.status == 0 else {
+            let why = stderr.split(separator: "\n").first.map(String.init) ?? "imsh ended with status \(output.termination.status)"
+            return .failed(location: nil, message: why)
+        }
+        return .passed
+    }
+
+    /// A new directory of our own (0700) for one run's data.
+    private static func makeDataDirectory() -> String? {
+        var template = Array((NSTemporaryDirectory() + "imsh-test-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { return nil }
+        return String(cString: made)
+    }
+}

@@ -1,0 +1,61 @@
+import IMCommandLine
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `imsh test`'s command line: the scenarios, where they run, and the reports.
+struct TestOptions: Sendable {
+    var paths: [String]
+    var profiles: String?
+    var profile: String?
+    var jobs: Int
+    var timeout: Double
+    var repeatCount: Int
+    var filter: String?
+    var junit: String?
+    var json: Bool
+
+    /// How long a scenario may run unless `--timeout` says otherwise, in seconds.
+    static let defaultTimeout = 60.0
+
+    static let spec = CommandSpec(
+        name: "imsh test",
+        version: imshVersion,
+        summary: "run scenario scripts, each isolated, in parallel, and report what passed",
+        usage: ["[options] PATH..."],
+        options: [
+            OptionSpec("--profiles", value: "DIR", help: "read profiles from DIR (as imsh does)"),
+            OptionSpec("--profile", short: "-p", value: "NAME", completion: .profileNames, help: "run the scenarios against profile NAME"),
+            OptionSpec("--jobs", short: "-j", value: "N", help: "run N scenarios at once (default: the number of cores)"),
+            OptionSpec("--timeout", value: "S", help: "end a scenario after S seconds and fail it (default 60)"),
+            OptionSpec("--repeat", value: "N", help: "run each scenario N times and report its pass rate"),
+            OptionSpec("--filter", value: "TEXT", help: "run only the scenarios whose path contains TEXT"),
+            OptionSpec("--junit", value: "FILE", help: "also write a JUnit XML report to FILE"),
+            OptionSpec("--json", help: "print one JSON object per scenario and a summary"),
+        ],
+        epilogue: """
+            PATH is a scenario file (an imsh script), or a directory: each *.imsh file in it, by
+            name. Every scenario is checked first (commands, states, accounts); then each runs
+            as its own imsh, with its own data directory and embedded server. A scenario ends
+            early as skipped with 'skip REASON'.
+
+            exit status: 0 every scenario passed (or was skipped), 1 one failed, 2 usage error
+            (a bad option, a path without scenarios, a scenario that does not check).
+
+            See TESTING in imsh(1).
+            """)
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        let reader = OptionReader(parsed: parsed, command: Self.spec.name)
+        paths = parsed.positionals
+        guard !paths.isEmpty else { throw UsageError("give at least one scenario file or directory; see 'imsh test --help'") }
+        profiles = parsed.value("--profiles")
+        profile = parsed.value("--profile")
+        jobs = try reader.integer("--jobs", in: 1...1024) ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        timeout = try reader.number("--timeout", in: 0.1...86_400) ?? Self.defaultTimeout
+        repeatCount = try reader.integer("--repeat", in: 1...10_000) ?? 1
+        filter = parsed.value("--filter")
+        junit = parsed.value("--junit")
+        json = parsed.has("--json")
+    }
+}

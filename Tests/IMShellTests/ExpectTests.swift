@@ -1,0 +1,98 @@
+import IMJSON
+@testable import IMShell
+import Testing
+
+/// `expect` through the real binary: messages claimed once each in arrival order, senders,
+/// texts and patterns, negative forms, statuses with --code and --by, and failures that name
+/// what was expected, what came instead and FILE:LINE.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct ExpectTests {
+    static let messages = """
+        connect alice-laptop bob-phone
+        send alice-laptop bob hi
+        send alice-laptop bob hi
+        sleep 0.5
+        expect bob-phone message from alice hi --within 2
+        expect bob-phone message from alice hi --within 2
+        expect bob-phone message from alice hi --within 0.5
+        expect bob-phone message from carol --within 0.3
+        net bob-phone down
+        send alice-laptop bob "order 42"
+        net bob-phone up
+        expect bob-phone message --match '^order [0-9]+$' --within 10
+        expect bob-phone no message --for 0.5
+        send alice-laptop bob late
+        expect bob-phone no message --for 1
+        expect bob-phone message late --within 2
+        """
+
+    @Test func messagesAreClaimedOnceEachInArrivalOrderWithSenderTextAndPattern() async throws {
+        let sandbox = Sandbox()
+        let script = sandbox.write(Self.messages, to: "messages.imsh")
+        let run = try await sandbox.imsh(["--json", script])
+        #expect(run.status == 1, "\(run.stderr)")
+        let expects = run.results().filter { $0.string("command") == "expect" }
+        #expect(expects.map { $0["ok"] == true } == [true, true, false, false, true, true, false, true], "\(run.stdout)")
+        let third = try #require(expects.dropFirst(2).first)
+        #expect(third.string("location") == "\(script):7")
+        let error = third.string("error") ?? ""
+        #expect(error.hasPrefix("expect dev/bob-phone: a message from alice 'hi' within 0.5 s: none came within 0.5 s"), "\(error)")
+        #expect(error.contains("recent messages: from alice 'hi' at") && error.contains("(claimed by an earlier expect)"), "\(error)")
+        #expect(error.contains("recent statuses: connecting (10)"), "\(error)")
+        #expect(expects[3].string("location") == "\(script):8")
+        #expect(expects[6].string("error")?.contains("received from alice 'late'") == true, "no message fails on the message it saw")
+        #expect(expects[7]["ok"] == true, "the message a failed no-message saw is still there to claim")
+    }
+
+    @Test func aFailureInTextOutputNamesFileAndLine() async throws {
+        let sandbox = Sandbox()
+        let script = sandbox.write("connect bob-phone\nexpect bob-phone message from alice hi --within 0.3\n", to: "s.imsh")
+        let run = try await sandbox.imsh([script])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("\(script):2: error: expect dev/bob-phone: a message from alice 'hi' within 0.3 s: none came"), "\(run.stderr)")
+        #expect(run.stderr.contains("recent statuses: connecting (10)") && run.stderr.contains("recent messages: none"), "\(run.stderr)")
+    }
+
+    @Test func statusesWithCodeKickerAndStays() async throws {
+        let sandbox = Sandbox()
+        let run = try await sandbox.json("""
+            connect alice-phone
+            connect alice-laptop
+            sleep 0.3
+            connect alice-tablet
+            expect alice-phone kickedOfflineByOtherClient --code 31010 --by alice-tablet --within 5
+            expect alice-phone kickedOfflineByOtherClient --by alice-laptop --within 0.5
+            expect alice-phone kickedOfflineByOtherClient --code 31023 --within 5
+            expect alice-tablet stays connected --for 0.5
+            expect alice-phone stays connected --for 0.5
+            expect alice-tablet connected
+            """)
+        #expect(run.status == 1)
+        let expects = run.results().filter { $0.string("command") == "expect" }
+        #expect(expects.map { $0["ok"] == true } == [true, false, false, true, false, true], "\(run.stdout)")
+        #expect(expects[0].string("met")?.contains("dev/alice-tablet's login at") == true)
+        #expect(expects[1].string("error")?.contains("the closest login was dev/alice-tablet's") == true, "\(expects[1])")
+        #expect(expects[2].string("error")?.contains("not with code 31023") == true, "a kick is for good: it fails at once")
+        #expect(expects[4].string("error")?.contains("went kickedOfflineByOtherClient") == true || expects[4].string("error")?.contains("it is kickedOfflineByOtherClient") == true)
+    }
+
+    @Test func expectWithoutASessionFailsAtOnce() async throws {
+        let sandbox = Sandbox()
+        let run = try await sandbox.json("expect bob-phone message --within 30")
+        #expect(run.status == 1)
+        #expect(run.result("expect")?.string("error")?.contains("has no session yet") == true)
+    }
+
+    @Test func formsThatDoNotParseAreUsageErrors() throws {
+        for line in [
+            "expect bob-phone", "expect bob-phone nosuchstate", "expect bob-phone message --for 2", "expect bob-phone no message --within 2",
+            "expect bob-phone stays connected", "expect bob-phone message hi --match h", "expect bob-phone message --match '('",
+            "expect bob-phone connected --match x", "expect bob-phone message --code 31010", "expect all connected",
+        ] {
+            let words = try CommandTokenizer.words(in: line)
+            #expect(throws: CommandSyntaxError.self, "\(line)") { try CommandParser.parse(words) }
+        }
+        let parsed = try CommandParser.parse(try CommandTokenizer.words(in: "expect bob-phone message from alice hello there"))
+        #expect(parsed == .expect(Fixtures.reference("bob-phone"), Expectation(.message(.init(from: "alice", text: "hello there")), seconds: 10)))
+    }
+}
