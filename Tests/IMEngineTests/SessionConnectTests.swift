@@ -99,7 +99,7 @@ struct SessionConnectTests {
         let broker = try ScriptedBroker()
         let test = try TestEngine(servers: [broker.address])
         defer { broker.shutdown() }
-        for configure: (inout ConnectParameters) -> Void in [{ $0.userID = "bad user!" }, { $0.token = "not-a-token" }] {
+        for configure: (inout ConnectParameters) -> Void in [{ $0.userID = "bad user!" }] {
             let session = test.session("alice", configure)
             let recorder = CallRecorder()
             await session.connect(databaseOpened: recorder.databaseOpened, completion: recorder.completed)
@@ -113,6 +113,27 @@ struct SessionConnectTests {
             #expect(recorder.events.count == 2)
             await session.close()
         }
+        #expect(broker.connectionCount == 0)
+        await test.shutdown()
+    }
+
+    /// A given token that names no user, for a session without a user id: the token's fault
+    /// (31004, as the server would say), found before the database or the network.
+    @Test func aTokenNamingNoUserFailsWith31004BeforeAnyNetwork() async throws {
+        let broker = try ScriptedBroker()
+        let test = try TestEngine(servers: [broker.address])
+        defer { broker.shutdown() }
+        let session = test.session("alice") {
+            $0.token = "not-a-token"
+            $0.userID = nil
+        }
+        let recorder = CallRecorder()
+        await session.connect(databaseOpened: recorder.databaseOpened, completion: recorder.completed)
+        let completion = await recorder.waitForCompletion()
+        #expect(completion?.error?.status == .tokenIncorrect)
+        #expect(completion?.error?.code == .tokenIncorrect)
+        #expect(recorder.events.count == 1, "no databaseOpened: \(recorder.events)")
+        await session.close()
         try await Task.sleep(for: .milliseconds(100))
         #expect(broker.connectionCount == 0)
         await test.shutdown()

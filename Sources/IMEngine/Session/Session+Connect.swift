@@ -166,10 +166,6 @@ extension Session {
                 if let termination = error.condition.termination(detail: "\(error)") {
                     return endCall(call, .terminated(termination))
                 }
-                // Without a user id there is no database to open before a token names the user.
-                guard parameters.userID != nil else {
-                    return endCall(call, .terminated(SessionTermination(.tokenIncorrect, .tokenIncorrect, detail: "\(error)")))
-                }
                 if let timeout = parameters.connectTimeout, clock.now - started >= timeout {
                     var timedOut = SessionTermination.timedOut
                     timedOut.detail += "; last attempt: \(error)"
@@ -187,26 +183,21 @@ extension Session {
             userID = given
         } else if let token = prepared.token {
             do {
-                userID = try TokenClaims.read(token).userID
+                userID = try Self.userID(namedBy: token)
             } catch {
-                let failure = EngineError.database(
-                    "cannot name the local database: the token does not say its user (\(error)); give the user id")
-                call.reportDatabase(isRecreated: false, error: failure)
-                return endCall(call, failure)
+                return endCall(call, error)
             }
         } else {
-            return endCall(call, .invalidParameter("no user id and no token to read it from"))
+            // The source did not answer and only a token can name the user: the attempts ask
+            // it again on the schedule, and the first token opens the database before dialling.
+            return prepared
         }
         do {
-            let isRecreated = try await openDatabase(userID: userID, runtime: runtime)
-            publish(.databaseOpened(isRecreated: isRecreated, movedAside: database?.movedAside ?? [], error: nil))
-            call.reportDatabase(isRecreated: isRecreated, error: nil)
+            try await openDatabase(userID: userID, reportingTo: call, runtime: runtime)
             return prepared
         } catch {
             // Closed while the file opened: its connect call is over and it publishes no more.
             guard !isClosed else { return nil }
-            publish(.databaseOpened(isRecreated: false, movedAside: [], error: error))
-            call.reportDatabase(isRecreated: false, error: error)
             return endCall(call, error)
         }
     }
@@ -220,48 +211,5 @@ extension Session {
         perform(machine.preparationFailed(termination))
         call.finish(.failure(error))
         return nil
-    }
-
-    /// Opens `userID`'s database unless it is the one open; returns whether it was recreated.
-    private func openDatabase(userID: String, runtime: EngineRuntime) async throws(EngineError) -> Bool {
-        if database != nil && localUserID == userID { return false }
-        await closeDatabase()
-        guard IMIdentifier.isValidUserID(userID) else {
-            throw .database(SessionDatabaseError.invalidUserID(userID).description)
-        }
-        let directory = parameters.dataDirectory ?? runtime.configuration.dataDirectory
-        let appKey = runtime.configuration.appKey
-        let path = SessionDatabase.path(directory: directory, appKey: appKey, userID: userID)
-        guard runtime.claimDatabase(path) else {
-            throw .database("\(path) is in use by another session; give each device of a user its own data directory")
-        }
-        let database: SessionDatabase, isRecreated: Bool
-        do {
-            (database, isRecreated) = try await SessionDatabase.open(
-                directory: directory, appKey: appKey, userID: userID, threads: runtime.databaseThreads,
-                idleClosing: runtime.databaseIdleClosing)
-        } catch {
-            runtime.releaseDatabase(path)
-            throw .database(error.description)
-        }
-        // `close()` came while the file opened and found nothing to close: this is the file's
-        // last owner, and the path must be free for the user's next session.
-        guard !isClosed else {
-            await database.close()
-            runtime.releaseDatabase(path)
-            throw .terminated(.signedOut)
-        }
-        self.database = database
-        outbox = SessionOutbox(database: database, loop: loop ?? runtime.group.next(), hub: engine.hub, session: id)
-        databasePath = path
-        localUserID = userID
-        return isRecreated
-    }
-
-    func closeDatabase() async {
-        outbox.take()?.close()
-        await database.take()?.close()
-        if let path = databasePath.take() { runtime?.releaseDatabase(path) }
-        localUserID = nil
     }
 }

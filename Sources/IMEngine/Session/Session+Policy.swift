@@ -59,10 +59,14 @@ extension Session {
         perform(machine.timerFired(kind, token: token))
     }
 
-    /// Starts connection attempt `generation`: a fresh token first if the last was refused.
+    /// Starts connection attempt `generation`: a fresh token first if the last was refused, or
+    /// if the source did not answer yet. A session whose user only the token names opens its
+    /// database with the first token, before it dials.
     private func open(_ generation: UInt64, isReconnection: Bool) {
         attempt.take()?.task.cancel()
-        guard let runtime, let loop, let localUserID else { return }
+        guard let runtime, let loop else { return }
+        let source = needsFreshToken ? parameters.tokenSource : nil
+        guard localUserID != nil || source != nil else { return }
         let configuration = runtime.configuration
         var servers = parameters.servers ?? configuration.servers
         if let preferredServer { servers = [preferredServer] + servers.filter { $0 != preferredServer } }
@@ -71,10 +75,6 @@ extension Session {
             options: ConnectOptions(timeout: configuration.attemptTimeout, proxy: parameters.proxy),
             stagger: configuration.serverStagger, connackTimeout: configuration.attemptTimeout,
             maximumRedirects: configuration.maximumRedirects, tls: parameters.tls ?? TLSClientConfiguration())
-        var connect = SessionPackets.connect(
-            appKey: configuration.appKey, deviceID: parameters.effectiveDeviceID(userID: localUserID), token: token ?? "",
-            parameters: parameters, isReconnection: isReconnection)
-        let source = needsFreshToken ? parameters.tokenSource : nil
         let fetchTimeout = configuration.tokenFetchTimeout
         attempt = (generation, Task {
             var fresh: String?
@@ -91,11 +91,36 @@ extension Session {
                     self.attemptFinished(generation, .failed(.terminal(termination), unreachable: false), freshToken: nil)
                     return
                 }
-                connect.password = Array((fresh ?? "").utf8)
             }
+            guard let userID = await self.userIDForAttempt(freshToken: fresh, runtime: runtime, generation: generation) else { return }
+            let connect = SessionPackets.connect(
+                appKey: configuration.appKey, deviceID: self.parameters.effectiveDeviceID(userID: userID),
+                token: fresh ?? self.token ?? "", parameters: self.parameters, isReconnection: isReconnection)
             let outcome = await request.run(connect: Packet.connect(connect).encoded())
             self.attemptFinished(generation, outcome, freshToken: fresh)
         })
+    }
+
+    /// The user the attempt logs in as: the open database's, or the one `freshToken` names,
+    /// whose database is opened first. nil once the attempt is over (a token that names no
+    /// user, a database that does not open, or the attempt superseded meanwhile).
+    private func userIDForAttempt(freshToken: String?, runtime: EngineRuntime, generation: UInt64) async -> String? {
+        if let localUserID { return localUserID }
+        do throws(EngineError) {
+            let userID = try Self.userID(namedBy: freshToken ?? "")
+            try await openDatabase(userID: userID, reportingTo: call, runtime: runtime)
+            guard attempt?.generation == generation else { return nil }
+            return userID
+        } catch {
+            let termination: SessionTermination = if case .terminated(let termination) = error {
+                termination
+            } else {
+                SessionTermination(.unconnected, error.code, detail: error.description)
+            }
+            if freshToken != nil { tokenRefreshed = true }
+            attemptFinished(generation, .failed(.terminal(termination), unreachable: false), freshToken: nil)
+            return nil
+        }
     }
 
     private func attemptFinished(_ generation: UInt64, _ outcome: AttemptOutcome, freshToken: String?) {
