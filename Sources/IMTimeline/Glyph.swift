@@ -19,6 +19,7 @@ enum Glyph: Sendable, Equatable {
             case .attempt: return unicode ? "\u{254E}" : "|"
             case .kick: return "K"
             case .error: return "!"
+            case .failure: return "F"
             }
         }
     }
@@ -36,7 +37,11 @@ enum Glyph: Sendable, Equatable {
             case .ended: return "90"
             }
         case .mark(let kind):
-            return kind == .attempt ? "1;33" : "1;31"
+            switch kind {
+            case .attempt: return "1;33"
+            case .kick, .error: return "1;31"
+            case .failure: return "1;35"
+            }
         }
     }
 }

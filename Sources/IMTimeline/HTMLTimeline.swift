@@ -8,6 +8,12 @@ public struct HTMLTimeline: Sendable {
     }
 
     public func page(_ timeline: Timeline) -> String {
+        HTMLPage(title: "imsh timeline", body: body(timeline)).html
+    }
+
+    /// The page's body alone (a sentence, the SVG, the table), for a page that says more
+    /// around it (`imsh test --html`).
+    public func body(_ timeline: Timeline) -> String {
         let clock = svg.clock
         var body = "<p>\(timeline.lanes.count) account\(timeline.lanes.count == 1 ? "" : "s"), "
             + "\(XMLText.escaped(clock.dateTime(timeline.start))) to \(XMLText.escaped(clock.dateTime(timeline.end))). "
@@ -24,6 +30,6 @@ public struct HTMLTimeline: Sendable {
             }
             body += "</table>\n"
         }
-        return HTMLPage(title: "imsh timeline", body: body).html
+        return body
     }
 }

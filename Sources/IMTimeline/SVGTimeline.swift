@@ -14,6 +14,8 @@ public struct SVGTimeline: Sendable {
     }
 
     static let laneHeight = 34.0, barHeight = 18.0, top = 44.0, labelWidth = 170.0, right = 20.0
+    /// A failed scenario step's mark: purple, which no span kind uses.
+    static let failureColor = "#7b1fa2"
 
     public func document(_ timeline: Timeline) -> String {
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + svg(timeline)
@@ -49,7 +51,7 @@ public struct SVGTimeline: Sendable {
                 + "<title>\(attr(timeline.lanes[link.from].name)) logged in at \(clock.preciseTime(link.connectedAt)) and kicked "
                 + "\(attr(timeline.lanes[link.to].name)) (\(clock.preciseTime(link.kickedAt)))</title></path>\n"
         }
-        out += legend(top: lanesBottom + 30)
+        out += legend(top: lanesBottom + 30, failures: timeline.lanes.contains { $0.marks.contains { $0.kind == .failure } })
         return out + "</svg>\n"
     }
 
@@ -78,13 +80,27 @@ public struct SVGTimeline: Sendable {
             case .kick, .error:
                 out += "<line x1=\(q(at)) x2=\(q(at)) y1=\(q(top)) y2=\(q(top + 8 + Self.barHeight)) stroke=\"#b00020\" stroke-width=\"2\"/>"
                 out += "<text x=\(q(at + 3)) y=\(q(top + 2)) font-size=\"10\" fill=\"#b00020\">\(XMLText.escaped(mark.label))</text>"
+            case .failure:
+                // Wider and taller than the other marks, in a colour no span or mark has.
+                out += "<line x1=\(q(at)) x2=\(q(at)) y1=\(q(top - 2)) y2=\(q(top + 10 + Self.barHeight)) "
+                    + "stroke=\"\(Self.failureColor)\" stroke-width=\"3\"/>"
+                // Under the bar, clear of a kick's label above it at the same instant.
+                out += "<text x=\(q(at + 4)) y=\(q(top + 13 + Self.barHeight)) font-size=\"10\" font-weight=\"bold\" fill=\"\(Self.failureColor)\">"
+                    + "\(mark.label)</text>"
             }
-            var title = "\(mark.kind.rawValue) at \(clock.preciseTime(mark.at)): \(mark.status.name) (\(mark.status.rawValue))"
-            if let code = mark.code { title += " \(code)" }
-            if !mark.detail.isEmpty { title += ", \(mark.detail)" }
-            out += "<title>\(XMLText.escaped(title))</title></g>\n"
+            out += "<title>\(XMLText.escaped(title(mark)))</title></g>\n"
         }
         return out + "</g>\n"
+    }
+
+    /// What hovering a mark shows: a failure's `FILE:LINE: message` first, as a scenario's
+    /// report names it; for the others what the account went through.
+    private func title(_ mark: TimelineMark) -> String {
+        if mark.kind == .failure { return "\(mark.detail)\nfailed by \(clock.preciseTime(mark.at)), \(mark.status.name) (\(mark.status.rawValue))" }
+        var title = "\(mark.kind.rawValue) at \(clock.preciseTime(mark.at)): \(mark.status.name) (\(mark.status.rawValue))"
+        if let code = mark.code { title += " \(code)" }
+        if !mark.detail.isEmpty { title += ", \(mark.detail)" }
+        return title
     }
 
     /// Status, code, detail, start and end, one per line.
@@ -110,14 +126,16 @@ public struct SVGTimeline: Sendable {
         return out + "</g>\n"
     }
 
-    private func legend(top: Double) -> String {
+    /// The span colours and marks; a failure only on a timeline that has one (a scenario's).
+    private func legend(top: Double, failures: Bool) -> String {
         var out = "<g class=\"legend\">", left = Self.labelWidth
         for kind in SpanKind.allCases {
             out += "<rect x=\(q(left)) y=\(q(top - 10)) width=\"12\" height=\"12\" fill=\"\(kind.color)\"/>"
             out += "<text x=\(q(left + 16)) y=\(q(top))>\(kind.label)</text>"
             left += 28 + Double(kind.label.count) * 6.5
         }
-        for (label, color, width) in [("attempt", "#5f4b00", 1), ("kick / error", "#b00020", 2)] {
+        let marks = [("attempt", "#5f4b00", 1), ("kick / error", "#b00020", 2)] + (failures ? [("failed step", Self.failureColor, 3)] : [])
+        for (label, color, width) in marks {
             out += "<line x1=\(q(left + 6)) x2=\(q(left + 6)) y1=\(q(top - 12)) y2=\(q(top + 3)) stroke=\"\(color)\" stroke-width=\"\(width)\"/>"
             out += "<text x=\(q(left + 16)) y=\(q(top))>\(label)</text>"
             left += 28 + Double(label.count) * 6.5

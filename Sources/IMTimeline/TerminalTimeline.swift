@@ -93,6 +93,7 @@ public struct TerminalTimeline: Sendable {
         case .attempt: return 0
         case .error: return 1
         case .kick: return 2
+        case .failure: return 3
         }
     }
 

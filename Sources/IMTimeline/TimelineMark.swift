@@ -10,6 +10,8 @@ public struct TimelineMark: Sendable, Equatable {
         case kick
         /// A terminal status with an error code (ban, refused token, timeout, ...).
         case error
+        /// A failed step of a scenario (`imsh test --html`); its detail is `FILE:LINE: message`.
+        case failure
     }
 
     public var kind: Kind
@@ -27,7 +29,7 @@ public struct TimelineMark: Sendable, Equatable {
         self.detail = detail
     }
 
-    /// `kick 31010`, `error 31009`, `attempt`: what a chart writes next to the mark.
+    /// `kick 31010`, `error 31009`, `attempt`, `failure`: what a chart writes next to the mark.
     public var label: String {
         code.map { "\(kind.rawValue) \($0.rawValue)" } ?? kind.rawValue
     }

@@ -56,6 +56,13 @@ struct CompletionScriptTests {
         #expect(try Self.complete("imsh", ["te"]) == ["test"])
         #expect(try Self.complete("imsh", ["test", "--j"]) == ["--jobs", "--json", "--junit"])
         #expect(try Self.complete("imsh", ["test", "--re"]) == ["--repeat"])
+        #expect(try Self.complete("imsh", ["test", "--ht"]) == ["--html"])
+        // --html DIR: directories, not files.
+        let root = NSTemporaryDirectory() + "imsh-completion-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: "\(root)/reports", withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: "\(root)/report.txt", contents: nil))
+        #expect(try Self.complete("imsh", ["test", "--html", "\(root)/rep"]) == ["\(root)/reports"])
     }
 
     @Test(arguments: ExecutableTests.executables) func zshScriptIsAutoloadable(name: String) throws {

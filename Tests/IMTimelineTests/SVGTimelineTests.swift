@@ -96,4 +96,22 @@ import Testing
         #expect(page.contains("console.log('imsh-page lanes="))
         #expect(page.contains("<td>alice-tablet</td>"))
     }
+
+    /// A scenario's failed step: its own mark on its lane, its FILE:LINE and message as the
+    /// title, and a legend entry that timelines without one do not get.
+    @Test func aFailureMarkIsDrawnWithItsLocationAndOnlyItsTimelineHasItInTheLegend() throws {
+        let plain = SVGTimeline(width: 1000, clock: .utc).document(Log.timeline)
+        #expect(!plain.contains("failed step") && !plain.contains("mark-failure"))
+        var timeline = Log.timeline
+        let at = timeline.lanes[2].spans[1].start + 10
+        timeline.lanes[2].marks.append(TimelineMark(kind: .failure, at: at, status: .connected, code: nil, detail: "s.imsh:4: expect bob-phone: none came"))
+        let root = try #require(try Self.document(SVGTimeline(width: 1000, clock: .utc).document(timeline)).rootElement())
+        let lanes = try Self.elements(root, "*[local-name()='g'][@class='lane']")
+        #expect(try lanes.map { try Self.elements($0, "*[local-name()='g'][@class='mark mark-failure']").count } == [0, 0, 1])
+        let mark = try #require(try Self.elements(lanes[2], "*[local-name()='g'][@class='mark mark-failure']").first)
+        #expect(Self.attribute(mark, "data-at") == "\(at)")
+        let title = try Self.elements(mark, "*[local-name()='title']").first?.stringValue
+        #expect(title?.hasPrefix("s.imsh:4: expect bob-phone: none came\nfailed by ") == true, "\(title ?? "")")
+        #expect(try Self.elements(root, "*[local-name()='g'][@class='legend']").first?.stringValue?.contains("failed step") == true)
+    }
 }

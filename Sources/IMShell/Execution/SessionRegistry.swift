@@ -36,6 +36,12 @@ actor SessionRegistry {
 
     /// Where the account's local database lives.
     nonisolated func directory(of account: AccountReference) -> String {
+        Self.directory(of: account, in: dataDirectory)
+    }
+
+    /// Where the account's local database lives under `dataDirectory` (`imsh test` reads a
+    /// scenario's there after its imsh has ended).
+    static func directory(of account: AccountReference, in dataDirectory: String) -> String {
         "\(dataDirectory)/\(account.profile ?? "")/\(account.account)"
     }
 

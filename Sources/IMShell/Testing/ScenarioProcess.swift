@@ -1,6 +1,8 @@
 import Foundation
 import IMJSON
 import IMProcess
+import IMProfiles
+import IMProtocol
 import IMTransport
 #if canImport(Glibc)
 import Glibc
@@ -22,6 +24,8 @@ struct ScenarioProcess: Sendable {
     /// `--profiles DIR` and `--profile NAME` as `imsh test` was given them.
     let shellArguments: [String]
     let timeout: Double
+    /// The profiles whose accounts' logs a failed run keeps (`--html`); nil: none kept.
+    var timelineProfiles: ProfileSet?
 
     /// This process's executable, which is imsh.
     static var ownExecutable: String {
@@ -41,24 +45,33 @@ struct ScenarioProcess: Sendable {
                 try ChildProcess.run(executable, arguments, timeout: .milliseconds(Int64(timeout * 1000)))
             }
         }
-        let elapsed = started.duration(to: .now)
+        let elapsed = started.duration(to: .now), endedAt = WallClock.milliseconds()
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         switch result {
         case .failure(let error):
             return ScenarioRun(verdict: .failed(location: nil, message: "\(error)"), seconds: seconds, output: "")
         case .success(let output):
             let stdout = String(decoding: output.stdout, as: UTF8.self), stderr = String(decoding: output.stderr, as: UTF8.self)
-            let verdict = Self.verdict(of: scenario, stdout: stdout, stderr: stderr, output: output, timeout: timeout)
-            return ScenarioRun(verdict: verdict, seconds: seconds, output: stdout + stderr)
+            let objects = Self.objects(stdout)
+            let verdict = Self.verdict(of: scenario, objects: objects, stderr: stderr, output: output, timeout: timeout)
+            var run = ScenarioRun(verdict: verdict, seconds: seconds, output: stdout + stderr)
+            if verdict.isFailure, let profiles = timelineProfiles {
+                // Now, while the data directory is still there.
+                let used = scenario.profiles.sorted().compactMap { profiles.profile(named: $0) }
+                run.logs = await ScenarioLogs.read(dataDirectory: data, profiles: used, objects: objects, endedAt: endedAt)
+            }
+            return run
         }
     }
 
+    /// The child's `--json` lines, one object each; lines that are not are left out.
+    static func objects(_ stdout: String) -> [JSONObject] {
+        stdout.split(separator: "\n").compactMap { (try? JSONValue(parsing: String($0)))?.objectValue }
+    }
+
     /// Reads the child's results: the first failed step, a skip, or the step a timeout found it on.
-    static func verdict(of scenario: Scenario, stdout: String, stderr: String, output: ChildProcess.Output, timeout: Double) -> ScenarioRun.Verdict {
-        let results = stdout.split(separator: "\n").compactMap { line -> JSONObject? in
-            guard let object = (try? JSONValue(parsing: String(line)))?.objectValue, object["type"] == "result" else { return nil }
-            return object
-        }
+    static func verdict(of scenario: Scenario, objects: [JSONObject], stderr: String, output: ChildProcess.Output, timeout: Double) -> ScenarioRun.Verdict {
+        let results = objects.filter { $0["type"] == "result" }
         if let failed = results.first(where: { $0["ok"] == .bool(false) }) {
             return .failed(location: failed["location"]?.stringValue, message: failed["error"]?.stringValue ?? "failed")
         }

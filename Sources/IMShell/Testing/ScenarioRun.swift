@@ -17,6 +17,8 @@ struct ScenarioRun: Sendable {
     var seconds: Double
     /// The scenario's output (imsh's `--json` lines, then its standard error), for JUnit.
     var output: String
+    /// A failed run's connection logs, kept for `--html`.
+    var logs: ScenarioLogs?
 
     var passed: Bool { verdict == .passed }
 

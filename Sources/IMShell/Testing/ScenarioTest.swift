@@ -1,6 +1,9 @@
 import Foundation
 import IMCommandLine
 import IMTimeline
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `imsh test PATH...`: runs scenario scripts, each as its own imsh (see `ScenarioProcess`),
 /// `--jobs` at a time, and reports one line per scenario and `N passed, N failed`.
@@ -36,16 +39,22 @@ public enum ScenarioTest {
         case .success(let loaded): scenarios = loaded
         case .failure(let error): return usage(error.messages.joined(separator: "\nimsh test: "))
         }
+        // Before any scenario runs, so that a directory that cannot be made costs nothing.
+        if let directory = options.html, !DataFiles.makeDirectory(directory) {
+            return usage("--html \(directory): cannot make it a directory: \(String(cString: strerror(errno)))")
+        }
         let unreachable = await ServerProbe.unreachable(Set(scenarios.flatMap(\.profiles)), in: startup.context.profiles)
         var shellArguments = options.profiles.map { ["--profiles", $0] } ?? []
         if let profile = options.profile { shellArguments += ["--profile", profile] }
-        let process = ScenarioProcess(executable: ScenarioProcess.ownExecutable, shellArguments: shellArguments, timeout: options.timeout)
+        var process = ScenarioProcess(executable: ScenarioProcess.ownExecutable, shellArguments: shellArguments, timeout: options.timeout)
+        if options.html != nil { process.timelineProfiles = startup.context.profiles }
         let outcomes = await run(scenarios, options: options, process: process, unreachable: unreachable)
         let elapsed = started.duration(to: .now)
         let report = TestReport(outcomes: outcomes, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         if let file = options.junit, let problem = PrivateFile.write(report.junit, to: file) {
             CommandLineTool.writeError("imsh test: \(problem)\n")
         }
+        for problem in options.html.map(report.writeHTML) ?? [] { CommandLineTool.writeError("imsh test: \(problem)\n") }
         CommandLineTool.writeOut((options.json ? report.jsonSummary : report.closingLine) + "\n")
         return report.failed > 0 ? ExitStatus.commandFailed : ExitStatus.success
     }

@@ -13,6 +13,8 @@ struct TestOptions: Sendable {
     var repeatCount: Int
     var filter: String?
     var junit: String?
+    /// `--html DIR`: where the pages of the failed scenarios and their index go.
+    var html: String?
     var json: Bool
 
     /// How long a scenario may run unless `--timeout` says otherwise, in seconds.
@@ -31,6 +33,7 @@ struct TestOptions: Sendable {
             OptionSpec("--repeat", value: "N", help: "run each scenario N times and report its pass rate"),
             OptionSpec("--filter", value: "TEXT", help: "run only the scenarios whose path contains TEXT"),
             OptionSpec("--junit", value: "FILE", help: "also write a JUnit XML report to FILE"),
+            OptionSpec("--html", value: "DIR", help: "also write an HTML page per failed scenario to DIR"),
             OptionSpec("--json", help: "print one JSON object per scenario and a summary"),
         ],
         epilogue: """
@@ -56,6 +59,7 @@ struct TestOptions: Sendable {
         repeatCount = try reader.integer("--repeat", in: 1...10_000) ?? 1
         filter = parsed.value("--filter")
         junit = parsed.value("--junit")
+        html = parsed.value("--html")
         json = parsed.has("--json")
     }
 }

@@ -19,18 +19,19 @@ extension TestReport {
             case let .failed(location, message):
                 let text = (location.map { "\($0): " } ?? "") + message
                 let rate = outcome.runs.count > 1 ? " (\(outcome.passedRuns)/\(outcome.runs.count) runs passed)" : ""
-                lines.append("<failure message=\"\(XMLText.escaped(text + rate))\" type=\"expectation\">\(Self.body(outcome.output))</failure>")
+                lines.append("<failure message=\"\(XMLText.escaped(text + rate))\" type=\"expectation\">\(Self.elementText(outcome.output))</failure>")
             }
             // A failure carries the output in its body already.
-            if !outcome.verdict.isFailure, !outcome.output.isEmpty { lines.append("<system-out>\(Self.body(outcome.output))</system-out>") }
+            if !outcome.verdict.isFailure, !outcome.output.isEmpty { lines.append("<system-out>\(Self.elementText(outcome.output))</system-out>") }
             lines.append("</testcase>")
         }
         lines += ["</testsuite>", "</testsuites>"]
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Element text: escaped, newlines kept as they are (readable in the file).
-    private static func body(_ text: String) -> String {
+    /// Element text: escaped, newlines kept as they are (readable in the file; `--html`'s
+    /// output too).
+    static func elementText(_ text: String) -> String {
         XMLText.escaped(text).replacing("&#10;", with: "\n")
     }
 
