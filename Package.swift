@@ -33,7 +33,9 @@ let package = Package(
         // MQTT 5 codec: pure values, no I/O.
         .target(name: "MQTT"),
         // TCP transport: non-blocking sockets on epoll, framing, SOCKS5, TLS, WebSocket.
-        .target(name: "IMTransport", dependencies: ["MQTT", "CTransport", "CSSL", "IMHTTP", "IMProtocol"]),
+        .target(name: "IMTransport", dependencies: ["MQTT", "CTransport", "CSSL", "IMHTTP", "IMEncoding", "IMThreads"]),
+        // Threads of their own for blocking work (named, off the cooperative pool): SystemThread, BlockingCall.
+        .target(name: "IMThreads", dependencies: ["CTransport"]),
         // Child processes through posix_spawn (Foundation's Process can crash with many descriptors open).
         .target(name: "IMProcess", dependencies: ["CProcess"]),
         // Command-line option parsing shared by the executables.
@@ -41,80 +43,82 @@ let package = Package(
         // SQLite layer: one confined connection, migrations, corruption recovery.
         .target(name: "IMStore", dependencies: ["CSQLite"]),
         // PostgreSQL client on libpq: blocking connections, a bounded thread pool, a LISTEN thread.
-        .target(name: "IMPostgres", dependencies: ["CPQ", "IMTransport"]),
+        .target(name: "IMPostgres", dependencies: ["CPQ", "IMThreads"]),
         // JSON: one parser with line/column positions, and deterministic values for payloads.
         .target(name: "IMJSON"),
         // The wire contract as code: names, topics, tokens, payloads, API signatures.
-        .target(name: "IMProtocol", dependencies: ["CCrypto", "IMJSON", "IMHTTP"]),
+        .target(name: "IMProtocol", dependencies: ["IMJSON", "IMHTTP", "IMEncoding"]),
         // HTTP/1.1 message codec: pure values, no I/O.
         .target(name: "IMHTTP"),
+        // Encodings (Base64, Base64URL, hex) and digests (SHA-1, SHA-256, HMAC), random bytes, on libcrypto: a leaf.
+        .target(name: "IMEncoding", dependencies: ["CCrypto"]),
 
         // The one HTTP/1.1 client (plain or TLS, in the event loop) and the signed server-API client on it.
-        .target(name: "IMHTTPClient", dependencies: ["IMHTTP", "IMTransport", "IMProtocol", "IMJSON"]),
+        .target(name: "IMHTTPClient", dependencies: ["IMHTTP", "IMTransport", "IMProtocol", "IMJSON", "IMEncoding"]),
         // JSON configuration files read with line/column diagnostics (server config, profiles).
         .target(name: "IMConfig", dependencies: ["IMJSON"]),
         // imsh's profiles: app-key environments and their accounts, read from JSON files.
-        .target(name: "IMProfiles", dependencies: ["IMConfig", "IMJSON", "IMProtocol", "IMHTTP", "IMTransport"]),
-        // The IM server: device policy, connect limits, MQTT side and HTTP API.
-        .target(name: "IMServer", dependencies: ["IMConfig", "IMJSON", "IMStore", "IMPostgres", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
-        // The client session engine: reconnection policy, sessions, local database.
-        .target(name: "IMEngine", dependencies: [
-            "CNetlink", "IMJSON", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP", "IMHTTPClient", "IMProcess",
+        .target(name: "IMProfiles", dependencies: [
+            "IMConfig", "IMJSON", "IMProtocol", "IMHTTP", "IMTransport", "IMEncoding",
         ]),
+        // The IM server: device policy, connect limits, MQTT side and HTTP API.
+        .target(name: "IMServer", dependencies: ["IMConfig", "IMJSON", "IMStore", "IMPostgres", "IMProtocol", "MQTT", "IMTransport", "IMHTTP", "IMEncoding", "IMThreads"]),
+        // The client session engine: reconnection policy, sessions, local database.
+        .target(name: "IMEngine", dependencies: ["CNetlink", "IMJSON", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP", "IMHTTPClient", "IMProcess", "IMThreads"]),
         // A TCP proxy that injects network faults (delay, throttle, black hole, reset, cut packets).
-        .target(name: "IMChaos", dependencies: ["IMTransport", "MQTT"]),
+        .target(name: "IMChaos", dependencies: ["IMTransport", "MQTT", "IMThreads"]),
         // The REPL's line editor on libedit: prompt, completion, history, messages above the prompt.
         .target(name: "LineEditor", dependencies: ["CEdit"]),
 
         // The shell: profiles, sessions, the REPL and the script runner behind imsh.
-        .target(name: "IMShell", dependencies: [
-            "IMEngine", "IMServer", "IMProfiles", "LineEditor", "IMProtocol", "IMHTTP", "IMHTTPClient", "IMTransport", "IMConfig", "IMJSON",
-            "IMCommandLine", "IMTimeline", "IMProcess",
-        ]),
+        .target(name: "IMShell", dependencies: ["IMEngine", "IMServer", "IMProfiles", "LineEditor", "IMProtocol", "IMHTTP", "IMHTTPClient", "IMTransport", "IMConfig", "IMJSON", "IMCommandLine", "IMTimeline", "IMProcess", "IMEncoding", "IMStore", "IMThreads"]),
 
         // Connection logs as pictures: lanes of status spans (terminal, SVG, HTML) and the bench report's charts.
-        .target(name: "IMTimeline", dependencies: ["IMEngine", "IMStore", "IMJSON", "IMTransport"]),
+        .target(name: "IMTimeline", dependencies: ["IMEngine", "IMJSON", "IMTransport", "IMThreads"]),
 
         // imsh bench: many accounts at once, measured (connect, messages, reconnect).
-        .target(name: "IMBench", dependencies: [
-            "IMEngine", "IMServer", "IMProfiles", "IMTransport", "IMProcess", "IMCommandLine", "IMProtocol", "IMHTTP", "IMHTTPClient",
-            "IMTimeline",
-        ]),
+        .target(name: "IMBench", dependencies: ["IMEngine", "IMServer", "IMProfiles", "IMTransport", "IMProcess", "IMCommandLine", "IMProtocol", "IMHTTP", "IMHTTPClient", "IMTimeline", "IMJSON", "MQTT", "IMThreads"]),
 
-        .executableTarget(name: "imsh", dependencies: ["IMShell", "IMBench", "IMCommandLine"]),
+        .executableTarget(name: "imsh", dependencies: ["IMShell", "IMBench", "IMCommandLine", "IMProcess"]),
         .executableTarget(name: "imserver", dependencies: [
-            "IMCommandLine", "IMServer", "IMConfig", "IMJSON", "IMStore", "IMProtocol", "IMTransport", "IMHTTP",
+            "IMCommandLine", "IMServer", "IMConfig", "IMJSON", "IMProtocol", "IMTransport", "IMHTTP",
         ]),
         .executableTarget(name: "imchaos", dependencies: ["IMChaos", "IMCommandLine", "IMJSON", "IMTransport", "IMHTTP"]),
         // Encode/decode throughput of the MQTT codec.
         .executableTarget(name: "mqtt-bench", dependencies: ["MQTT"]),
 
         .testTarget(name: "MQTTTests", dependencies: ["MQTT"]),
-        .testTarget(name: "IMTransportTests", dependencies: ["TestSupport", "IMTransport", "MQTT"]),
+        .testTarget(name: "IMTransportTests", dependencies: ["TestSupport", "IMTransport", "MQTT", "IMHTTP", "IMThreads"]),
         .testTarget(name: "IMCommandLineTests", dependencies: ["IMCommandLine", "IMProcess"]),
         .testTarget(name: "IMProcessTests", dependencies: ["IMProcess", "TestSupport"]),
-        .testTarget(name: "IMStoreTests", dependencies: ["IMStore", "TestSupport"]),
+        .testTarget(name: "IMStoreTests", dependencies: ["IMStore", "TestSupport", "CSQLite"]),
         .testTarget(name: "IMJSONTests", dependencies: ["IMJSON"]),
         .testTarget(name: "IMPostgresTests", dependencies: ["IMPostgres", "TestSupport"]),
-        .testTarget(name: "IMProtocolTests", dependencies: ["IMProtocol"]),
+        .testTarget(name: "IMProtocolTests", dependencies: ["IMProtocol", "IMEncoding"]),
+        .testTarget(name: "IMEncodingTests", dependencies: ["IMEncoding"]),
         .testTarget(name: "IMHTTPTests", dependencies: ["IMHTTP"]),
         .testTarget(name: "IMConfigTests", dependencies: ["IMConfig"]),
-        .testTarget(name: "IMProfilesTests", dependencies: ["IMProfiles", "IMConfig", "IMProtocol", "IMHTTP", "IMTransport"]),
-        .testTarget(name: "IMServerTests", dependencies: ["TestSupport", "IMProcess", "IMJSON", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMHTTP"]),
-        .testTarget(name: "IMEngineTests", dependencies: ["TestSupport", "IMChaos", "IMProcess", "IMEngine", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMStore", "IMHTTP"]),
-        .testTarget(name: "IMBenchTests", dependencies: ["IMBench", "IMProcess", "IMJSON", "IMTransport", "TestSupport", "imsh", "imserver"]),
-        .testTarget(name: "IMChaosTests", dependencies: ["TestSupport", "IMChaos", "IMProcess", "IMTransport", "MQTT"]),
-        // 200 engine sessions through the fault proxy to an imserver process killed every 20 s (IMSH_SOAK_SECONDS).
-        .testTarget(name: "SoakTests", dependencies: ["TestSupport", "IMChaos", "IMEngine", "IMProcess", "IMProtocol", "IMTransport", "MQTT"]),
-        .testTarget(name: "IMTimelineTests", dependencies: ["IMTimeline", "IMEngine", "IMJSON", "TestSupport"]),
-        .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TestSupport"]),
-        .testTarget(name: "IMShellTests", dependencies: [
-            "IMProcess", "TestSupport", "IMShell", "imsh", "IMProfiles", "IMEngine", "IMServer", "IMProtocol", "IMTransport", "IMConfig",
-            "IMHTTPClient", "imserver", "imchaos",
+        .testTarget(name: "IMProfilesTests", dependencies: ["IMProfiles", "IMProtocol", "IMHTTP", "IMTransport"]),
+        .testTarget(name: "IMServerTests", dependencies: [
+            "TestSupport", "IMProcess", "IMJSON", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMHTTP", "IMConfig",
+            "IMEncoding", "IMPostgres", "IMStore",
         ]),
+        .testTarget(name: "IMEngineTests", dependencies: [
+            "TestSupport", "IMChaos", "IMProcess", "IMEngine", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMStore",
+            "IMHTTP", "IMEncoding",
+        ]),
+        .testTarget(name: "IMBenchTests", dependencies: ["IMBench", "IMProcess", "IMJSON", "IMTransport", "TestSupport", "imsh", "imserver", "IMEngine", "MQTT", "IMThreads"]),
+        .testTarget(name: "IMChaosTests", dependencies: ["TestSupport", "IMChaos", "IMProcess", "IMTransport", "MQTT", "IMThreads"]),
+        // 200 engine sessions through the fault proxy to an imserver process killed every 20 s (IMSH_SOAK_SECONDS).
+        .testTarget(name: "SoakTests", dependencies: ["TestSupport", "IMChaos", "IMEngine", "IMProcess", "IMProtocol", "IMTransport", "MQTT", "IMThreads"]),
+        .testTarget(name: "IMTimelineTests", dependencies: ["IMTimeline", "IMEngine"]),
+        .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TestSupport"]),
+        .testTarget(name: "IMShellTests", dependencies: ["IMProcess", "TestSupport", "IMShell", "imsh", "IMProfiles", "IMEngine", "IMServer", "IMProtocol", "IMTransport", "IMConfig", "IMHTTPClient", "imserver", "imchaos", "IMHTTP", "IMJSON", "IMTimeline", "IMThreads"]),
         // What several test targets share: a deadline for async tests, a pseudo-terminal and a model of its screen,
         // and a look into the SQLite files a killed process left.
-        .target(name: "TestSupport", dependencies: ["CSQLite", "IMStore", "IMProcess", "IMJSON", "IMPostgres", "IMProtocol"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: [
+            "CSQLite", "IMStore", "IMProcess", "IMJSON", "IMPostgres", "IMProtocol",
+        ], path: "Tests/TestSupport"),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CEdit", "CSQLite", "CCrypto", "IMStore"]),
     ]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import IMJSON
 import IMProcess
+import IMThreads
 import IMTransport
 
 /// One run of the `imserver` executable that sits next to imsh, started with `--json`.

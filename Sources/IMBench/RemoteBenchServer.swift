@@ -2,6 +2,7 @@ import IMHTTP
 import IMProfiles
 import IMProtocol
 import IMHTTPClient
+import IMThreads
 import IMTransport
 
 /// Servers the bench did not start, a profile's or a `--server` list: they can be measured,

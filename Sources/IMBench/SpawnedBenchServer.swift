@@ -3,6 +3,7 @@ import IMProfiles
 import IMProtocol
 import IMServer
 import IMHTTPClient
+import IMThreads
 import IMTransport
 #if canImport(Glibc)
 import Glibc

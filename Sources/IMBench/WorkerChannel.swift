@@ -2,6 +2,7 @@ import IMCommandLine
 import IMJSON
 import IMProfiles
 import IMProtocol
+import IMThreads
 import IMTransport
 
 /// A worker process's side of the conversation with its parent (`WorkerPool`), one JSON

@@ -1,4 +1,5 @@
 import IMJSON
+import IMThreads
 import IMTransport
 #if canImport(Glibc)
 import Glibc

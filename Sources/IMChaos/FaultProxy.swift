@@ -1,4 +1,5 @@
 import Dispatch
+import IMThreads
 import IMTransport
 
 /// A TCP proxy that injects network faults between MQTT clients and their server.

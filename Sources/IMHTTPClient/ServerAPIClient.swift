@@ -1,3 +1,4 @@
+import IMEncoding
 import IMHTTP
 import IMJSON
 import IMProtocol

@@ -1,5 +1,5 @@
 import Dispatch
-import IMTransport
+import IMThreads
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import Dispatch
+import IMThreads
 import IMTransport
 
 /// The IM server running in this process: its store, event loop, MQTT listener and HTTP API.

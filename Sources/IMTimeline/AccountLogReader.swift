@@ -1,5 +1,6 @@
 import Foundation
 import IMEngine
+import IMThreads
 import IMTransport
 
 /// Reads an account's connection log from the database files on disk without creating,

@@ -2,6 +2,7 @@
 import CTransport
 import Glibc
 #endif
+import IMThreads
 import Synchronization
 
 /// The identity of the thread an event loop runs on, readable from any thread.

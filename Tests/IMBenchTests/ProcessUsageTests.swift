@@ -1,5 +1,6 @@
 @testable import IMBench
 import Dispatch
+import IMThreads
 import IMTransport
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import IMJSON
 import IMProcess
 import IMProtocol
+import IMThreads
 import IMTransport
 import Testing
 import TestSupport

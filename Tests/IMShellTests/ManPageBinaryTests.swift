@@ -1,6 +1,7 @@
 import Foundation
 import IMJSON
 import IMProcess
+import IMThreads
 import IMTransport
 import Testing
 import TestSupport

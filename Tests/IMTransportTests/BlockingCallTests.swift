@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import IMThreads
 import IMTransport
 import Synchronization
 import Testing

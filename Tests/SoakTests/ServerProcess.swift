@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import IMProcess
+import IMThreads
 import IMTransport
 
 /// One life of the `imserver` executable on a data directory: started on free ports with

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import IMThreads
 import IMTransport
 import Synchronization
 

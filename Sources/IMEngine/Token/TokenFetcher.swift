@@ -1,7 +1,7 @@
-import Foundation
 import IMJSON
 import IMHTTPClient
 import IMProtocol
+import IMThreads
 import IMTransport
 
 /// Gets a token from a `TokenSource` within a time bound.
@@ -17,11 +17,8 @@ public enum TokenFetcher {
     public static func fetch(_ source: TokenSource, timeout: Duration, loop: EventLoop) async throws(TokenFetchError) -> String {
         switch source {
         case .command(let command):
-            let result: Result<[UInt8], TokenFetchError> = await withCheckedContinuation { continuation in
-                Thread.detachNewThread {
-                    continuation.resume(returning: CommandRunner.run(
-                        command, deadline: ContinuousClock.now + timeout, limit: outputLimit))
-                }
+            let result = await BlockingCall.run {
+                CommandRunner.run(command, deadline: ContinuousClock.now + timeout, limit: outputLimit)
             }
             return try token(in: try result.get(), from: source)
         case .url(let url), .secureURL(let url, _):

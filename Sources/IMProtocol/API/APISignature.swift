@@ -1,3 +1,4 @@
+import IMEncoding
 /// The server API's request signature: lowercase hex SHA-1 of AppSecret + Nonce + Timestamp.
 public enum APISignature {
     /// The signature a client sends for these values.

@@ -1,3 +1,4 @@
+import IMEncoding
 /// Issuing and verifying login tokens (the MQTT password), bound to an app key and secret.
 public enum Token {
     /// A new token for `userID`, with 8 random bytes of nonce.

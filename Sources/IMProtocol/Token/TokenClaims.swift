@@ -1,3 +1,4 @@
+import IMEncoding
 import IMJSON
 
 /// What a token says: app key, user, issue time and nonce. Readable without the secret.

@@ -1,4 +1,5 @@
 import IMStore
+import IMThreads
 import IMTransport
 
 /// The schema upgrade opening a data directory's database will run, read before it runs.

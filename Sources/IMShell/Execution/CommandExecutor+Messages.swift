@@ -1,5 +1,6 @@
 import IMEngine
 import IMProfiles
+import IMThreads
 import IMTransport
 
 extension CommandExecutor {

@@ -1,3 +1,4 @@
+import IMEncoding
 import IMProfiles
 import IMProtocol
 import IMServer

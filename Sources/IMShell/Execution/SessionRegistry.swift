@@ -3,6 +3,7 @@ import IMEngine
 import IMHTTP
 import IMHTTPClient
 import IMProfiles
+import IMThreads
 import IMTransport
 import IMProtocol
 import IMServer

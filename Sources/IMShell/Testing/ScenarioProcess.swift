@@ -3,6 +3,7 @@ import IMJSON
 import IMProcess
 import IMProfiles
 import IMProtocol
+import IMThreads
 import IMTransport
 #if canImport(Glibc)
 import Glibc

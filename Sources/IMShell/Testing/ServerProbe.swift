@@ -1,5 +1,6 @@
 import IMProfiles
 import IMProtocol
+import IMThreads
 import IMTransport
 
 /// Whether the servers of the scenarios' profiles answer at all, asked once before any

@@ -1,5 +1,5 @@
+import IMEncoding
 import IMHTTP
-import IMProtocol
 
 /// The HTTP/1.1 upgrade that opens a WebSocket (RFC 6455 section 4), with `mqtt` as the
 /// subprotocol (MQTT 5 section 6): the client's request, the server's answer, the client's check.

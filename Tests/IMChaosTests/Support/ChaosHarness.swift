@@ -1,5 +1,6 @@
 import Dispatch
 import IMChaos
+import IMThreads
 import IMTransport
 import Synchronization
 import TestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import IMEncoding
 import IMEngine
 import IMProtocol
 import IMServer

@@ -1,4 +1,5 @@
 import Foundation
+import IMEncoding
 import TestSupport
 import IMJSON
 import IMProtocol

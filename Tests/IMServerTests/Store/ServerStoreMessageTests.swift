@@ -1,3 +1,4 @@
+import IMEncoding
 import IMProtocol
 import IMServer
 import Testing

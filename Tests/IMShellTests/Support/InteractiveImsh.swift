@@ -1,5 +1,6 @@
 import Foundation
 import IMProcess
+import IMThreads
 import IMTransport
 import Synchronization
 import Testing

@@ -1,3 +1,4 @@
+import IMEncoding
 import IMPostgres
 import IMProtocol
 

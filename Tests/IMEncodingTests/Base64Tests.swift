@@ -1,4 +1,4 @@
-import IMProtocol
+import IMEncoding
 import Testing
 
 /// Base64 as `Sec-WebSocket-Key` and `-Accept` carry it, checked against RFC 6455's example.

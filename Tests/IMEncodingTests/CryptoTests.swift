@@ -1,4 +1,4 @@
-import IMProtocol
+import IMEncoding
 import Testing
 
 struct CryptoTests {
@@ -58,16 +58,5 @@ struct CryptoTests {
         #expect(Base64URL.decode("Z") == nil)  // impossible length
         #expect(Base64URL.decode("Zh") == nil)  // leftover bits set: "Zg" is the only form of "f"
         #expect(Base64URL.decode("Zé") == nil)  // non-ASCII
-    }
-
-    @Test func apiSignatureIsLowercaseHexSHA1OfSecretNonceTimestamp() {
-        // printf '%s' 'MySecret14159261628' | sha1sum
-        let signature = APISignature.compute(appSecret: "MySecret", nonce: "14159", timestamp: "261628")
-        #expect(signature == "445ca61f42a2553b02473d623b576373cef64aa1")
-        #expect(APISignature.isValid(signature, appSecret: "MySecret", nonce: "14159", timestamp: "261628"))
-        #expect(APISignature.isValid(signature.uppercased(), appSecret: "MySecret", nonce: "14159", timestamp: "261628"))
-        #expect(!APISignature.isValid(signature, appSecret: "MySecret", nonce: "14159", timestamp: "261629"))
-        #expect(!APISignature.isValid(signature, appSecret: "Other", nonce: "14159", timestamp: "261628"))
-        #expect(!APISignature.isValid("", appSecret: "MySecret", nonce: "14159", timestamp: "261628"))
     }
 }

@@ -1,5 +1,5 @@
 import Testing
-@testable import IMProtocol
+@testable import IMEncoding
 
 /// The pool hands out libcrypto's bytes once each, across its refills, and sends large
 /// requests to libcrypto directly.

@@ -18,7 +18,7 @@ public enum SystemThread {
             Unmanaged<Start>.fromOpaque(argument!).takeRetainedValue().body()
             return nil
         }, start)
-        precondition(result == 0, "pthread_create: \(SystemError("pthread_create", code: result).reason)")
+        precondition(result == 0, "pthread_create: \(String(cString: strerror(result)))")
         _ = imsh_set_thread_name(thread, String(name.utf8.prefix(15))!)
         return thread
     }

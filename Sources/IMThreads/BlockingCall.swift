@@ -11,7 +11,7 @@ public enum BlockingCall {
     /// `body`'s result, computed on a thread of its own.
     public static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
-            let thread = LoopThread.spawn(name: "imsh-blocking") { continuation.resume(returning: body()) }
+            let thread = SystemThread.spawn(name: "imsh-blocking") { continuation.resume(returning: body()) }
             pthread_detach(thread)
         }
     }
