@@ -37,6 +37,9 @@ public protocol ByteStream: AnyObject {
     var hasPendingOutput: Bool { get }
     /// Writes those bytes; false while some remain.
     func flushPending() throws(TransportError) -> Bool
+    /// Whether the stream can carry bytes yet: false while an accepted TLS stream has not
+    /// finished its handshake, when nothing queued can be written (so a close need not wait).
+    var isEstablished: Bool { get }
 }
 
 extension ByteStream {
@@ -44,4 +47,5 @@ extension ByteStream {
     public var shortReadDrainsSocket: Bool { false }
     public var hasPendingOutput: Bool { false }
     public func flushPending() throws(TransportError) -> Bool { true }
+    public var isEstablished: Bool { true }
 }
