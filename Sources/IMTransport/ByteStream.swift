@@ -42,6 +42,9 @@ public protocol ByteStream: AnyObject {
     var pendingOutputCount: Int { get }
     /// Writes those bytes; false while some remain.
     func flushPending() throws(TransportError) -> Bool
+    /// Whether the stream can carry bytes yet: false while an accepted TLS stream has not
+    /// finished its handshake, when nothing queued can be written (so a close need not wait).
+    var isEstablished: Bool { get }
 }
 
 extension ByteStream {
@@ -50,4 +53,5 @@ extension ByteStream {
     public var hasPendingOutput: Bool { false }
     public var pendingOutputCount: Int { 0 }
     public func flushPending() throws(TransportError) -> Bool { true }
+    public var isEstablished: Bool { true }
 }

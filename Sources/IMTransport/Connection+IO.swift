@@ -149,6 +149,15 @@ extension Connection: Selectable {
             return
         case (_, .abortive):
             finish(state, error: nil, abortively: true)
+        case (_, .immediate):
+            // A stream still handshaking writes nothing yet; driving its handshake would only
+            // spend work on a peer being turned away.
+            if state.stream.isEstablished { flush(state) }
+            finish(state, error: nil)
+        case (.open, .graceful) where !state.stream.isEstablished:
+            // Nothing queued can go out before a handshake the peer may never finish: waiting
+            // for it would only hold the descriptor for `closeTimeout`.
+            finish(state, error: nil)
         case (.open, .graceful):
             state.phase = .flushing
             state.closeTimer = loop.scheduleTimer(after: options.closeTimeout) { [self] in

@@ -115,7 +115,8 @@ public final class Connection: Sendable {
     ///
     /// `.graceful` writes out what is queued, sends FIN, and waits (up to `closeTimeout`) for
     /// the peer's FIN so that unread input does not turn our close into a reset. `.abortive`
-    /// resets at once. Either way the handler's `didCloseWith` gets nil.
+    /// resets at once; `.immediate` writes what the socket takes and closes without waiting.
+    /// Either way the handler's `didCloseWith` gets nil.
     public func close(_ mode: CloseMode = .graceful) {
         if loop.inEventLoop {
             closeOnLoop(mode)

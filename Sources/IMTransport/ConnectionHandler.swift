@@ -34,7 +34,12 @@ public enum Writability: Sendable {
 /// How to close a connection.
 public enum CloseMode: Sendable {
     /// Write out what is queued, tell the peer (FIN), wait briefly for it to close, then close.
+    /// A TLS connection still in its handshake, which can write nothing, closes at once.
     case graceful
     /// Drop what is queued and reset the connection (RST) now.
     case abortive
+    /// Write what the socket takes now and close at once, without waiting for the peer (so
+    /// input it sent and we did not read resets the connection): for a connection refused on
+    /// arrival, whose peer must not hold its descriptor.
+    case immediate
 }

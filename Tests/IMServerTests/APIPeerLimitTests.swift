@@ -3,9 +3,11 @@ import IMHTTP
 import IMProcess
 @testable import IMServer
 import Testing
+import TestSupport
 
 /// One host's idle connections cannot make the API unavailable to others: each address has
-/// its own bound, and a connection that sends no request head is let go quickly.
+/// its own bound, connections past it are closed at once, and a connection that sends no
+/// request head (or stalls in its TLS handshake) is let go quickly.
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct APIPeerLimitTests {
     /// A blocking TCP connection to 127.0.0.1:`port` from `source` (any 127/8 address is local).
@@ -85,6 +87,46 @@ struct APIPeerLimitTests {
             let took = ContinuousClock.now - started
             #expect(String(decoding: received, as: UTF8.self).hasPrefix("HTTP/1.1 408"))
             #expect(took >= .seconds(2) && took < .seconds(6), "closed after \(took); the request timeout is 10 s")
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func aStalledHTTPSHandshakeIsClosedAtTheHeadTimeout(sendingHalfAClientHello: Bool) async throws {
+        let fixture = try TLSFixture()
+        try await APITestServer.run(tls: fixture.identity) { server in
+            let sockets = SilentSockets()
+            let greeting = sendingHalfAClientHello ? TLSFixture.halfClientHello : []
+            try await offPool { try sockets.open(1, port: server.port, greeting: greeting, deadline: .now + .seconds(5)) }
+            // No 408 can go out before the handshake: waiting to write one held the peer 5 s more.
+            let open = try await offPool { try sockets.awaitClosing(timeout: .seconds(6)) }
+            #expect(open == 0, "still open 6 s after connecting; the head timeout is 3 s")
+            let entry = try #require(sockets.entries.first)
+            let took = try #require(entry.closedAt) - entry.connectStartedAt
+            #expect(took >= .milliseconds(2_500) && took < .seconds(5), "closed after \(took); the head timeout is 3 s")
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func connectionsPastThePerAddressCapAreClosedAtOnce(overTLS: Bool) async throws {
+        let fixture = try TLSFixture()
+        var options = APIServerOptions()
+        options.maxConnectionsPerAddress = 3
+        try await APITestServer.run(options: options, tls: overTLS ? fixture.identity : nil) { server in
+            let sockets = SilentSockets()
+            // Over TLS each is a handshake under way; the peers never close their end.
+            let greeting = overTLS ? TLSFixture.halfClientHello : []
+            try await offPool { try sockets.open(10, port: server.port, greeting: greeting, deadline: .now + .seconds(5)) }
+            // The three admitted wait for their head timeout (3 s); the seven refused go now,
+            // though their peers keep their ends open.
+            let open = try await offPool { try sockets.awaitClosing(timeout: .milliseconds(1_500), holdingOn: true) }
+            #expect(open == 3, "\(10 - open) of the 7 refused connections were closed within 1.5 s")
+            let held = await eventually(within: .milliseconds(500)) { OpenDescriptors.connections(acceptedOn: server.port) == 3 }
+            #expect(held, "the server holds \(OpenDescriptors.connections(acceptedOn: server.port)) descriptors for 3 admitted connections")
+            for entry in sockets.entries where entry.closedAt != nil {
+                let answer = String(decoding: entry.answer, as: UTF8.self)
+                // A 503 cannot be said before a TLS handshake, which a refused peer is not granted.
+                #expect(overTLS ? answer.isEmpty : answer.hasPrefix("HTTP/1.1 503 "), "\(answer)")
+            }
         }
     }
 }

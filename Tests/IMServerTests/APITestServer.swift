@@ -24,11 +24,11 @@ struct APITestServer: Sendable {
         return try await reader.next()
     }
 
-    /// Runs `body` against a fresh server within `limit`; closes everything after (the body
-    /// may close the server itself: a second `close()` does nothing).
+    /// Runs `body` against a fresh server (HTTPS with `tls`) within `limit`; closes everything
+    /// after (the body may close the server itself: a second `close()` does nothing).
     static func run(
         limits: ServerLimits = ServerLimits(), options: APIServerOptions = APIServerOptions(),
-        backend: APITestBackend = APITestBackend(), limit: Duration = .seconds(20),
+        backend: APITestBackend = APITestBackend(), tls: TLSServerIdentity? = nil, limit: Duration = .seconds(20),
         _ body: @escaping @Sendable (APITestServer) async throws -> Void
     ) async throws {
         let group = try EventLoopGroup(threads: 2, name: "api")
@@ -40,7 +40,7 @@ struct APITestServer: Sendable {
         let clock = APITestClock()
         var options = options
         options.clock = clock.clock
-        let server = try APIServer(group: group, backend: backend, limits: limits, options: options)
+        let server = try APIServer(group: group, backend: backend, limits: limits, options: options, tls: tls)
         let fixture = APITestServer(server: server, backend: backend, clock: clock, clientLoop: clientLoop)
         do {
             try await withTimeout(limit) { try await body(fixture) }

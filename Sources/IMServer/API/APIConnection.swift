@@ -9,7 +9,8 @@ import IMTransport
 /// only then does reading resume. A response the peer does not read (queue full) also
 /// stops reading until it drains. Four timers: `idle` while no request has begun on a
 /// keep-alive connection (then it closes quietly), `head` from accepting until the first
-/// request's head has arrived (short: an idle stranger is let go quickly), `request` from a
+/// request's head has arrived, the TLS handshake included (short: an idle stranger is let
+/// go quickly; one still handshaking cannot be told 408 and closes at once), `request` from a
 /// request's first byte until it has arrived whole (both then 408 and close), and `write`
 /// while an answer waits for the peer to read (as long as `idle`; then it is cut off, since a
 /// peer that pipelines requests and reads nothing would otherwise hold the connection forever).
@@ -59,8 +60,10 @@ final class APIConnection: ConnectionHandler {
             let error = admission == .full
                 ? APIError(.serviceUnavailable, "too many API connections (\(options.maxConnections)); retry later")
                 : APIError(.serviceUnavailable, "too many API connections from \(connection.remoteAddress.host) (\(options.maxConnectionsPerAddress)); retry later")
+            // Said if the socket takes it (not over TLS, whose handshake has not begun), and
+            // closed at once: a refused peer does not get to hold a descriptor.
             _ = try? connection.send(error.response.serialized(closing: true))
-            connection.close(.graceful)
+            connection.close(.immediate)
         case .admitted:
             let handler = handle.value
             handler.handle = handle

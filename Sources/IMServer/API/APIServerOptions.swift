@@ -8,17 +8,20 @@ public struct APIServerOptions: Sendable {
     /// the first request within this time of connecting; otherwise 408 and the connection
     /// closes. Slow senders (slowloris) cannot hold a connection open by trickling bytes.
     public var requestTimeout: Duration
-    /// A new connection must send its first request head whole within this time, or it is
-    /// closed (408): idle or trickling connections are let go long before `requestTimeout`.
+    /// A new connection must send its first request head whole within this time, the TLS
+    /// handshake included, or it is closed: with 408, or without a word while it is still
+    /// handshaking. Idle, trickling or stalled connections go long before `requestTimeout`.
     public var headTimeout: Duration
     /// Open API connections from one peer address at most; beyond it a new connection from
-    /// that address gets 503 and is closed, so one host cannot use up `maxConnections`.
+    /// that address gets 503 (over plain HTTP) and is closed at once, so one host cannot use
+    /// up `maxConnections`, nor hold descriptors with the connections refused.
     public var maxConnectionsPerAddress: Int
     /// The longest request head (request line plus headers), in bytes; 431 beyond it.
     public var maxHeadBytes: Int
     /// The most header fields in one request; 431 beyond it.
     public var maxHeaderCount: Int
-    /// Open API connections at most; beyond it a new connection gets 503 and is closed.
+    /// Open API connections at most; beyond it a new connection gets 503 (over plain HTTP)
+    /// and is closed at once.
     public var maxConnections: Int
     /// Nonces remembered per app within the replay window; while that many are live,
     /// further requests of the app get 503 (code 1008) with `Retry-After`.

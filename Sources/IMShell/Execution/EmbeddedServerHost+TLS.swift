@@ -26,7 +26,7 @@ extension EmbeddedServerHost {
             throw TLSFailure(.configuration, "cannot create \(path): \(String(cString: strerror(errno)))")
         }
         if access(directory + "/ca.pem", F_OK) != 0 {
-            try TLSDevelopmentCertificates.write(to: directory, hosts: ["localhost", "127.0.0.1"])
+            try TLSDevelopmentCertificates.write(to: directory, hosts: [TLSCertificateHost("localhost"), TLSCertificateHost("127.0.0.1")])
         }
         return try TLSServerIdentity(certificate: directory + "/server.pem", key: directory + "/server.key")
     }

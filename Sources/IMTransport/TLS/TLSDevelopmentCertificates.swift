@@ -14,7 +14,7 @@ public enum TLSDevelopmentCertificates {
     public static let fileNames = ["ca.pem", "ca.key", "server.pem", "server.key"]
 
     /// Writes `ca.pem`, `ca.key`, `server.pem` and `server.key` into `directory` (which must exist).
-    public static func write(to directory: String, hosts: [String]) throws(TLSFailure) {
+    public static func write(to directory: String, hosts: [TLSCertificateHost]) throws(TLSFailure) {
         guard !hosts.isEmpty else { throw TLSFailure(.configuration, "name at least one host for the server certificate") }
         for name in fileNames where access(directory + "/" + name, F_OK) == 0 {
             throw TLSFailure(.configuration, "\(directory)/\(name) exists; choose another directory or remove the old files")
@@ -28,10 +28,13 @@ public enum TLSDevelopmentCertificates {
             (NID_basic_constraints, "critical,CA:TRUE"), (NID_key_usage, "critical,keyCertSign,cRLSign"),
         ])
         defer { X509_free(ca) }
-        let names = hosts.map { SocketAddress(ipAddress: $0, port: 0) == nil ? "DNS:\($0)" : "IP:\($0)" }
-        let server = try certificate(subject: hosts[0], key: serverKey, issuer: (ca, caKey), days: 397, extensions: [
+        let names = hosts.map(\.subjectAltName).joined(separator: ",")
+        // A Common Name holds 64 characters (RFC 5280), and a longer one left the subject
+        // empty; clients match the subjectAltName anyway, so the CN is any host that fits.
+        let commonName = hosts.first { $0.text.count <= 64 }?.text ?? "imsh development server"
+        let server = try certificate(subject: commonName, key: serverKey, issuer: (ca, caKey), days: 397, extensions: [
             (NID_basic_constraints, "critical,CA:FALSE"), (NID_key_usage, "critical,digitalSignature"),
-            (NID_ext_key_usage, "serverAuth"), (NID_subject_alt_name, names.joined(separator: ",")),
+            (NID_ext_key_usage, "serverAuth"), (NID_subject_alt_name, names),
         ])
         defer { X509_free(server) }
         try save(directory + "/ca.pem") { PEM_write_X509($0, ca) }

@@ -24,6 +24,9 @@ final class TLSStream: ByteStream {
 
     var isServerSide: Bool { context.isServer }
 
+    /// A server stream handshakes inside its first reads; until then it cannot write.
+    var isEstablished: Bool { SSL_is_init_finished(ssl) == 1 }
+
     init(socket: SocketStream, context: TLSContext) throws(TLSFailure) {
         guard let ssl = SSL_new(context.pointer) else {
             throw TLSFailure(.configuration, "cannot create a TLS session: \(TLSContext.errorQueueText())")

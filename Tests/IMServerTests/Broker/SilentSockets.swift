@@ -9,11 +9,13 @@ final class SilentSockets: @unchecked Sendable {
         let description: String
     }
 
-    /// One connection: its descriptor (-1 once closed), when connect(2) was called, when the server closed it.
+    /// One connection: its descriptor (-1 once closed), when connect(2) was called, when the
+    /// server closed it, and what the server said before (with `holdingOn`).
     struct Entry {
         var fd: Int32
         var connectStartedAt: ContinuousClock.Instant
         var closedAt: ContinuousClock.Instant?
+        var answer: [UInt8] = []
     }
 
     private(set) var entries: [Entry] = []
@@ -75,12 +77,14 @@ final class SilentSockets: @unchecked Sendable {
     }
 
     /// Waits up to `timeout` (polling at least once) for the server to close connections,
-    /// recording when each closes; returns how many are still open. Data from the server on a
-    /// silent connection is a failure.
-    func awaitClosing(timeout: Duration) throws -> Int {
+    /// recording when each closes; returns how many it has not closed. Data from the server on
+    /// a silent connection is a failure, unless the peers are `holdingOn`, as a peer that never
+    /// closes does: then what the server says before it closes (a refusal) goes into the
+    /// entry's `answer`, and our end stays open after the server's (until deinit).
+    func awaitClosing(timeout: Duration, holdingOn: Bool = false) throws -> Int {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let open = entries.indices.filter { entries[$0].fd >= 0 }
+            let open = entries.indices.filter { entries[$0].fd >= 0 && entries[$0].closedAt == nil }
             guard !open.isEmpty else { return 0 }
             var descriptors = open.map { pollfd(fd: entries[$0].fd, events: Int16(POLLIN), revents: 0) }
             let wait = max(0, min(50, (deadline - ContinuousClock.now) / .milliseconds(1)))
@@ -88,15 +92,20 @@ final class SilentSockets: @unchecked Sendable {
                 throw Failure(description: "poll: errno \(errno)")
             }
             for (index, descriptor) in zip(open, descriptors) where descriptor.revents != 0 {
-                var byte: UInt8 = 0
-                let count = recv(descriptor.fd, &byte, 1, 0)
-                if count > 0 { throw Failure(description: "the server sent data on silent connection \(index)") }
+                var bytes = [UInt8](repeating: 0, count: holdingOn ? 4096 : 1)
+                let count = recv(descriptor.fd, &bytes, bytes.count, 0)
+                if count > 0 {
+                    guard holdingOn else { throw Failure(description: "the server sent data on silent connection \(index)") }
+                    entries[index].answer += bytes[..<count]
+                    continue
+                }
                 guard count == 0 || errno == ECONNRESET else { continue }
                 entries[index].closedAt = ContinuousClock.now
+                if holdingOn { continue }
                 close(descriptor.fd)
                 entries[index].fd = -1
             }
-            if ContinuousClock.now >= deadline { return entries.count { $0.fd >= 0 } }
+            if ContinuousClock.now >= deadline { return entries.count { $0.fd >= 0 && $0.closedAt == nil } }
         }
     }
 }

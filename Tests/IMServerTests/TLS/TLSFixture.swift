@@ -9,6 +9,10 @@ struct TLSFixture {
     let certificates: TestCertificates
     let identity: TLSServerIdentity
 
+    /// A record header announcing a 512-byte ClientHello, and the first bytes of it only: a
+    /// handshake that stalls half-way.
+    static let halfClientHello: [UInt8] = [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03]
+
     init() throws {
         certificates = try TestCertificates.make(in: directory.path + "/certs")
         // The broker's rule: a key readable by others is refused.

@@ -85,10 +85,8 @@ struct TLSHostileInputTests {
         limits.connectTimeout = .seconds(2)
         let server = try await fixture.server(limits: limits)
         let port = try #require(server.tlsPort)
-        // A record header announcing a 512-byte ClientHello, and the first bytes of it only.
-        let halfHello: [UInt8] = [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03]
         let sockets = SilentSockets()
-        try await offPool { try sockets.open(count, port: port, greeting: halfHello, deadline: .now + .seconds(20)) }
+        try await offPool { try sockets.open(count, port: port, greeting: TLSFixture.halfClientHello, deadline: .now + .seconds(20)) }
 
         try await server.expectServed(despite: sockets, what: "handshakes", tls: try fixture.client())
         await server.stop()
