@@ -80,9 +80,7 @@ let package = Package(
         .target(name: "IMBench", dependencies: ["IMEngine", "IMServer", "IMProfiles", "IMTransport", "IMProcess", "IMCommandLine", "IMProtocol", "IMHTTP", "IMHTTPClient", "IMTimeline", "IMJSON", "MQTT", "IMThreads"]),
 
         .executableTarget(name: "imsh", dependencies: ["IMShell", "IMBench", "IMCommandLine", "IMProcess"]),
-        .executableTarget(name: "imserver", dependencies: [
-            "IMCommandLine", "IMServer", "IMConfig", "IMJSON", "IMProtocol", "IMTransport", "IMHTTP",
-        ]),
+        .executableTarget(name: "imserver", dependencies: ["IMCommandLine", "IMServer", "IMConfig", "IMJSON", "IMProtocol", "IMTransport", "IMHTTP", "IMStore"]),
         .executableTarget(name: "imchaos", dependencies: ["IMChaos", "IMCommandLine", "IMJSON", "IMTransport", "IMHTTP"]),
         // Encode/decode throughput of the MQTT codec.
         .executableTarget(name: "mqtt-bench", dependencies: ["MQTT"]),
