@@ -69,7 +69,7 @@ let package = Package(
         // The shell: profiles, sessions, the REPL and the script runner behind imsh.
         .target(name: "IMShell", dependencies: [
             "IMEngine", "IMServer", "IMProfiles", "LineEditor", "IMProtocol", "IMHTTP", "IMHTTPClient", "IMTransport", "IMConfig", "IMJSON",
-            "IMCommandLine", "IMTimeline", "IMProcess",
+            "IMCommandLine", "IMTimeline", "IMProcess", "IMChaos",
         ]),
 
         // Connection logs as pictures: lanes of status spans (terminal, SVG, HTML) and the bench report's charts.

@@ -14,6 +14,8 @@ struct TestOptions: Sendable {
     var filter: String?
     var junit: String?
     var json: Bool
+    /// Given to every scenario's imsh (`--seed`): what `link ACCOUNT loss` loses.
+    var seed: UInt64
 
     /// How long a scenario may run unless `--timeout` says otherwise, in seconds.
     static let defaultTimeout = 60.0
@@ -32,6 +34,7 @@ struct TestOptions: Sendable {
             OptionSpec("--filter", value: "TEXT", help: "run only the scenarios whose path contains TEXT"),
             OptionSpec("--junit", value: "FILE", help: "also write a JUnit XML report to FILE"),
             OptionSpec("--json", help: "print one JSON object per scenario and a summary"),
+            OptionSpec("--seed", value: "N", help: "seed the scenarios' random steps (link loss) with N (default: drawn, and printed)"),
         ],
         epilogue: """
             PATH is a scenario file (an imsh script), or a directory: each *.imsh file in it, by
@@ -57,5 +60,6 @@ struct TestOptions: Sendable {
         filter = parsed.value("--filter")
         junit = parsed.value("--junit")
         json = parsed.has("--json")
+        seed = try reader.integer("--seed", in: 0...ShellOptions.maximumSeed).map(UInt64.init) ?? ShellOptions.drawSeed()
     }
 }
