@@ -108,4 +108,22 @@ struct FaultStepTests {
         // Heartbeat 1 s: the silence is found 0.5 to 1.5 s after the black hole began.
         #expect(results.filter { $0.string("command") == "expect" }.map { $0["ok"] == true } == [true, true, true], "\(run.stdout)")
     }
+
+    @Test func retriesAreCheckedAsPlannedAndAsTheyCome() async throws {
+        let sandbox = Self.sandbox()
+        let run = try await sandbox.json("""
+            connect bob-phone
+            server stop
+            expect bob-phone retries 0.05,0.25,0.5
+            net bob-phone change
+            sleep 0.3
+            expect bob-phone retries 0.05,0.5 --within 2
+            expect bob-phone retries 0.05,0.25,0.5,1,2 --within 1
+            """, ["--profile", "dev"])
+        let expects = run.results().filter { $0.string("command") == "expect" }
+        #expect(expects.map { $0["ok"] == true } == [true, false, false], "\(run.stdout)")
+        #expect(expects[0].string("met")?.hasPrefix("its retries came 0.05") == true, "\(run.stdout)")
+        #expect(expects[1].string("error")?.contains("retry 2 of its latest schedule planned 0.25 s, not 0.5 s (attempt 2 in 0.05 s at ") == true, "\(run.stdout)")
+        #expect(expects[2].string("error")?.contains("its latest schedule made") == true && expects[2].string("error")?.contains("not the 6 awaited") == true, "\(run.stdout)")
+    }
 }

@@ -65,6 +65,7 @@ struct ParserTests {
         #expect(try parse("link a loss 10") == .link(ref("a"), .loss(percent: 10)))
         #expect(try parse("link a blackhole") == .link(ref("a"), .blackhole))
         #expect(try parse("require embedded") == .require(.embedded))
+        #expect(try parse("expect a retries 0.05,0.25 --tolerance 0.2") == .expect(ref("a"), Expectation(.retries([0.05, 0.25], tolerance: 0.2), seconds: 10.3)))
         #expect(try parse("quit") == .quit)
         #expect(try parse("exit") == .quit)
     }
@@ -106,6 +107,9 @@ struct ParserTests {
         #expect(error("link a loss 101") == "link loss PERCENT: '101' is not a whole number from 0 to 100")
         #expect(error("link a blackhole 5") == "link: too many arguments; usage: link ACCOUNT delay MS|loss PERCENT|blackhole|clear")
         #expect(error("require luck") == "require: 'luck' is not a requirement; give api or embedded")
+        #expect(error("expect a retries") == "expect: retries wants the waits, as in: retries 0.05,0.25,0.5")
+        #expect(error("expect a retries 0.05,,1") == "expect retries: '' is not a number of seconds from 0 to 3600")
+        #expect(error("expect a connected --tolerance 1") == "expect: --tolerance is for retries")
         #expect(error("kick a b") == "kick: too many arguments; usage: kick ACCOUNT")
         #expect(error("kick all") == "kick takes one account, not all")
         #expect(error("kick a/b/c") == "kick: a/b/c: expected PROFILE/ACCOUNT with one '/'")
