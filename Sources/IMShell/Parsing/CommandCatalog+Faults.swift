@@ -11,12 +11,7 @@ extension CommandCatalog {
             examples: ["server stop", "server start", "server kill"],
             arguments: [.choice(ServerAction.allCases.map(\.rawValue))],
             parse: { input throws(CommandSyntaxError) in
-                let arguments = try input.arguments()
-                try arguments.expectCount(1...1)
-                guard let action = ServerAction(rawValue: arguments.positionals[0]) else {
-                    throw CommandSyntaxError("server: '\(arguments.positionals[0])' is not an action; give stop, start or kill")
-                }
-                return .server(action)
+                .server(try CommandParser.oneWord(input, what: "an action"))
             }),
         CommandDefinition(
             "link", "ACCOUNT delay MS|loss PERCENT|blackhole|clear", "put a fault on one account's link to its server",
@@ -37,12 +32,7 @@ extension CommandCatalog {
             examples: ["require api", "require embedded"],
             arguments: [.choice(Requirement.allCases.map(\.rawValue))],
             parse: { input throws(CommandSyntaxError) in
-                let arguments = try input.arguments()
-                try arguments.expectCount(1...1)
-                guard let requirement = Requirement(rawValue: arguments.positionals[0]) else {
-                    throw CommandSyntaxError("require: '\(arguments.positionals[0])' is not a requirement; give api or embedded")
-                }
-                return .require(requirement)
+                .require(try CommandParser.oneWord(input, what: "a requirement"))
             }),
     ]
 }

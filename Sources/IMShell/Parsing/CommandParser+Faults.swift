@@ -2,6 +2,21 @@ extension CommandParser {
     /// The longest `link ACCOUNT delay` the proxy is asked for, in milliseconds (one minute).
     static let maximumLinkDelay = 60_000
 
+    /// The one word of `input` as a case of `Word` (`server stop`, `require api`), or an error
+    /// saying that it is not `what` and naming the cases.
+    static func oneWord<Word: RawRepresentable & CaseIterable>(
+        _ input: CommandInput, what: String
+    ) throws(CommandSyntaxError) -> Word where Word.RawValue == String {
+        let arguments = try input.arguments()
+        try arguments.expectCount(1...1)
+        guard let word = Word(rawValue: arguments.positionals[0]) else {
+            let names = Word.allCases.map(\.rawValue)
+            let listed = names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + names.last! : names.joined()
+            throw CommandSyntaxError("\(input.command): '\(arguments.positionals[0])' is not \(what); give \(listed)")
+        }
+        return word
+    }
+
     /// `link ACCOUNT delay MS|loss PERCENT|blackhole|clear`.
     static func parseLink(_ input: CommandInput) throws(CommandSyntaxError) -> ShellCommand {
         let arguments = try input.arguments()
