@@ -63,7 +63,8 @@ struct FaultStepTests {
         #expect(results.dropFirst().first?.string("skipped") == "needs the server API (profile far has no api)")
         #expect(results.count == 2, "the script ends at the unmet require: \(run.stdout)")
         let met = try await sandbox.json("require api\nrequire embedded\n", ["--profile", "faults"])
-        #expect(met.status == 0 && met.results().allSatisfy { $0["ok"] == true && $0["skipped"] == nil }, "\(met.stdout)")
+        #expect(met.status == 0, "\(met.stdout)")
+        #expect(met.results().map { $0.string("done") } == ["profile faults can call the server API", "profile faults is on the embedded server"])
     }
 
     @Test func aDelayedOrLossyLinkSlowsOneAccountOnly() async throws {

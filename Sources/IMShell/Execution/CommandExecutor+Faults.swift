@@ -76,7 +76,10 @@ extension CommandExecutor {
             unmet = profile.api == nil ? "needs the server API (profile \(profile.name) has no api)"
                 : profile.appSecret == nil ? "needs the server API (profile \(profile.name) has no appSecret)" : nil
         }
-        guard let unmet else { return CommandResult(command: "require", output: .done("profile \(profile.name) has \(requirement.rawValue)")) }
+        guard let unmet else {
+            let met = requirement == .api ? "can call the server API" : "is on the embedded server"
+            return CommandResult(command: "require", output: .done("profile \(profile.name) \(met)"))
+        }
         return CommandResult(command: "require", output: .skipped(reason: unmet))
     }
 }
