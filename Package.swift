@@ -62,25 +62,40 @@ let package = Package(
             "IMConfig", "IMJSON", "IMProtocol", "IMHTTP", "IMTransport", "IMEncoding",
         ]),
         // The IM server: device policy, connect limits, MQTT side and HTTP API.
-        .target(name: "IMServer", dependencies: ["IMConfig", "IMJSON", "IMStore", "IMPostgres", "IMProtocol", "MQTT", "IMTransport", "IMHTTP", "IMEncoding", "IMThreads"]),
+        .target(name: "IMServer", dependencies: [
+            "IMConfig", "IMJSON", "IMStore", "IMPostgres", "IMProtocol", "MQTT", "IMTransport", "IMHTTP", "IMEncoding",
+            "IMThreads",
+        ]),
         // The client session engine: reconnection policy, sessions, local database.
-        .target(name: "IMEngine", dependencies: ["CNetlink", "IMJSON", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP", "IMHTTPClient", "IMProcess", "IMThreads"]),
+        .target(name: "IMEngine", dependencies: [
+            "CNetlink", "IMJSON", "IMStore", "IMProtocol", "MQTT", "IMTransport", "IMHTTP", "IMHTTPClient", "IMProcess",
+            "IMThreads",
+        ]),
         // A TCP proxy that injects network faults (delay, throttle, black hole, reset, cut packets).
         .target(name: "IMChaos", dependencies: ["IMTransport", "MQTT", "IMThreads"]),
         // The REPL's line editor on libedit: prompt, completion, history, messages above the prompt.
         .target(name: "LineEditor", dependencies: ["CEdit"]),
 
         // The shell: profiles, sessions, the REPL and the script runner behind imsh.
-        .target(name: "IMShell", dependencies: ["IMEngine", "IMServer", "IMProfiles", "LineEditor", "IMProtocol", "IMHTTP", "IMHTTPClient", "IMTransport", "IMConfig", "IMJSON", "IMCommandLine", "IMTimeline", "IMProcess", "IMEncoding", "IMStore", "IMThreads"]),
+        .target(name: "IMShell", dependencies: [
+            "IMEngine", "IMServer", "IMProfiles", "LineEditor", "IMProtocol", "IMHTTP", "IMHTTPClient", "IMTransport",
+            "IMConfig", "IMJSON", "IMCommandLine", "IMTimeline", "IMProcess", "IMEncoding", "IMStore", "IMThreads",
+            "IMChaos",
+        ]),
 
         // Connection logs as pictures: lanes of status spans (terminal, SVG, HTML) and the bench report's charts.
         .target(name: "IMTimeline", dependencies: ["IMEngine", "IMJSON", "IMTransport", "IMThreads"]),
 
         // imsh bench: many accounts at once, measured (connect, messages, reconnect).
-        .target(name: "IMBench", dependencies: ["IMEngine", "IMServer", "IMProfiles", "IMTransport", "IMProcess", "IMCommandLine", "IMProtocol", "IMHTTP", "IMHTTPClient", "IMTimeline", "IMJSON", "MQTT", "IMThreads"]),
+        .target(name: "IMBench", dependencies: [
+            "IMEngine", "IMServer", "IMProfiles", "IMTransport", "IMProcess", "IMCommandLine", "IMProtocol", "IMHTTP",
+            "IMHTTPClient", "IMTimeline", "IMJSON", "MQTT", "IMThreads",
+        ]),
 
         .executableTarget(name: "imsh", dependencies: ["IMShell", "IMBench", "IMCommandLine", "IMProcess"]),
-        .executableTarget(name: "imserver", dependencies: ["IMCommandLine", "IMServer", "IMConfig", "IMJSON", "IMProtocol", "IMTransport", "IMHTTP", "IMStore"]),
+        .executableTarget(name: "imserver", dependencies: [
+            "IMCommandLine", "IMServer", "IMConfig", "IMJSON", "IMProtocol", "IMTransport", "IMHTTP", "IMStore",
+        ]),
         .executableTarget(name: "imchaos", dependencies: ["IMChaos", "IMCommandLine", "IMJSON", "IMTransport", "IMHTTP"]),
         // Encode/decode throughput of the MQTT codec.
         .executableTarget(name: "mqtt-bench", dependencies: ["MQTT"]),
@@ -105,13 +120,24 @@ let package = Package(
             "TestSupport", "IMChaos", "IMProcess", "IMEngine", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMStore",
             "IMHTTP", "IMEncoding",
         ]),
-        .testTarget(name: "IMBenchTests", dependencies: ["IMBench", "IMProcess", "IMJSON", "IMTransport", "TestSupport", "imsh", "imserver", "IMEngine", "MQTT", "IMThreads"]),
-        .testTarget(name: "IMChaosTests", dependencies: ["TestSupport", "IMChaos", "IMProcess", "IMTransport", "MQTT", "IMThreads"]),
+        .testTarget(name: "IMBenchTests", dependencies: [
+            "IMBench", "IMProcess", "IMJSON", "IMTransport", "TestSupport", "imsh", "imserver", "IMEngine", "MQTT",
+            "IMThreads",
+        ]),
+        .testTarget(name: "IMChaosTests", dependencies: [
+            "TestSupport", "IMChaos", "IMProcess", "IMTransport", "MQTT", "IMThreads",
+        ]),
         // 200 engine sessions through the fault proxy to an imserver process killed every 20 s (IMSH_SOAK_SECONDS).
-        .testTarget(name: "SoakTests", dependencies: ["TestSupport", "IMChaos", "IMEngine", "IMProcess", "IMProtocol", "IMTransport", "MQTT", "IMThreads"]),
+        .testTarget(name: "SoakTests", dependencies: [
+            "TestSupport", "IMChaos", "IMEngine", "IMProcess", "IMProtocol", "IMTransport", "MQTT", "IMThreads",
+        ]),
         .testTarget(name: "IMTimelineTests", dependencies: ["IMTimeline", "IMEngine"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TestSupport"]),
-        .testTarget(name: "IMShellTests", dependencies: ["IMProcess", "TestSupport", "IMShell", "imsh", "IMProfiles", "IMEngine", "IMServer", "IMProtocol", "IMTransport", "IMConfig", "IMHTTPClient", "imserver", "imchaos", "IMHTTP", "IMJSON", "IMTimeline", "IMThreads"]),
+        .testTarget(name: "IMShellTests", dependencies: [
+            "IMProcess", "TestSupport", "IMShell", "imsh", "IMProfiles", "IMEngine", "IMServer", "IMProtocol",
+            "IMTransport", "IMConfig", "IMHTTPClient", "imserver", "imchaos", "IMHTTP", "IMJSON", "IMTimeline",
+            "IMThreads",
+        ]),
         // What several test targets share: a deadline for async tests, a pseudo-terminal and a model of its screen,
         // and a look into the SQLite files a killed process left.
         .target(name: "TestSupport", dependencies: [

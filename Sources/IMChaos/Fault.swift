@@ -10,6 +10,9 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
     case delay(Duration)
     /// At most this many bytes a second cross, in each direction.
     case throttle(bytesPerSecond: Int)
+    /// This percentage of chunks is lost once and crosses a retransmission timeout late (the
+    /// ones after it wait behind it, as TCP holds them), as TCP over a lossy path shows loss.
+    case loss(percent: Int)
     /// Nothing crosses and no socket closes, as when packets are lost.
     case blackhole
     /// Both sides are reset (RST) at once.
@@ -22,6 +25,7 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
         case .pass: return .pass
         case .delay: return .delay
         case .throttle: return .throttle
+        case .loss: return .loss
         case .blackhole: return .blackhole
         case .close: return .close
         case .cut: return .cut
@@ -35,11 +39,12 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
         return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
     }
 
-    /// The fault as the `fault` command spells it: `delay 120`, `throttle 2000`, `cut`.
+    /// The fault as the `fault` command spells it: `delay 120`, `throttle 2000`, `loss 10`, `cut`.
     public var description: String {
         switch self {
         case .delay: return "delay \(delayMilliseconds ?? 0)"
         case .throttle(let rate): return "throttle \(rate)"
+        case .loss(let percent): return "loss \(percent)"
         default: return kind.rawValue
         }
     }

@@ -3,6 +3,7 @@ public enum FaultKind: String, CaseIterable, Sendable, Hashable {
     case pass
     case delay
     case throttle
+    case loss
     case blackhole
     case close
     case cut

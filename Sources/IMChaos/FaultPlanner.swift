@@ -38,6 +38,7 @@ public struct FaultPlanner: Sendable {
         case .pass: fault = .pass
         case .delay: fault = .delay(.milliseconds(generator.value(in: plan.delays)))
         case .throttle: fault = .throttle(bytesPerSecond: generator.value(in: plan.rates))
+        case .loss: fault = .loss(percent: generator.value(in: plan.losses))
         case .blackhole: fault = .blackhole
         case .close: fault = .close
         case .cut: fault = .cut

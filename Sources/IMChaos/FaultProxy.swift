@@ -11,6 +11,9 @@ import IMTransport
 /// - `delay(d)`: each chunk read is forwarded `d` after it arrived, in order; a close crosses
 ///   after the bytes before it.
 /// - `throttle(r)`: at most `r` bytes a second cross each way, in pieces of 1/20 s worth.
+/// - `loss(p)`: each chunk read is lost, p times in a hundred, and crosses
+///   `LinkConditions.retransmissionTimeout` late, those after it behind it, as TCP delivers
+///   over a lossy path. The draws come from the proxy's `seed`, in the order chunks are read.
 /// - `blackhole`: nothing crosses and no socket closes. Bytes read are held (reading pauses
 ///   past 1 MiB, pushing back on the sender as a full TCP window would) and cross in order
 ///   when `pass` lifts the black hole. A connection accepted meanwhile is not carried on to
@@ -20,7 +23,7 @@ import IMTransport
 /// - `cut`: the next MQTT packet to cross, either way, is forwarded up to half its length
 ///   (at least one byte, never all); then its receiver gets a FIN and the sender a reset.
 ///   Packets are found by their fixed headers.
-/// - `pass`: clears delay, throttle, black hole and a cut not yet made.
+/// - `pass`: clears delay, throttle, loss, black hole and a cut not yet made.
 ///
 /// Faults can also come at random from a seed (`startRandomFaults`). Every fault injected and
 /// every cut made is reported to `onEvent`, on the proxy's loop thread (it must not block).
@@ -35,15 +38,16 @@ public final class FaultProxy: Sendable {
     /// The port clients connect to.
     public var port: UInt16 { address.port }
 
-    /// Listens on `host:port` (numeric; port 0 picks one) and forwards to `targetHost:targetPort`.
+    /// Listens on `host:port` (numeric; port 0 picks one) and forwards to `targetHost:targetPort`;
+    /// `seed` draws the chunks `loss` loses.
     public init(
-        host: String = "127.0.0.1", port: UInt16 = 0, targetHost: String = "127.0.0.1", targetPort: UInt16,
+        host: String = "127.0.0.1", port: UInt16 = 0, targetHost: String = "127.0.0.1", targetPort: UInt16, seed: UInt64 = 0,
         onEvent: @escaping @Sendable (ProxyEvent) -> Void = { _ in }
     ) throws(TransportError) {
         let group = try EventLoopGroup(threads: 1, name: "fault-proxy")
         let loop = group.loops[0]
         let state = LoopBound(
-            ProxyState(loop: loop, targetHost: targetHost, targetPort: targetPort, onEvent: onEvent), loop: loop)
+            ProxyState(loop: loop, targetHost: targetHost, targetPort: targetPort, seed: seed, onEvent: onEvent), loop: loop)
         do {
             listener = try Listener(host: host, port: port, group: group, options: ConnectionOptions(framing: .raw)) { client in
                 state.value.accept(client)

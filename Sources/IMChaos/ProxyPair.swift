@@ -93,7 +93,8 @@ final class ProxyPair {
     func received(_ bytes: [UInt8], fromClient: Bool) {
         guard !isFinished else { return }
         let pipe = fromClient ? toServer : toClient
-        pipe.append(bytes, delay: conditions.delay, now: .now)
+        let lost = state.drawsLoss(conditions.lossPercent)
+        pipe.append(bytes, delay: conditions.delay + (lost ? LinkConditions.retransmissionTimeout : .zero), now: .now)
         pump(pipe)
         updateReading(pipe)
     }

@@ -16,13 +16,21 @@ final class ProxyState {
     var accepted = 0
     var planner: FaultPlanner?
     var randomTimer: TimerID?
+    /// Draws which chunks a `loss` loses, in the order they are read.
+    private var losses: SeededGenerator
     private let onEvent: @Sendable (ProxyEvent) -> Void
 
-    init(loop: EventLoop, targetHost: String, targetPort: UInt16, onEvent: @escaping @Sendable (ProxyEvent) -> Void) {
+    init(loop: EventLoop, targetHost: String, targetPort: UInt16, seed: UInt64, onEvent: @escaping @Sendable (ProxyEvent) -> Void) {
         self.loop = loop
         self.targetHost = targetHost
         self.targetPort = targetPort
+        losses = SeededGenerator(seed: seed)
         self.onEvent = onEvent
+    }
+
+    /// Whether the next chunk read is lost, `percent` in a hundred; no draw for 0.
+    func drawsLoss(_ percent: Int) -> Bool {
+        percent > 0 && losses.value(in: 0...99) < percent
     }
 
     func report(_ event: ProxyEvent) { onEvent(event) }

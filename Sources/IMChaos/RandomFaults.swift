@@ -10,10 +10,12 @@ public struct RandomFaults: Sendable, Equatable {
     public var delays: ClosedRange<Int>
     /// A drawn throttle, in bytes a second.
     public var rates: ClosedRange<Int>
+    /// A drawn loss, in percent.
+    public var losses: ClosedRange<Int>
 
     public init(
         seed: UInt64, every: Duration = .seconds(1), kinds: [FaultKind] = [.delay, .throttle, .close, .blackhole, .cut],
-        delays: ClosedRange<Int> = 20...500, rates: ClosedRange<Int> = 1_000...50_000
+        delays: ClosedRange<Int> = 20...500, rates: ClosedRange<Int> = 1_000...50_000, losses: ClosedRange<Int> = 5...50
     ) {
         precondition(!kinds.isEmpty, "RandomFaults needs at least one kind")
         precondition(every > .zero, "RandomFaults needs a positive interval")
@@ -22,5 +24,6 @@ public struct RandomFaults: Sendable, Equatable {
         self.kinds = kinds
         self.delays = delays
         self.rates = rates
+        self.losses = losses
     }
 }

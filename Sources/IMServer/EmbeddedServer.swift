@@ -158,6 +158,12 @@ public final class EmbeddedServer: Sendable {
     /// way answered, a short wait for clients to close, then the store and the loop.
     /// A second call does nothing.
     public func stop() async {
+        await shutDown { $0.beginShutdown() }
+    }
+
+    /// Closes the listeners, runs `begin` on the core (once: a later call does nothing), then
+    /// waits for the clients to go and closes the store and the loop.
+    func shutDown(_ begin: @escaping @Sendable (BrokerCore) -> Void) async {
         listener.close()
         tlsListener?.close()
         webSocketListener?.close()
@@ -165,7 +171,7 @@ public final class EmbeddedServer: Sendable {
         let core = self.core
         let started = await onLoop { () -> Bool in
             guard !core.value.shuttingDown else { return false }
-            core.value.beginShutdown()
+            begin(core.value)
             return true
         }
         guard started == true else { return }

@@ -17,7 +17,7 @@ enum ChaosCommand {
         options: [
             OptionSpec("--target", value: "HOST:PORT", help: "the server to forward to (required)"),
             OptionSpec("--listen", value: "HOST:PORT", help: "where clients connect (default 127.0.0.1:0: a free port)"),
-            OptionSpec("--seed", value: "N", help: "seed of the random faults (default: drawn, and printed)"),
+            OptionSpec("--seed", value: "N", help: "seed of the random faults and of loss (default: drawn, and printed)"),
             OptionSpec("--every", value: "DURATION", help: "time between random faults, as 1s, 500ms, 2m (default 1s)"),
             OptionSpec("--faults", value: "LIST", help: "kinds drawn, comma-separated (default delay,throttle,close,blackhole,cut)"),
             OptionSpec("--json", help: "print JSON objects, one a line"),
@@ -36,7 +36,8 @@ enum ChaosCommand {
         commands (standard input, one a line):
           list                      the open connections and their faults
           fault all|ID KIND         put a fault on every connection (and new ones) or on one;
-                                    KIND: pass, blackhole, close, cut, delay MS, throttle BYTES-PER-SECOND
+                                    KIND: pass, blackhole, close, cut, delay MS, throttle BYTES-PER-SECOND,
+                                    loss PERCENT
           random on|off             start or stop random faults
           help                      this list
           quit                      stop the proxy and exit
@@ -65,7 +66,7 @@ enum ChaosCommand {
         do {
             proxy = try FaultProxy(
                 host: options.listen.host, port: options.listen.port, targetHost: options.target.host,
-                targetPort: options.target.port, onEvent: output.event)
+                targetPort: options.target.port, seed: options.random.seed, onEvent: output.event)
         } catch {
             CommandLineTool.writeError("imchaos: \(error)\n")
             exit(1)

@@ -28,6 +28,7 @@ struct ChaosOutput: Sendable {
             ]
             if let milliseconds = fault.fault.delayMilliseconds { object.append(("ms", .integer(milliseconds))) }
             if case .throttle(let rate) = fault.fault { object.append(("bytesPerSecond", .integer(Int64(rate)))) }
+            if case .loss(let percent) = fault.fault { object.append(("percent", .integer(Int64(percent)))) }
             object.append(("origin", .string(fault.origin.rawValue)))
             write(.object(JSONObject(object)))
         case .cut(let cut):

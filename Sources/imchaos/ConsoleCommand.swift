@@ -48,10 +48,13 @@ enum ConsoleCommand: Equatable {
         case ("throttle", 3):
             guard let value, value > 0 else { throw UsageError("throttle wants bytes a second, at least 1") }
             return .fault(target, .throttle(bytesPerSecond: value))
-        case ("delay", _), ("throttle", _):
-            throw UsageError("\(arguments[1]) wants a number: delay MS, throttle BYTES-PER-SECOND")
+        case ("loss", 3):
+            guard let value, (0...100).contains(value) else { throw UsageError("loss wants a percentage from 0 to 100") }
+            return .fault(target, .loss(percent: value))
+        case ("delay", _), ("throttle", _), ("loss", _):
+            throw UsageError("\(arguments[1]) wants a number: delay MS, throttle BYTES-PER-SECOND, loss PERCENT")
         default:
-            throw UsageError("unknown fault '\(arguments[1...].joined(separator: " "))': use pass, blackhole, close, cut, delay MS or throttle BPS")
+            throw UsageError("unknown fault '\(arguments[1...].joined(separator: " "))': use pass, blackhole, close, cut, delay MS, throttle BPS or loss PERCENT")
         }
     }
 }

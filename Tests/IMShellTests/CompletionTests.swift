@@ -11,7 +11,7 @@ struct CompletionTests {
         #expect(complete("") == CommandCatalog.all.map(\.name))
         #expect(complete("co") == ["connect"])
         #expect(complete("  di") == ["disconnect"])
-        #expect(complete("s") == ["status", "send", "sleep", "skip"])
+        #expect(complete("s") == ["status", "send", "server", "sleep", "skip"])
         #expect(complete("exp") == ["expect", "expire-token"])
         #expect(complete("xyz") == [])
     }

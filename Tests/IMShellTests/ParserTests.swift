@@ -60,6 +60,12 @@ struct ParserTests {
             .accounts([ref("a"), ref("b")]),
             TimelineRequest(until: .timeOfDay(hour: 13, minute: 5, second: 0), svgFile: "/tmp/t.svg", htmlFile: "t.html")))
         #expect(try parse("sleep 0.25") == .sleep(seconds: 0.25))
+        #expect(try parse("server kill") == .server(.kill))
+        #expect(try parse("link a delay 250") == .link(ref("a"), .delay(milliseconds: 250)))
+        #expect(try parse("link a loss 10") == .link(ref("a"), .loss(percent: 10)))
+        #expect(try parse("link a blackhole") == .link(ref("a"), .blackhole))
+        #expect(try parse("require embedded") == .require(.embedded))
+        #expect(try parse("expect a retries 0.05,0.25 --tolerance 0.2") == .expect(ref("a"), Expectation(.retries([0.05, 0.25], tolerance: 0.2), seconds: 10.3)))
         #expect(try parse("quit") == .quit)
         #expect(try parse("exit") == .quit)
     }
@@ -69,6 +75,7 @@ struct ParserTests {
             "help", "profiles", "use p", "accounts", "connect a", "disconnect a", "kick a", "block a 1", "unblock a",
             "expire-token a", "status", "send a b c", "history a", "net a up", "background a", "foreground a", "log",
             "wait a connected", "sleep 0", "quit", "timeline", "deactivate a", "reactivate a", "expect a connected", "skip why",
+            "server stop", "link a clear", "require api",
         ]
         #expect(Set(try samples.map { try parse($0).name }) == Set(CommandCatalog.all.map(\.name)))
     }
@@ -94,6 +101,15 @@ struct ParserTests {
         #expect(error("connect a --timeout soon") == "connect --timeout: 'soon' is not a number of seconds from -86400 to 86400")
         #expect(error("connect a --force") == "connect: unknown option --force; it takes --kick-enable, --no-wait, --timeout")
         #expect(error("kick") == "kick: missing arguments; usage: kick ACCOUNT")
+        #expect(error("server restart") == "server: 'restart' is not an action; give stop, start or kill")
+        #expect(error("link a jitter") == "link: 'jitter' is not a fault; give delay MS, loss PERCENT, blackhole or clear")
+        #expect(error("link a delay") == "link: delay needs a number, as in: link a delay 200")
+        #expect(error("link a loss 101") == "link loss PERCENT: '101' is not a whole number from 0 to 100")
+        #expect(error("link a blackhole 5") == "link: too many arguments; usage: link ACCOUNT delay MS|loss PERCENT|blackhole|clear")
+        #expect(error("require luck") == "require: 'luck' is not a requirement; give api or embedded")
+        #expect(error("expect a retries") == "expect: retries wants the waits, as in: retries 0.05,0.25,0.5")
+        #expect(error("expect a retries 0.05,,1") == "expect retries: '' is not a number of seconds from 0 to 3600")
+        #expect(error("expect a connected --tolerance 1") == "expect: --tolerance is for retries")
         #expect(error("kick a b") == "kick: too many arguments; usage: kick ACCOUNT")
         #expect(error("kick all") == "kick takes one account, not all")
         #expect(error("kick a/b/c") == "kick: a/b/c: expected PROFILE/ACCOUNT with one '/'")

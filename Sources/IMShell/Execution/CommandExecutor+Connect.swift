@@ -91,6 +91,7 @@ extension CommandExecutor {
             _ = try await registry.engine(for: profile)
             parameters.servers = try await registry.server.webServers(tls: profile.tls != nil)
         }
+        if let proxy = await registry.links.address(of: account.reference) { parameters.servers = [proxy] }
         return parameters
     }
 

@@ -60,6 +60,8 @@ extension CommandExecutor {
             if let left { return .failed("went \(Self.describe(left))") }
             let now = book.status(of: account)
             return now == status ? nil : .failed("it is \(now.name) (\(now.rawValue))")
+        case let .retries(waits, tolerance):
+            return retriesVerdict(account, waits, tolerance: tolerance)
         case let .status(status, code, by):
             guard let change = reaching(status, account, since: mark) else {
                 if let termination = Self.termination(of: account, in: book) { return .failed("it ended for good: \(termination)") }
@@ -85,6 +87,8 @@ extension CommandExecutor {
             return .met("none came for \(time)")
         case .stays(let status):
             return .met("it stayed \(status.name) for \(time)")
+        case let .retries(waits, tolerance):
+            return retriesVerdict(account, waits, tolerance: tolerance) ?? retriesShortfall(account, waits)
         case let .status(status, code, by):
             guard let change = reaching(status, account, since: mark) else {
                 let now = book.status(of: account)

@@ -17,12 +17,13 @@ public final class CommandExecutor: Sendable {
     /// How long `send` waits for the server's acknowledgement before calling the message pending.
     static let sendAcknowledgementWait: Duration = .seconds(5)
 
-    public init(context: ShellContext, redactor: SecretRedactor, router: EventRouter = EventRouter(book: SessionBook())) {
+    /// `seed` draws what `link ACCOUNT loss` loses: the same seed, the same draws.
+    public init(context: ShellContext, redactor: SecretRedactor, router: EventRouter = EventRouter(book: SessionBook()), seed: UInt64 = 0) {
         self.context = context
         self.redactor = redactor
         self.router = router
         let data = context.dataDirectory.path
-        registry = SessionRegistry(profiles: context.profiles, dataDirectory: data, router: router)
+        registry = SessionRegistry(profiles: context.profiles, dataDirectory: data, router: router, seed: seed)
     }
 
     public var book: SessionBook { router.book }
@@ -116,6 +117,12 @@ public final class CommandExecutor: Sendable {
             return try await wait(selection, for: state, timeout: timeout)
         case let .expect(account, expectation):
             return try await expect(account, expectation)
+        case .server(let action):
+            return try await server(action)
+        case let .link(account, fault):
+            return try await link(account, fault)
+        case .require(let requirement):
+            return try require(requirement)
         case .skip(let reason):
             return CommandResult(command: name, output: .skipped(reason: reason))
         case .sleep(let seconds):

@@ -15,6 +15,10 @@ actor EmbeddedServerHost {
     let servesTLS: Bool
     private var starting: Task<EmbeddedServer, any Error>?
     private var stopped = false
+    /// `server stop` or `server kill` ended it; `server start` brings it back.
+    private var isDown = false
+    /// The ports of the first server, which a server started again takes again.
+    private var ports: Ports?
 
     init(profiles: [Profile], dataDirectory: String) {
         var apps: [AppSettings] = []
@@ -45,27 +49,31 @@ actor EmbeddedServerHost {
     /// The running server, started if needed.
     func running() async throws(ShellError) -> EmbeddedServer {
         guard !stopped else { throw ShellError("the embedded server has stopped") }
+        guard !isDown else { throw ShellError("the embedded server is stopped ('server start' starts it again)") }
         let task: Task<EmbeddedServer, any Error>
         if let starting {
             task = starting
         } else {
+            let ports = self.ports ?? Ports()
             var options = EmbeddedServer.Options(
-                configuration: ServerConfiguration(apps: apps), mqttPort: 0, apiPort: 0, dataDirectory: dataDirectory)
+                configuration: ServerConfiguration(apps: apps), mqttPort: ports.mqtt, apiPort: ports.api, dataDirectory: dataDirectory)
             let servesTLS = self.servesTLS, directory = dataDirectory
             // Web-platform accounts reach it over WebSocket, as browsers must.
-            options.webSocketPort = 0
+            options.webSocketPort = ports.webSocket
             task = Task {
                 if servesTLS {
                     options.tls = try Self.developmentIdentity(dataDirectory: directory)
-                    options.mqttTLSPort = 0
-                    options.secureWebSocketPort = 0
+                    options.mqttTLSPort = ports.mqttTLS
+                    options.secureWebSocketPort = ports.secureWebSocket
                 }
                 return try await EmbeddedServer.start(options)
             }
             starting = task
         }
         do {
-            return try await task.value
+            let server = try await task.value
+            if ports == nil { ports = Ports(server) }
+            return server
         } catch {
             starting = nil
             throw ShellError("the embedded server cannot start (data in \(dataDirectory)): \(error)")
@@ -83,6 +91,13 @@ actor EmbeddedServerHost {
         return [ServerAddress(host: plain.host, port: plain.port, webSocketPath: ServerAddress.defaultWebSocketPath)]
     }
 
+    /// Where an MQTT (not web) account of an embedded profile connects: over TLS when the profile uses TLS.
+    func mqttServers(tls: Bool) async throws(ShellError) -> [ServerAddress] {
+        let running = try await running()
+        if tls, let secure = running.mqttTLSAddress { return [ServerAddress(host: secure.host, port: secure.port, tls: true)] }
+        return [ServerAddress(host: running.mqttAddress.host, port: running.mqttAddress.port)]
+    }
+
     /// Stops the server if it ever started; later `running()` calls fail.
     func stop() async {
         stopped = true
@@ -90,8 +105,49 @@ actor EmbeddedServerHost {
         if let server = try? await task.value { await server.stop() }
     }
 
+    /// `server stop` (gracefully) or `server kill` (as a crash): ends the running server,
+    /// keeping its store and its ports for `resume()`; until then connections are refused.
+    func interrupt(crash: Bool) async throws(ShellError) {
+        guard !stopped else { throw ShellError("the embedded server has stopped") }
+        guard !isDown else { throw ShellError("the embedded server is stopped already") }
+        guard let task = starting, let server = try? await task.value else {
+            throw ShellError("the embedded server is not running yet: it starts with the first connect (or server API call) of an embedded profile")
+        }
+        starting = nil
+        isDown = true
+        if crash { await server.kill() } else { await server.stop() }
+    }
+
+    /// `server start`: the server again, on the ports it had, with the store it kept.
+    func resume() async throws(ShellError) -> EmbeddedServer {
+        guard isDown else { throw ShellError("the embedded server is running already") }
+        isDown = false
+        return try await running()
+    }
+
     private static func randomSecret() -> String {
         (try? Hex.encode(Crypto.randomBytes(16))) ?? "imsh-embedded-\(WallClock.milliseconds())"
+    }
+}
+
+extension EmbeddedServerHost {
+    /// The ports a server listens on; 0 picks a free one (the first start).
+    struct Ports: Sendable {
+        var mqtt: UInt16 = 0
+        var api: UInt16 = 0
+        var webSocket: UInt16 = 0
+        var mqttTLS: UInt16 = 0
+        var secureWebSocket: UInt16 = 0
+
+        init() {}
+
+        init(_ server: EmbeddedServer) {
+            mqtt = server.mqttAddress.port
+            api = server.apiAddress.port
+            webSocket = server.webSocketAddress?.port ?? 0
+            mqttTLS = server.mqttTLSAddress?.port ?? 0
+            secureWebSocket = server.secureWebSocketAddress?.port ?? 0
+        }
     }
 }
 

@@ -19,6 +19,8 @@ actor SessionRegistry {
     let dataDirectory: String
     let router: EventRouter
     let server: EmbeddedServerHost
+    /// The fault proxies of `link`, in front of some accounts.
+    let links: LinkProxies
     private var engines: [String: Task<SessionEngine, any Error>] = [:]
     private var sessions: [AccountReference: Session] = [:]
     /// Accounts whose simulated network is down (`net ACCOUNT down`), session or not.
@@ -28,7 +30,8 @@ actor SessionRegistry {
     /// Taken before the first engine or server starts, held until the process ends.
     private var dataLock: DataLock?
 
-    init(profiles: ProfileSet, dataDirectory: String, router: EventRouter) {
+    init(profiles: ProfileSet, dataDirectory: String, router: EventRouter, seed: UInt64) {
+        links = LinkProxies(seed: seed)
         self.profiles = profiles
         self.dataDirectory = dataDirectory
         self.router = router
@@ -119,12 +122,7 @@ actor SessionRegistry {
                 let servers: [ServerAddress]
                 switch profile.server {
                 case .embedded:
-                    let running = try await server.running()
-                    if profile.tls != nil, let secure = running.mqttTLSAddress {
-                        servers = [ServerAddress(host: secure.host, port: secure.port, tls: true)]
-                    } else {
-                        servers = [ServerAddress(host: running.mqttAddress.host, port: running.mqttAddress.port)]
-                    }
+                    servers = try await server.mqttServers(tls: profile.tls != nil)
                 case .addresses(let addresses):
                     servers = addresses
                 }
@@ -185,8 +183,15 @@ actor SessionRegistry {
             // would, without a TCP connection and an HTTP exchange per account.
             if profile.server == .embedded {
                 try await self.lockData()
+                let running: EmbeddedServer
+                do throws(ShellError) {
+                    running = try await self.server.running()
+                } catch {
+                    // Stopped ('server stop') or not starting: as an API that does not answer, retried.
+                    throw TokenProviderFailure(error.message, condition: .unavailable)
+                }
                 do {
-                    return try await self.server.running().backend.issueToken(appKey: profile.appKey, userID: userID)
+                    return try await running.backend.issueToken(appKey: profile.appKey, userID: userID)
                 } catch let error as ServerError {
                     throw TokenProviderFailure(error.description, condition: error.tokenCondition)
                 }
@@ -229,6 +234,7 @@ actor SessionRegistry {
             if let engine = try? await task.value { await engine.shutdown() }
         }
         engines = [:]
+        await links.stopAll()
         await server.stop()
         if let group = apiGroup.take() {
             // Joining the loop's thread blocks: not on the cooperative pool.

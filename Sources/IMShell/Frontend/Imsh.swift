@@ -55,7 +55,7 @@ public enum Imsh {
         }
         if let error = startup.activeProfileError { output.write("imsh: \(error)", isError: true) }
         let redactor = SecretRedactor(profiles: startup.context.profiles)
-        let executor = CommandExecutor(context: startup.context, redactor: redactor)
+        let executor = CommandExecutor(context: startup.context, redactor: redactor, seed: options.seed ?? ShellOptions.drawSeed())
         let interactive = script == nil && options.scriptFile == nil && isatty(STDIN_FILENO) == 1
         if interactive {
             return await InteractiveShell(executor: executor, json: options.json, style: style).run()

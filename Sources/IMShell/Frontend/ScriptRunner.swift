@@ -79,7 +79,7 @@ public struct ScriptRunner: Sendable {
     }
 
     /// Runs one command and shows its result, a failure with its `FILE:LINE`; false when the
-    /// script should stop (`quit`, `skip`).
+    /// script should stop (`quit`, `skip`, an unmet `require`).
     private func run(_ command: ShellCommand, line: Int, status: inout ExitStatus) async -> Bool {
         if command == .quit {
             // Every command has one result, in --json too; in text quit prints nothing. Like
@@ -92,7 +92,7 @@ public struct ScriptRunner: Sendable {
         if !result.ok { result.location = source.map { "\($0):\(line)" } ?? "line \(line)" }
         presenter.show(result)
         status.record(result)
-        if case .skip = command { return false }
+        if case .skipped = result.output { return false }
         return true
     }
 

@@ -11,6 +11,11 @@ public struct ShellOptions: Sendable, Equatable {
     /// A script file to run (`-` is standard input).
     public var scriptFile: String?
     public var json = false
+    /// Draws what `link ACCOUNT loss` loses; nil draws one (the link's result names it).
+    public var seed: UInt64?
+
+    /// The largest `--seed`: what JSON numbers and every shell carry exactly.
+    public static let maximumSeed = 1 << 53
 
     public init() {}
 
@@ -29,6 +34,7 @@ public struct ShellOptions: Sendable, Equatable {
             OptionSpec("--profile", short: "-p", value: "NAME", completion: .profileNames, help: "start with profile NAME active (else the first by name)"),
             OptionSpec("--command", short: "-c", value: "COMMANDS", help: "run COMMANDS (separated by ';' or newlines) and exit"),
             OptionSpec("--json", help: "print each result and event as one JSON object per line"),
+            OptionSpec("--seed", value: "N", help: "seed what 'link ACCOUNT loss' loses (default: drawn, and shown by link)"),
             OptionSpec("--list-profiles", help: "print the names of the profiles that load (what --profile accepts), one a line, and exit"),
             CompletionScript.option,
         ],
@@ -55,6 +61,7 @@ public struct ShellOptions: Sendable, Equatable {
         profile = parsed.value("--profile")
         commands = parsed.value("--command")
         json = parsed.has("--json")
+        seed = try OptionReader(parsed: parsed, command: Self.spec.name).integer("--seed", in: 0...Self.maximumSeed).map(UInt64.init)
         guard parsed.positionals.count <= 1 else {
             throw UsageError("give at most one script file (found \(parsed.positionals.count)); see 'imsh --help'")
         }
@@ -62,5 +69,12 @@ public struct ShellOptions: Sendable, Equatable {
         if commands != nil, scriptFile != nil {
             throw UsageError("give -c COMMANDS or a SCRIPT file, not both")
         }
+    }
+}
+
+extension ShellOptions {
+    /// A seed for a run given none: random, within what `--seed` accepts back.
+    public static func drawSeed() -> UInt64 {
+        UInt64.random(in: 0...UInt64(maximumSeed))
     }
 }

@@ -1,7 +1,7 @@
 /// Every shell command, declared once, in the order `help` lists them: the parser,
 /// completion, `help` and the man page test all read this table.
 public enum CommandCatalog {
-    public static let all: [CommandDefinition] = shell + sessions + admin + accounts + script
+    public static let all: [CommandDefinition] = shell + sessions + admin + accounts + faults + script
 
     /// The command called `name` (or one of its aliases).
     public static func named(_ name: String) -> CommandDefinition? {

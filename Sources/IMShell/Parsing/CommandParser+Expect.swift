@@ -32,6 +32,12 @@ extension CommandParser {
                 : .expect(account, Expectation(.message(pattern), seconds: within ?? Expectation.defaultWithin))
         }
         guard form != "no" else { throw CommandSyntaxError("expect: 'no' wants message, as in: expect \(account) no message --for 3") }
+        if what == "retries" {
+            guard form.isEmpty else { throw CommandSyntaxError("expect: stays wants a STATE, not retries") }
+            try refuse(["--match", "--code", "--by"], "is not for retries")
+            return .expect(account, try retries(Array(words), within: within, tolerance: try arguments.seconds("--tolerance", in: 0...60)))
+        }
+        try refuse(["--tolerance"], "is for retries")
         guard let state = status(named: what) else {
             let names = ConnectionStatus.allKnown.map(\.name).joined(separator: ", ")
             throw CommandSyntaxError("expect: '\(what)' is not a status or 'message'; give one of message, \(names)")
@@ -46,6 +52,18 @@ extension CommandParser {
         let code = try arguments.integer("--code", in: 1...99_999).map(ConnectErrorCode.init(rawValue:))
         let by = try arguments.values["--by"].map { (word) throws(CommandSyntaxError) in try reference(word, command: "expect --by") }
         return .expect(account, Expectation(.status(state, code: code, by: by), seconds: within ?? Expectation.defaultWithin))
+    }
+
+    /// `retries W,W,...`: the waits, in seconds, of a backoff schedule's first retries. Unless
+    /// `--within` says, the expectation waits for them all and 10 s more.
+    private static func retries(_ words: [String], within: Double?, tolerance: Double?) throws(CommandSyntaxError) -> Expectation {
+        guard words.count == 1 else { throw CommandSyntaxError("expect: retries wants the waits, as in: retries 0.05,0.25,0.5") }
+        var waits: [Double] = []
+        for text in words[0].split(separator: ",", omittingEmptySubsequences: false) {
+            waits.append(try CommandArguments.number(String(text), what: "expect retries", in: 0...3_600))
+        }
+        let kind = Expectation.Kind.retries(waits, tolerance: tolerance ?? Expectation.defaultTolerance)
+        return Expectation(kind, seconds: within ?? waits.reduce(Expectation.defaultWithin, +))
     }
 
     /// `[from USER] [TEXT...]` and `--match REGEX`: the text words are joined with one space, as `send` joins them.

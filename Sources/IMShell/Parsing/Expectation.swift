@@ -49,6 +49,9 @@ public struct Expectation: Equatable, Sendable, CustomStringConvertible {
         case status(ConnectionStatus, code: ConnectErrorCode?, by: AccountReference?)
         /// The account is in the status and stays in it for the whole time.
         case stays(ConnectionStatus)
+        /// The retries of the account's latest backoff schedule plan these waits (seconds), in
+        /// order, and each next retry comes that long after the one before, within `tolerance`.
+        case retries([Double], tolerance: Double)
     }
 
     public var kind: Kind
@@ -59,6 +62,8 @@ public struct Expectation: Equatable, Sendable, CustomStringConvertible {
     public static let defaultWithin = 10.0
     /// How long `no message` watches unless `--for` says otherwise.
     public static let defaultFor = 3.0
+    /// How far a retry may come from its planned wait unless `--tolerance` says otherwise, in seconds.
+    public static let defaultTolerance = 0.1
 
     public init(_ kind: Kind, seconds: Double) {
         self.kind = kind
@@ -80,6 +85,9 @@ public struct Expectation: Equatable, Sendable, CustomStringConvertible {
             return text + " within \(time)"
         case .stays(let status):
             return "to stay \(status.name) (\(status.rawValue)) for \(time)"
+        case let .retries(waits, tolerance):
+            let listed = waits.map { CommandExecutor.seconds($0) }.joined(separator: ", ")
+            return "retries after \(listed) (each within \(CommandExecutor.seconds(tolerance))) within \(time)"
         }
     }
 }

@@ -11,14 +11,14 @@ extension ShellCommand {
         case .timeline(let selection, _):
             return selection?.references ?? []
         case .kick(let account), .unblock(let account), .expireToken(let account), .deactivate(let account), .reactivate(let account),
-             .block(let account, _), .send(let account, _, _), .history(let account, _, _):
+             .block(let account, _), .send(let account, _, _), .history(let account, _, _), .link(let account, _):
             return [account]
         case .status(let account), .log(let account, _):
             return account.map { [$0] } ?? []
         case let .expect(account, expectation):
             if case .status(_, _, let by?) = expectation.kind { return [account, by] }
             return [account]
-        case .help, .profiles, .use, .accounts, .sleep, .skip, .quit:
+        case .help, .profiles, .use, .accounts, .sleep, .skip, .quit, .server, .require:
             return []
         }
     }

@@ -29,6 +29,12 @@ public enum ShellCommand: Equatable, Sendable {
     case wait(AccountSelection, ConnectionStatus, timeout: Double)
     /// An assertion with a deadline: a failed one fails the command and says what came instead.
     case expect(AccountReference, Expectation)
+    /// Stops, starts or crashes the embedded server.
+    case server(ServerAction)
+    /// Puts a fault on the account's link, through a proxy in front of it.
+    case link(AccountReference, LinkFault)
+    /// Ends the script as skipped unless the active profile meets the requirement.
+    case require(Requirement)
     /// Ends the script here, counted as skipped (`imsh test`), for the reason given.
     case skip(reason: String)
     case sleep(seconds: Double)
@@ -59,6 +65,9 @@ public enum ShellCommand: Equatable, Sendable {
         case .timeline: return "timeline"
         case .wait: return "wait"
         case .expect: return "expect"
+        case .server: return "server"
+        case .link: return "link"
+        case .require: return "require"
         case .skip: return "skip"
         case .sleep: return "sleep"
         case .quit: return "quit"

@@ -73,6 +73,8 @@ public struct JSONRenderer: Sendable {
             return [("account", .string(account.description)), ("expected", .string(expected))] + (met.map { [("met", .string($0))] } ?? [])
         case .skipped(let reason):
             return [("skipped", .string(reason))]
+        case .done(let text):
+            return [("done", .string(text))]
         case .help(nil):
             return [("commands", .array(CommandCatalog.all.map { help in
                 ["name": .string(help.name), "usage": .string(help.usage), "summary": .string(help.summary)]

@@ -101,6 +101,8 @@ public struct TextRenderer: Sendable {
             return met.map { ["\(style.cyan(account.description)): \(style.green("ok")), \(expected): \($0)"] } ?? []
         case .skipped(let reason):
             return ["skipped: \(Self.visible(reason))"]
+        case .done(let text):
+            return [text]
         }
     }
 

@@ -24,7 +24,9 @@ public enum CommandOutput: Sendable {
     case slept(seconds: Double)
     /// `expect`: what was expected of the account and, when met, what met it.
     case expectation(account: AccountReference, expected: String, met: String?)
-    /// `skip`: the script ends here, skipped for this reason.
+    /// What was done, in one line (`server`, a `require` met).
+    case done(String)
+    /// `skip`, an unmet `require`: the script ends here, skipped for this reason.
     case skipped(reason: String)
 }
 

@@ -16,6 +16,8 @@ struct Scenario: Sendable {
     let steps: [Step]
     /// The profiles it uses (the one active at start, those of `use` and of `PROFILE/ACCOUNT`).
     let profiles: Set<String>
+    /// Some step draws from the seed (`link ACCOUNT loss`): the run prints it.
+    let isRandom: Bool
 
     /// The file ending that marks a scenario in a directory.
     static let fileExtension = ".imsh"
@@ -58,10 +60,13 @@ struct Scenario: Sendable {
             profiles: base.profiles, profileDirectory: base.profileDirectory, dataDirectory: base.dataDirectory, active: base.activeProfile)
         var errors: [String] = []
         var used: Set<String> = base.activeProfile.map { [$0] } ?? []
+        var isRandom = false
         for command in tokenized {
             let problem: String?
             do throws(CommandSyntaxError) {
-                problem = check(try CommandParser.parse(command.words), in: context, used: &used)
+                let parsed = try CommandParser.parse(command.words)
+                if case .link(_, .loss) = parsed { isRandom = true }
+                problem = check(parsed, in: context, used: &used)
             } catch {
                 problem = error.message
             }
@@ -69,7 +74,7 @@ struct Scenario: Sendable {
         }
         guard errors.isEmpty else { return .failure(ScenarioErrors(errors)) }
         let steps = tokenized.map { Step(line: $0.line, text: $0.words.joined(separator: " ")) }
-        return .success(Scenario(path: path, steps: steps, profiles: used))
+        return .success(Scenario(path: path, steps: steps, profiles: used, isRandom: isRandom))
     }
 
     /// Why `command` cannot run in `context` (an unknown profile or account), or nil.

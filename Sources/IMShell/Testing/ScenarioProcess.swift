@@ -83,7 +83,7 @@ struct ScenarioProcess: Sendable {
             let step = scenario.steps[results.count]
             return .failed(location: "\(scenario.path):\(step.line)", message: "timed out after \(time) in: \(step.text)")
         }
-        if let skip = results.first(where: { $0["command"] == "skip" }) { return .skipped(reason: skip["skipped"]?.stringValue ?? "") }
+        if let skip = results.first(where: { $0["skipped"] != nil }) { return .skipped(reason: skip["skipped"]?.stringValue ?? "") }
         guard output.termination.status == 0 else {
             let why = stderr.split(separator: "\n").first.map(String.init) ?? "imsh ended with status \(output.termination.status)"
             return .failed(location: nil, message: why)

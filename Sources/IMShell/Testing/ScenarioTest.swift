@@ -46,11 +46,16 @@ public enum ScenarioTest {
         let unreachable = await ServerProbe.unreachable(Set(scenarios.flatMap(\.profiles)), in: startup.context.profiles)
         var shellArguments = options.profiles.map { ["--profiles", $0] } ?? []
         if let profile = options.profile { shellArguments += ["--profile", profile] }
+        shellArguments += ["--seed", String(options.seed)]
+        if !options.json, scenarios.contains(where: \.isRandom) {
+            CommandLineTool.writeOut("seed \(options.seed) (imsh test --seed \(options.seed) draws the same)\n")
+        }
         var process = ScenarioProcess(executable: ScenarioProcess.ownExecutable, shellArguments: shellArguments, timeout: options.timeout)
         if options.html != nil { process.timelineProfiles = startup.context.profiles }
         let outcomes = await run(scenarios, options: options, process: process, unreachable: unreachable)
         let elapsed = started.duration(to: .now)
-        let report = TestReport(outcomes: outcomes, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        let report = TestReport(
+            outcomes: outcomes, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, seed: options.seed)
         if let file = options.junit, let problem = PrivateFile.write(report.junit, to: file) {
             CommandLineTool.writeError("imsh test: \(problem)\n")
         }

@@ -16,6 +16,8 @@ struct TestOptions: Sendable {
     /// `--html DIR`: where the pages of the failed scenarios and their index go.
     var html: String?
     var json: Bool
+    /// Given to every scenario's imsh (`--seed`): what `link ACCOUNT loss` loses.
+    var seed: UInt64
 
     /// How long a scenario may run unless `--timeout` says otherwise, in seconds.
     static let defaultTimeout = 60.0
@@ -28,13 +30,14 @@ struct TestOptions: Sendable {
         options: [
             OptionSpec("--profiles", value: "DIR", help: "read profiles from DIR (as imsh does)"),
             OptionSpec("--profile", short: "-p", value: "NAME", completion: .profileNames, help: "run the scenarios against profile NAME"),
-            OptionSpec("--jobs", short: "-j", value: "N", help: "run N scenarios at once (default: the number of cores)"),
+            OptionSpec("--jobs", short: "-j", value: "N", help: "run N scenarios at once (default: twice the cores, at least 4)"),
             OptionSpec("--timeout", value: "S", help: "end a scenario after S seconds and fail it (default 60)"),
             OptionSpec("--repeat", value: "N", help: "run each scenario N times and report its pass rate"),
             OptionSpec("--filter", value: "TEXT", help: "run only the scenarios whose path contains TEXT"),
             OptionSpec("--junit", value: "FILE", help: "also write a JUnit XML report to FILE"),
             OptionSpec("--html", value: "DIR", help: "also write an HTML page per failed scenario to DIR"),
             OptionSpec("--json", help: "print one JSON object per scenario and a summary"),
+            OptionSpec("--seed", value: "N", help: "seed the scenarios' random steps (link loss) with N (default: drawn, and printed)"),
         ],
         epilogue: """
             PATH is a scenario file (an imsh script), or a directory: each *.imsh file in it, by
@@ -54,12 +57,15 @@ struct TestOptions: Sendable {
         guard !paths.isEmpty else { throw UsageError("give at least one scenario file or directory; see 'imsh test --help'") }
         profiles = parsed.value("--profiles")
         profile = parsed.value("--profile")
-        jobs = try reader.integer("--jobs", in: 1...1024) ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        // A scenario mostly waits (deadlines, backoff, heartbeats): more of them than cores keep
+        // a suite near its longest scenario's time (BENCHMARKS.md) without starving their timing.
+        jobs = try reader.integer("--jobs", in: 1...1024) ?? max(4, 2 * Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         timeout = try reader.number("--timeout", in: 0.1...86_400) ?? Self.defaultTimeout
         repeatCount = try reader.integer("--repeat", in: 1...10_000) ?? 1
         filter = parsed.value("--filter")
         junit = parsed.value("--junit")
         html = parsed.value("--html")
         json = parsed.has("--json")
+        seed = try reader.integer("--seed", in: 0...ShellOptions.maximumSeed).map(UInt64.init) ?? ShellOptions.drawSeed()
     }
 }

@@ -26,7 +26,7 @@ extension TestReport {
     var jsonSummary: String {
         JSONValue.object(JSONObject([
             ("type", "summary"), ("passed", .integer(Int64(passed))), ("failed", .integer(Int64(failed))),
-            ("skipped", .integer(Int64(skipped))), ("seconds", .double(seconds)),
+            ("skipped", .integer(Int64(skipped))), ("seconds", .double(seconds)), ("seed", .integer(Int64(seed))),
         ])).jsonText
     }
 }

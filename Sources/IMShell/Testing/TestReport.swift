@@ -6,6 +6,8 @@ struct TestReport: Sendable {
     var outcomes: [ScenarioOutcome]
     /// Wall time of the whole run, in seconds.
     var seconds: Double
+    /// What the scenarios' random steps drew from (`--seed`).
+    var seed: UInt64
 
     var passed: Int { outcomes.count { $0.verdict == .passed } }
     var failed: Int { outcomes.count { $0.verdict.isFailure } }

@@ -19,7 +19,8 @@ final class ChaosHarness: Sendable {
         let state = Mutex<(connections: [Connection], taken: Int)>(([], 0))
     }
 
-    init() throws {
+    /// `seed` draws what a `loss` loses.
+    init(seed: UInt64 = 0) throws {
         group = try EventLoopGroup(threads: 1, name: "chaos-test")
         let accepted = Accepted()
         self.accepted = accepted
@@ -28,7 +29,7 @@ final class ChaosHarness: Sendable {
         }
         let events = EventLog()
         self.events = events
-        proxy = try FaultProxy(targetPort: target.localAddress.port) { events.append($0) }
+        proxy = try FaultProxy(targetPort: target.localAddress.port, seed: seed) { events.append($0) }
     }
 
     /// A client connected through the proxy, and the target's end of it.
@@ -91,9 +92,9 @@ final class EventLog: Sendable {
 /// Runs `body` with a fresh harness within `limit`, and closes the harness whatever happens.
 @discardableResult
 func withChaos<T: Sendable>(
-    limit: Duration = .seconds(20), _ body: @escaping @Sendable (ChaosHarness) async throws -> T
+    limit: Duration = .seconds(20), seed: UInt64 = 0, _ body: @escaping @Sendable (ChaosHarness) async throws -> T
 ) async throws -> T {
-    let harness = try ChaosHarness()
+    let harness = try ChaosHarness(seed: seed)
     do {
         let value = try await withTimeout(limit) { try await body(harness) }
         await harness.close()

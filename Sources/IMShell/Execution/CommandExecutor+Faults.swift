@@ -1,0 +1,85 @@
+import IMChaos
+import IMProfiles
+import IMProtocol
+
+extension CommandExecutor {
+    /// `server stop|start|kill`, on the embedded server of the active profile.
+    func server(_ action: ServerAction) async throws(ShellError) -> CommandResult {
+        let profile = try context.activeOrFail()
+        guard profile.server == .embedded else {
+            throw ShellError("server: profile \(profile.name) is not on the embedded server (its server is \(profile.server)): imsh can stop and start only its own")
+        }
+        switch action {
+        case .stop, .kill:
+            try await registry.server.interrupt(crash: action == .kill)
+            let how = action == .kill ? "killed: every connection reset, no DISCONNECT" : "stopped: every client told (DISCONNECT 0x8B)"
+            return CommandResult(command: "server", output: .done("embedded server \(how); its store is kept"))
+        case .start:
+            let server = try await registry.server.resume()
+            return CommandResult(command: "server", output: .done("embedded server started again on \(server.mqttAddress.host):\(server.mqttAddress.port)"))
+        }
+    }
+
+    /// `link ACCOUNT FAULT`: the fault on the proxy in front of the account, set up first if need be.
+    func link(_ reference: AccountReference, _ fault: LinkFault) async throws(ShellError) -> CommandResult {
+        let account = try context.account(reference)
+        let profile = try context.profile(named: account.profile)
+        guard account.proxy == nil else {
+            throw ShellError("link: \(account.reference) goes through a SOCKS5 proxy; a fault proxy cannot go in front of it as well")
+        }
+        if await registry.links.address(of: account.reference) == nil, let session = await registry.session(account.reference), await session.phase.isActive {
+            throw ShellError("link: \(account.reference) is connected straight to its server; give 'link \(account.reference) clear' before its connect, so that its connections go through the proxy")
+        }
+        let target: ServerAddress
+        switch profile.server {
+        case .embedded:
+            // The engine first: it takes the data directory, where the embedded server keeps its files.
+            _ = try await registry.engine(for: profile)
+            let servers = account.platform == .web
+                ? try await registry.server.webServers(tls: profile.tls != nil) : try await registry.server.mqttServers(tls: profile.tls != nil)
+            guard let first = servers.first else { throw ShellError("link: the embedded server has no listener for \(account.reference)") }
+            target = first
+        case .addresses(let addresses):
+            // The engine tries the others after 250 ms: only the first is reached through the proxy.
+            guard let first = addresses.first else { throw ShellError("link: profile \(profile.name) names no server") }
+            target = first
+        }
+        let proxy = try await registry.links.proxy(for: account.reference, target: target)
+        switch fault {
+        case .delay(let milliseconds):
+            await proxy.set(.pass)
+            if milliseconds > 0 { await proxy.set(.delay(.milliseconds(milliseconds))) }
+        case .loss(let percent):
+            await proxy.set(.pass)
+            if percent > 0 { await proxy.set(.loss(percent: percent)) }
+        case .blackhole:
+            await proxy.set(.blackhole)
+        case .clear:
+            await proxy.set(.pass)
+        }
+        var message = "link \(fault.description) (proxy 127.0.0.1:\(proxy.port) to \(target.host):\(target.port))"
+        // What was lost can be drawn again: imsh --seed N.
+        if case .loss = fault { message += ", seed \(registry.links.seed)" }
+        return .outcomes("link", [AccountOutcome(account: account.reference, ok: true, message: message)])
+    }
+
+    /// `require api|embedded`: nothing when the active profile meets it; a skip otherwise.
+    func require(_ requirement: Requirement) throws(ShellError) -> CommandResult {
+        let profile = try context.activeOrFail()
+        let unmet: String?
+        switch (requirement, profile.server) {
+        case (.embedded, .embedded), (.api, .embedded):
+            unmet = nil
+        case (.embedded, .addresses):
+            unmet = "needs the embedded server (profile \(profile.name) has servers of its own)"
+        case (.api, .addresses):
+            unmet = profile.api == nil ? "needs the server API (profile \(profile.name) has no api)"
+                : profile.appSecret == nil ? "needs the server API (profile \(profile.name) has no appSecret)" : nil
+        }
+        guard let unmet else {
+            let met = requirement == .api ? "can call the server API" : "is on the embedded server"
+            return CommandResult(command: "require", output: .done("profile \(profile.name) \(met)"))
+        }
+        return CommandResult(command: "require", output: .skipped(reason: unmet))
+    }
+}

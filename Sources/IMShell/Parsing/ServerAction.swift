@@ -1,0 +1,9 @@
+/// What `server` does to the embedded server.
+public enum ServerAction: String, Sendable, Equatable, CaseIterable {
+    /// Gracefully: DISCONNECT to every client, listeners closed, the store kept on disk.
+    case stop
+    /// Again, on the ports it had, so that clients reconnect to the addresses they know.
+    case start
+    /// As a crash: every connection reset without a DISCONNECT; the store kept.
+    case kill
+}
