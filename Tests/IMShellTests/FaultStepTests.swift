@@ -115,7 +115,7 @@ struct FaultStepTests {
         let run = try await sandbox.json("""
             connect bob-phone
             server stop
-            expect bob-phone retries 0.05,0.25,0.5
+            expect bob-phone retries 0.05,0.25,0.5 --tolerance 0.3
             net bob-phone change
             sleep 0.3
             expect bob-phone retries 0.05,0.5 --within 2
