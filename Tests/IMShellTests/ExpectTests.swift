@@ -88,11 +88,35 @@ struct ExpectTests {
             "expect bob-phone", "expect bob-phone nosuchstate", "expect bob-phone message --for 2", "expect bob-phone no message --within 2",
             "expect bob-phone stays connected", "expect bob-phone message hi --match h", "expect bob-phone message --match '('",
             "expect bob-phone connected --match x", "expect bob-phone message --code 31010", "expect all connected",
+            "expect bob-phone no message --in-order", "expect bob-phone connected --in-order",
         ] {
             let words = try CommandTokenizer.words(in: line)
             #expect(throws: CommandSyntaxError.self, "\(line)") { try CommandParser.parse(words) }
         }
         let parsed = try CommandParser.parse(try CommandTokenizer.words(in: "expect bob-phone message from alice hello there"))
         #expect(parsed == .expect(Fixtures.reference("bob-phone"), Expectation(.message(.init(from: "alice", text: "hello there")), seconds: 10)))
+    }
+
+    /// `--in-order` counts only a message after those claimed before: sent one, two, three, the
+    /// run one, two, three passes, and three then two fails on two, which came earlier.
+    @Test func inOrderChecksTheOrderMessagesCameIn() async throws {
+        let sandbox = Sandbox()
+        let run = try await sandbox.json("""
+            connect alice-laptop bob-phone
+            send alice-laptop bob one
+            send alice-laptop bob two
+            send alice-laptop bob three
+            expect bob-phone message from alice one
+            expect bob-phone message from alice two --in-order
+            expect bob-phone message from alice three --in-order
+            send alice-laptop bob four
+            send alice-laptop bob five
+            expect bob-phone message from alice five
+            expect bob-phone message from alice four --in-order --within 1
+            expect bob-phone message from alice four
+            """)
+        let expects = run.results().filter { $0.string("command") == "expect" }
+        #expect(expects.map { $0["ok"] == true } == [true, true, true, true, false, true], "\(run.stdout)")
+        #expect(expects[4].string("error")?.contains("a message from alice 'four' after those claimed before within 1 s: none came") == true, "\(run.stdout)")
     }
 }

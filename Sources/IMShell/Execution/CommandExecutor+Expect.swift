@@ -50,7 +50,7 @@ extension CommandExecutor {
     private func look(_ account: AccountReference, _ expectation: Expectation, since mark: Int) -> ExpectationVerdict? {
         switch expectation.kind {
         case .message(let pattern):
-            guard let message = book.received.claim(account, where: pattern.matches) else { return nil }
+            guard let message = book.received.claim(account, afterClaimed: pattern.inOrder, where: pattern.matches) else { return nil }
             return .met("received \(Self.describe(message))")
         case .noMessage(let pattern):
             guard let message = book.received.unclaimed(account, where: pattern.matches).first else { return nil }

@@ -25,10 +25,13 @@ final class ReceivedMessages: Sendable {
         }
     }
 
-    /// Claims the earliest unclaimed message of `account` that `matches`; nil when none does.
-    func claim(_ account: AccountReference, where matches: (StoredMessage) -> Bool) -> StoredMessage? {
+    /// Claims the earliest unclaimed message of `account` that `matches`, after the last one
+    /// claimed when `afterClaimed`; nil when none does.
+    func claim(_ account: AccountReference, afterClaimed: Bool = false, where matches: (StoredMessage) -> Bool) -> StoredMessage? {
         inboxes.withLock { inboxes in
-            guard let index = inboxes[account]?.firstIndex(where: { !$0.claimed && matches($0.message) }) else { return nil }
+            let entries = inboxes[account] ?? []
+            let start = afterClaimed ? (entries.lastIndex(where: \.claimed).map { $0 + 1 } ?? 0) : 0
+            guard let index = entries[start...].firstIndex(where: { !$0.claimed && matches($0.message) }) else { return nil }
             inboxes[account]?[index].claimed = true
             return inboxes[account]?[index].message
         }

@@ -26,7 +26,9 @@ extension CommandParser {
         if what == "message" {
             guard form != "stays" else { throw CommandSyntaxError("expect: stays wants a STATE, not message") }
             try refuse(["--code", "--by"], "is for a STATE, not a message")
-            let pattern = try messagePattern(Array(words), regex: arguments.values["--match"])
+            var pattern = try messagePattern(Array(words), regex: arguments.values["--match"])
+            pattern.inOrder = arguments.flags.contains("--in-order")
+            if pattern.inOrder && form == "no" { throw CommandSyntaxError("expect: --in-order is for 'message', not 'no message'") }
             return form == "no"
                 ? .expect(account, Expectation(.noMessage(pattern), seconds: holding ?? Expectation.defaultFor))
                 : .expect(account, Expectation(.message(pattern), seconds: within ?? Expectation.defaultWithin))
@@ -38,6 +40,7 @@ extension CommandParser {
             return .expect(account, try retries(Array(words), within: within, tolerance: try arguments.seconds("--tolerance", in: 0...60)))
         }
         try refuse(["--tolerance"], "is for retries")
+        if arguments.flags.contains("--in-order") { throw CommandSyntaxError("expect: --in-order is for 'message'") }
         guard let state = status(named: what) else {
             let names = ConnectionStatus.allKnown.map(\.name).joined(separator: ", ")
             throw CommandSyntaxError("expect: '\(what)' is not a status or 'message'; give one of message, \(names)")

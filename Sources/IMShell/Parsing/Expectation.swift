@@ -13,11 +13,15 @@ public struct Expectation: Equatable, Sendable, CustomStringConvertible {
         public var text: String?
         /// A regular expression found anywhere in the text (checked when parsed).
         public var regex: String?
+        /// Only a message that came after every message the account's expectations claimed
+        /// before counts (`--in-order`): a run of these checks the order messages came in.
+        public var inOrder = false
 
-        public init(from: String? = nil, text: String? = nil, regex: String? = nil) {
+        public init(from: String? = nil, text: String? = nil, regex: String? = nil, inOrder: Bool = false) {
             self.from = from
             self.text = text
             self.regex = regex
+            self.inOrder = inOrder
         }
 
         public func matches(_ message: StoredMessage) -> Bool {
@@ -35,6 +39,7 @@ public struct Expectation: Equatable, Sendable, CustomStringConvertible {
             if let from { words += " from \(from)" }
             if let text { words += " '\(text)'" }
             if let regex { words += " matching /\(regex)/" }
+            if inOrder { words += " after those claimed before" }
             return words
         }
     }
