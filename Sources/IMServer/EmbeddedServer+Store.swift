@@ -14,6 +14,19 @@ extension EmbeddedServer {
         return (store, PostgresCluster(store: shared, conninfo: url))
     }
 
+    /// Blocks or unblocks the app `appKey`, as `imserver app block` does, and returns once the
+    /// broker has read it back: from then on the app's
+    /// logins are refused with 0x87 `app-blocked`, or let in again.
+    public func setAppBlocked(_ appKey: String, _ blocked: Bool) async throws(ServerStoreError) {
+        try await store.setAppBlocked(appKey, blocked)
+        let core = self.core
+        loop.execute { core.value.reloadAppsIfChanged(always: true) }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while await backend.app(forKey: appKey)?.blocked != blocked, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// The host name and 6 random hex digits: unique per run, readable in `node` and logs.
     public static func defaultNodeName() -> String {
         var buffer = [CChar](repeating: 0, count: 256)

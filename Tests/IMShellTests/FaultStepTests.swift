@@ -67,6 +67,25 @@ struct FaultStepTests {
         #expect(met.results().map { $0.string("done") } == ["profile faults can call the server API", "profile faults is on the embedded server"])
     }
 
+    /// `server block-app`: the profile's app is refused at login (31008); `unblock-app` lets
+    /// it log in again.
+    @Test func aBlockedAppIsRefusedAtLoginUntilUnblocked() async throws {
+        let sandbox = Self.sandbox()
+        let run = try await sandbox.json("""
+            server block-app
+            connect bob-phone --no-wait
+            expect bob-phone unconnected --code 31008
+            server unblock-app
+            connect bob-phone
+            """, ["--profile", "dev"])
+        let results = run.results()
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(results.compactMap { $0.string("done") }.filter { $0.hasPrefix("app ") } == [
+            "app imsh-dev blocked: its logins are refused (31008)", "app imsh-dev unblocked: its logins are let in again",
+        ], "\(run.stdout)")
+        #expect(results.last?["ok"] == true, "\(run.stdout)")
+    }
+
     @Test func aDelayedOrLossyLinkSlowsOneAccountOnly() async throws {
         let sandbox = Self.sandbox()
         let run = try await sandbox.json("""

@@ -17,13 +17,15 @@ extension BrokerCore {
         loop.scheduleTimer(after: .seconds(1), tick)
     }
 
-    func reloadAppsIfChanged() {
+    /// Reads the apps again when another process changed the store; with `always`, whatever
+    /// the counter says (after a change this server made itself, which leaves the counter).
+    func reloadAppsIfChanged(always: Bool = false) {
         let store = self.store
         let configured = configuredApps
         let seen = lastExternalChange
         perform({ () async throws -> (Int64, [AppSettings]?) in
             let counter = try await store.externalChangeCounter()
-            return (counter, counter == seen ? nil : try await store.effectiveApps(configured: configured))
+            return (counter, counter == seen && !always ? nil : try await store.effectiveApps(configured: configured))
         }) { core, result in
             guard case .success(let (counter, apps)) = result else { return }
             core.lastExternalChange = counter

@@ -3,7 +3,7 @@ import IMProfiles
 import IMProtocol
 
 extension CommandExecutor {
-    /// `server stop|start|kill`, on the embedded server of the active profile.
+    /// `server stop|start|kill|block-app|unblock-app`, on the embedded server of the active profile.
     func server(_ action: ServerAction) async throws(ShellError) -> CommandResult {
         let profile = try context.activeOrFail()
         guard profile.server == .embedded else {
@@ -17,6 +17,17 @@ extension CommandExecutor {
         case .start:
             let server = try await registry.server.resume()
             return CommandResult(command: "server", output: .done("embedded server started again on \(server.mqttAddress.host):\(server.mqttAddress.port)"))
+        case .blockApp, .unblockApp:
+            let blocked = action == .blockApp
+            // The engine first: it takes the data directory, where the embedded server keeps its files.
+            _ = try await registry.engine(for: profile)
+            do {
+                try await registry.server.running().setAppBlocked(profile.appKey, blocked)
+            } catch {
+                throw ShellError("server \(action.rawValue): \(error)")
+            }
+            let what = blocked ? "blocked: its logins are refused (31008)" : "unblocked: its logins are let in again"
+            return CommandResult(command: "server", output: .done("app \(profile.appKey) \(what)"))
         }
     }
 

@@ -3,12 +3,12 @@ extension CommandCatalog {
     /// what it requires of the profile to run at all.
     static let faults: [CommandDefinition] = [
         CommandDefinition(
-            "server", "stop|start|kill", "stop, start or crash the embedded server",
+            "server", "stop|start|kill|block-app|unblock-app", "stop, start or crash the embedded server, or block its app",
             details: [
-                "stop: every client gets DISCONNECT (server shutting down, 0x8B) and is closed, the listeners close; the store stays on disk. start: the server starts again on the same ports, so the sessions' attempts find it (they reconnect on their backoff schedule). kill: as a crash, every connection is reset without a DISCONNECT, and no will is sent; what the store committed stays.",
+                "stop: every client gets DISCONNECT (server shutting down, 0x8B) and is closed, the listeners close; the store stays on disk. start: the server starts again on the same ports, so the sessions' attempts find it (they reconnect on their backoff schedule). kill: as a crash, every connection is reset without a DISCONNECT, and no will is sent; what the store committed stays. block-app: the active profile's app is blocked, as 'imserver app block' does: its logins are refused (unconnected 11, 31008) until unblock-app.",
                 "Only for the embedded server: it fails, saying so, when the active profile names servers of its own, and when the server is not in the state the action needs (not started yet, already stopped, already running).",
             ],
-            examples: ["server stop", "server start", "server kill"],
+            examples: ["server stop", "server start", "server kill", "server block-app"],
             arguments: [.choice(ServerAction.allCases.map(\.rawValue))],
             parse: { input throws(CommandSyntaxError) in
                 .server(try CommandParser.oneWord(input, what: "an action"))

@@ -6,4 +6,8 @@ public enum ServerAction: String, Sendable, Equatable, CaseIterable {
     case start
     /// As a crash: every connection reset without a DISCONNECT; the store kept.
     case kill
+    /// The profile's app blocked, as `imserver app block` does: its logins refused (31008).
+    case blockApp = "block-app"
+    /// The block lifted.
+    case unblockApp = "unblock-app"
 }
