@@ -55,6 +55,7 @@ final class SQLiteMessageLane: MessageLane {
     /// Transactions committed, the calls they carried and checkpoints done, for tests and benchmarks.
     private(set) var commits = 0
     private(set) var committedCalls = 0
+    private(set) var commitStatistics = StoreCommitStatistics()
     private(set) var checkpoints = 0
 
     /// Opens the lane's own connection to the store's file. Call on `loop`, before clients come.
@@ -219,6 +220,7 @@ final class SQLiteMessageLane: MessageLane {
     /// Runs `batch` in one transaction with one writer, and commits.
     private func transact(_ batch: [LaneCall]) -> LaneCall.Outcome {
         let writes = batch.contains { $0.kind != .read }
+        let started = ContinuousClock.now
         do {
             try db.execute(writes ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
         } catch where error.code == .busy || error.code == .locked {
@@ -246,6 +248,7 @@ final class SQLiteMessageLane: MessageLane {
         if writes { memory.committed(db) }
         commits += 1
         committedCalls += batch.count
+        commitStatistics.record(since: started, calls: batch.count)
         return .committed
     }
 
