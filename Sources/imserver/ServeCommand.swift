@@ -1,4 +1,3 @@
-import Dispatch
 import IMCommandLine
 import IMHTTP
 import IMJSON
@@ -88,6 +87,8 @@ enum ServeCommand {
             CommandLineTool.writeError("imserver: \(error)\n")
             exit(1)
         }
+        let notifier = ServiceNotifier.fromEnvironment()
+        let signals = SignalWatch { await reload(server, json: json, notifier: notifier) }
         var listening = [("mqtt", server.mqttAddress.description), ("api", server.apiAddress.description)]
         if let address = server.mqttTLSAddress { listening.append(("mqtts", address.description)) }
         if let address = server.apiTLSAddress { listening.append(("https", address.description)) }
@@ -100,9 +101,8 @@ enum ServeCommand {
         } else {
             CommandLineTool.writeOut("listening " + listening.map { "\($0.0) \($0.1)" }.joined(separator: " ") + "\n")
         }
-        let notifier = ServiceNotifier.fromEnvironment()
         tell(notifier, .ready("listening " + listening.map { "\($0.0) \($0.1)" }.joined(separator: " ")))
-        let signal = await waitForSignal { await reload(server, json: json, notifier: notifier) }
+        let signal = await signals.stopSignal()
         tell(notifier, .stopping("stopping (\(signal)): draining"))
         server.beginDraining(signal)
         await server.stop()
@@ -135,51 +135,5 @@ enum ServeCommand {
         } catch {
             CommandLineTool.fail(spec, error)
         }
-    }
-
-    /// Waits for SIGINT or SIGTERM and returns its name; runs `onHangUp` at each SIGHUP, one at a time.
-    static func waitForSignal(onHangUp: @escaping @Sendable () async -> Void) async -> String {
-        await withCheckedContinuation { continuation in
-            let queue = DispatchQueue(label: "imserver.signals")
-            let once = SignalOnce(continuation)
-            queue.async {
-                Glibc.signal(SIGHUP, SIG_IGN)
-                let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
-                hangUp.setEventHandler {
-                    // The queue waits for the reload, so that a second SIGHUP reloads after the first.
-                    let done = DispatchSemaphore(value: 0)
-                    Task {
-                        await onHangUp()
-                        done.signal()
-                    }
-                    done.wait()
-                }
-                once.keep(hangUp)
-                hangUp.resume()
-                for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-                    Glibc.signal(number, SIG_IGN)
-                    let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-                    source.setEventHandler { once.fire(name) }
-                    once.keep(source)
-                    source.resume()
-                }
-            }
-        }
-    }
-}
-
-/// Resumes a continuation on the first signal only; keeps the signal sources alive meanwhile.
-/// Unchecked Sendable: every use happens on the one serial queue of `waitForSignal`.
-final class SignalOnce: @unchecked Sendable {
-    private var continuation: CheckedContinuation<String, Never>?
-    private var sources: [any DispatchSourceSignal] = []
-
-    init(_ continuation: CheckedContinuation<String, Never>) { self.continuation = continuation }
-
-    func keep(_ source: any DispatchSourceSignal) { sources.append(source) }
-
-    func fire(_ name: String) {
-        continuation?.resume(returning: name)
-        continuation = nil
     }
 }

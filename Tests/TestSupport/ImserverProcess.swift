@@ -31,9 +31,12 @@ public final class ImserverProcess: Sendable {
         self.mqttPort = mqttPort
     }
 
-    /// Starts imserver on `directory` (with `extra` options) and waits for it to say where it listens.
-    public static func start(dataDirectory directory: String, extra: [String] = []) async throws -> ImserverProcess {
-        try await start(["--data", directory] + extra)
+    /// Starts imserver on `directory` (with `extra` options, and `environment` added to ours)
+    /// and waits for it to say where it listens.
+    public static func start(
+        dataDirectory directory: String, extra: [String] = [], environment: [String: String] = [:]
+    ) async throws -> ImserverProcess {
+        try await start(["--data", directory] + extra, environment: environment)
     }
 
     /// Starts imserver as node `nodeName` on the PostgreSQL database `storeURL`, its MQTT
@@ -42,9 +45,10 @@ public final class ImserverProcess: Sendable {
         try await start(["--store", storeURL, "--node-name", nodeName] + extra, port: port)
     }
 
-    private static func start(_ options: [String], port: UInt16 = 0) async throws -> ImserverProcess {
+    private static func start(_ options: [String], port: UInt16 = 0, environment: [String: String] = [:]) async throws -> ImserverProcess {
         let process = try ChildProcess.spawn(
-            binary, ["--listen", "127.0.0.1:\(port)", "--api", "127.0.0.1:0", "--json"] + options, stderr: .null)
+            binary, ["--listen", "127.0.0.1:\(port)", "--api", "127.0.0.1:0", "--json"] + options,
+            environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 }, stderr: .null)
         let output = FileHandle(fileDescriptor: process.stdout!, closeOnDealloc: true)
         var earlier: [String] = []
         var line = try await offPool { readLine(output) }
