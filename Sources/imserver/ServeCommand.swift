@@ -88,7 +88,8 @@ enum ServeCommand {
             exit(1)
         }
         let notifier = ServiceNotifier.fromEnvironment()
-        let signals = SignalWatch { await reload(server, json: json, notifier: notifier) }
+        let source = ConfigurationSource(path: parsed.value("--config"), started: configuration)
+        let signals = SignalWatch { await reload(server, configuration: source, json: json, notifier: notifier) }
         var listening = [("mqtt", server.mqttAddress.description), ("api", server.apiAddress.description)]
         if let address = server.mqttTLSAddress { listening.append(("mqtts", address.description)) }
         if let address = server.apiTLSAddress { listening.append(("https", address.description)) }

@@ -32,11 +32,11 @@ public final class ImserverProcess: Sendable {
     }
 
     /// Starts imserver on `directory` (with `extra` options, and `environment` added to ours)
-    /// and waits for it to say where it listens.
+    /// and waits for it to say where it listens. Its standard error goes to the file `errors`, if given.
     public static func start(
-        dataDirectory directory: String, extra: [String] = [], environment: [String: String] = [:]
+        dataDirectory directory: String, extra: [String] = [], environment: [String: String] = [:], errors: String? = nil
     ) async throws -> ImserverProcess {
-        try await start(["--data", directory] + extra, environment: environment)
+        try await start(["--data", directory] + extra, environment: environment, errors: errors)
     }
 
     /// Starts imserver as node `nodeName` on the PostgreSQL database `storeURL`, its MQTT
@@ -45,10 +45,15 @@ public final class ImserverProcess: Sendable {
         try await start(["--store", storeURL, "--node-name", nodeName] + extra, port: port)
     }
 
-    private static func start(_ options: [String], port: UInt16 = 0, environment: [String: String] = [:]) async throws -> ImserverProcess {
+    private static func start(
+        _ options: [String], port: UInt16 = 0, environment: [String: String] = [:], errors: String? = nil
+    ) async throws -> ImserverProcess {
+        let errorFD = errors.map { open($0, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600) } ?? -1
+        defer { if errorFD >= 0 { close(errorFD) } }
         let process = try ChildProcess.spawn(
             binary, ["--listen", "127.0.0.1:\(port)", "--api", "127.0.0.1:0", "--json"] + options,
-            environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 }, stderr: .null)
+            environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            stderr: errorFD >= 0 ? .descriptor(errorFD) : .null)
         let output = FileHandle(fileDescriptor: process.stdout!, closeOnDealloc: true)
         var earlier: [String] = []
         var line = try await offPool { readLine(output) }

@@ -17,10 +17,11 @@ final class BrokerCore {
     let lane: any MessageLane
     /// The other nodes on the same PostgreSQL database, when there can be any.
     let cluster: PostgresCluster?
-    let limits: ServerLimits
+    /// The limits; a reload (`reconfigure`) changes those that apply as connections come.
+    var limits: ServerLimits
     let clock: ServerClock
-    /// The apps as configured; `apps` is these with the store's overrides applied.
-    let configuredApps: [AppSettings]
+    /// The apps as configured (read again at a reload); `apps` is these with the store's overrides applied.
+    var configuredApps: [AppSettings]
     var apps: [String: AppSettings]
     var rateLimiter: ConnectRateLimiter
     /// Every open MQTT connection, by connection id.
