@@ -64,7 +64,7 @@ let package = Package(
         // The IM server: device policy, connect limits, MQTT side and HTTP API.
         .target(name: "IMServer", dependencies: [
             "IMConfig", "IMJSON", "IMStore", "IMPostgres", "IMProtocol", "MQTT", "IMTransport", "IMHTTP", "IMEncoding",
-            "IMThreads",
+            "IMThreads", "IMProcess",
         ]),
         // The client session engine: reconnection policy, sessions, local database.
         .target(name: "IMEngine", dependencies: [
@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(name: "IMProfilesTests", dependencies: ["IMProfiles", "IMProtocol", "IMHTTP", "IMTransport"]),
         .testTarget(name: "IMServerTests", dependencies: [
             "TestSupport", "IMProcess", "IMJSON", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMHTTP", "IMConfig",
-            "IMEncoding", "IMPostgres", "IMStore",
+            "IMEncoding", "IMPostgres", "IMStore", "IMHTTPClient",
         ]),
         .testTarget(name: "IMEngineTests", dependencies: [
             "TestSupport", "IMChaos", "IMProcess", "IMEngine", "IMServer", "IMProtocol", "MQTT", "IMTransport", "IMStore",

@@ -37,15 +37,9 @@ struct ProcessStatus: Sendable, Equatable {
             sharedKB: fields["RssShmem"] ?? 0, descriptors: countDescriptors(process))
     }
 
-    /// Entries of /proc/PID/fd but `.` and `..` (and, for ourselves, the directory's own descriptor).
+    /// Entries of /proc/PID/fd (for ourselves, without the listing's own descriptor).
     private static func countDescriptors(_ process: String) -> Int {
-        guard let directory = opendir("/proc/\(process)/fd") else { return 0 }
-        var count = 0
-        while let entry = readdir(directory) {
-            let first = entry.pointee.d_name.0
-            if UInt8(bitPattern: first) != UInt8(ascii: ".") { count += 1 }
-        }
-        closedir(directory)
+        let count = ProcFile.countEntries("/proc/\(process)/fd")
         return process == "self" ? max(0, count - 1) : count
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import IMJSON
 import IMProcess
-import IMThreads
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -19,4 +19,19 @@ public enum ProcFile {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// The entries of a directory but `.` and `..` (such as /proc/PID/fd); 0 when it cannot be opened.
+    public static func countEntries(_ path: String) -> Int {
+        guard let directory = opendir(path) else { return 0 }
+        var count = 0
+        while let entry = readdir(directory) {
+            var name = entry.pointee.d_name
+            let isDot = withUnsafeBytes(of: &name) { bytes in
+                bytes[0] == UInt8(ascii: ".") && (bytes[1] == 0 || (bytes[1] == UInt8(ascii: ".") && bytes[2] == 0))
+            }
+            if !isDot { count += 1 }
+        }
+        closedir(directory)
+        return count
+    }
 }

@@ -4,13 +4,19 @@ extension EmbeddedServer {
     /// Binds the MQTT (TCP and WebSocket) and API listeners, plaintext and TLS; on failure closes those bound before.
     static func openListeners(
         _ options: Options, group: EventLoopGroup, core: LoopBound<BrokerCore>, backend: any ServerAPIBackend,
-        connectionOptions: ConnectionOptions
+        connectionOptions: ConnectionOptions, metrics: ([APIRequestTally]) -> ServerMetrics
     ) async throws -> Listeners {
         let warning = options.warning
         let limits = options.configuration.limits
         var opened: [@Sendable () async -> Void] = []
         let webSocket = WebSocketSettings(limits: WebSocketLimits(packetSize: limits.maxPacketSize))
         func mqttListener(host: String, port: UInt16, tls: TLSServerIdentity?, webSocket: WebSocketSettings? = nil) throws -> Listener {
+            let transport: MQTTTransport = switch (tls != nil, webSocket != nil) {
+            case (false, false): .tcp
+            case (true, false): .tls
+            case (false, true): .ws
+            case (true, true): .wss
+            }
             let listener = try Listener(
                 host: host, port: port, backlog: Listener.longestBacklog, group: group, options: connectionOptions, tls: tls,
                 webSocket: webSocket,
@@ -19,7 +25,7 @@ extension EmbeddedServer {
                         + "if the open-file limit is the cause, raise it (ulimit -n, LimitNOFILE)")
                 }
             ) {
-                core.value.accept($0)
+                core.value.accept($0, transport: transport)
             }
             opened.append { listener.close() }
             return listener
@@ -42,10 +48,25 @@ extension EmbeddedServer {
             let wss = try options.secureWebSocketPort.map {
                 try mqttListener(host: options.secureWebSocketHost, port: $0, tls: options.tls, webSocket: webSocket)
             }
-            return Listeners(mqtt: mqtt, api: api, mqttTLS: mqttTLS, apiTLS: apiTLS, webSocket: ws, secureWebSocket: wss)
+            let source = metrics([api.requests] + (apiTLS.map { [$0.requests] } ?? []))
+            let metricsServer = try options.metricsPort.map { port in
+                let server = try APIServer(
+                    host: options.metricsHost, port: port, group: group, responder: MetricsResponder(metrics: source),
+                    maxBodyBytes: 0, options: metricsServerOptions(options), tls: nil)
+                opened.append { await server.close() }
+                return server
+            }
+            return Listeners(mqtt: mqtt, api: api, mqttTLS: mqttTLS, apiTLS: apiTLS, webSocket: ws, secureWebSocket: wss,
+                             metrics: metricsServer)
         } catch {
             for close in opened { await close() }
             throw error
         }
+    }
+
+    /// The API's connection handling, with caps for a scraper or two and a health checker:
+    /// a request must come whole within the API's times, with no body.
+    static func metricsServerOptions(_ options: Options) -> APIServerOptions {
+        APIServerOptions(maxConnectionsPerAddress: 16, maxConnections: 64, shutdownGracePeriod: .seconds(1), clock: options.clock)
     }
 }

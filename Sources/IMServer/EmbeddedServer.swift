@@ -41,6 +41,9 @@ public final class EmbeddedServer: Sendable {
         public var secureWebSocketHost = "127.0.0.1"
         /// MQTT over WebSocket over TLS on this port (0 picks one), or nil for none; needs `tls`.
         public var secureWebSocketPort: UInt16?
+        public var metricsHost = "127.0.0.1"
+        /// Plain HTTP `/metrics`, `/healthz` and `/readyz` on this port (0 picks one), or nil for none.
+        public var metricsPort: UInt16?
         /// Told, from the server's loop, of trouble an operator should hear about (such as
         /// running out of descriptors); one line of text each.
         public var warning: @Sendable (String) -> Void = { _ in }
@@ -71,6 +74,8 @@ public final class EmbeddedServer: Sendable {
     public var webSocketAddress: SocketAddress? { webSocketListener?.localAddress }
     /// Where MQTT clients connect over WebSocket over TLS (`wss://`), if they can.
     public var secureWebSocketAddress: SocketAddress? { secureWebSocketListener?.localAddress }
+    /// Where `/metrics`, `/healthz` and `/readyz` are served, if they are.
+    public var metricsAddress: SocketAddress? { metrics?.localAddress }
     /// The certificate the TLS listeners present; `reload()` it to pick up new files.
     public let tls: TLSServerIdentity?
     /// What the HTTP API (or an in-process caller such as imsh) asks of the server.
@@ -83,12 +88,15 @@ public final class EmbeddedServer: Sendable {
     let apiTLS: APIServer?
     let webSocketListener: Listener?
     let secureWebSocketListener: Listener?
+    let metrics: APIServer?
+    /// Whether logins are taken (`/readyz`): not from `beginDraining` on.
+    let readiness: ServerReadiness
     let core: LoopBound<BrokerCore>
     let store: any ServerStore
     let cluster: PostgresCluster?
 
     private init(backend: any ServerAPIBackend, group: EventLoopGroup, listeners: Listeners, tls: TLSServerIdentity?,
-                 core: LoopBound<BrokerCore>, store: any ServerStore, cluster: PostgresCluster?) {
+                 core: LoopBound<BrokerCore>, store: any ServerStore, cluster: PostgresCluster?, readiness: ServerReadiness) {
         self.mqttAddress = listeners.mqtt.localAddress
         self.backend = backend
         self.group = group
@@ -99,6 +107,8 @@ public final class EmbeddedServer: Sendable {
         self.apiTLS = listeners.apiTLS
         self.webSocketListener = listeners.webSocket
         self.secureWebSocketListener = listeners.secureWebSocket
+        self.metrics = listeners.metrics
+        self.readiness = readiness
         self.tls = tls
         self.core = core
         self.store = store
@@ -113,6 +123,7 @@ public final class EmbeddedServer: Sendable {
         var apiTLS: APIServer?
         var webSocket: Listener?
         var secureWebSocket: Listener?
+        var metrics: APIServer?
     }
 
     /// Opens the store and starts listening.
@@ -135,10 +146,16 @@ public final class EmbeddedServer: Sendable {
                 maximumFrameSize: limits.maxPacketSize, highWaterMark: highWater, lowWaterMark: highWater / 4,
                 outboundLimit: limits.outgoingBufferLimit)
             let backend = ServerBackend(core: core, loop: loop, store: store, cluster: cluster, clock: options.clock)
+            let readiness = ServerReadiness()
             let listeners: Listeners
             do {
                 try await joinCluster(cluster, core: core, loop: loop, options: options)
-                listeners = try await openListeners(options, group: group, core: core, backend: backend, connectionOptions: connectionOptions)
+                listeners = try await openListeners(
+                    options, group: group, core: core, backend: backend, connectionOptions: connectionOptions,
+                    metrics: { apis in
+                        ServerMetrics(core: core, loop: loop, store: store, cluster: cluster, apiRequests: apis, readiness: readiness,
+                                      clock: options.clock)
+                    })
             } catch {
                 await cluster?.stop()
                 loop.execute { core.value.lane.close() }
@@ -147,7 +164,8 @@ public final class EmbeddedServer: Sendable {
             }
             loop.execute { core.value.startMaintenance() }
             return EmbeddedServer(
-                backend: backend, group: group, listeners: listeners, tls: options.tls, core: core, store: store, cluster: cluster)
+                backend: backend, group: group, listeners: listeners, tls: options.tls, core: core, store: store, cluster: cluster,
+                readiness: readiness)
         } catch {
             await store.close()
             throw error
@@ -164,6 +182,7 @@ public final class EmbeddedServer: Sendable {
     /// Closes the listeners, runs `begin` on the core (once: a later call does nothing), then
     /// waits for the clients to go and closes the store and the loop.
     func shutDown(_ begin: @escaping @Sendable (BrokerCore) -> Void) async {
+        readiness.drain("stopping")
         listener.close()
         tlsListener?.close()
         webSocketListener?.close()
@@ -183,10 +202,16 @@ public final class EmbeddedServer: Sendable {
         }
         // What the lane gathered is committed before the loop ends.
         _ = await onLoop { core.value.lane.close() }
+        await metrics?.close()
         let group = self.group
         await BlockingCall.run { group.shutdown() }
         await cluster?.stop()
         await store.close()
+    }
+
+    /// From now on `/readyz` answers 503 naming `reason` (such as "SIGTERM"); `stop()` does it too.
+    public func beginDraining(_ reason: String) {
+        readiness.drain(reason)
     }
 
     /// Makes the broker on its loop, where its message lane opens (SQLite's connection is the loop's).

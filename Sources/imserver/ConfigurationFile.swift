@@ -17,6 +17,17 @@ enum ConfigurationFile {
     /// included, and exits 3 when any of them is an error.
     static func loadOrExit(_ path: String?) -> ServerConfiguration {
         guard let path else { return ServerConfiguration() }
+        let (configuration, diagnostics) = load(path)
+        for diagnostic in diagnostics {
+            CommandLineTool.writeError("\(diagnostic)\n")
+        }
+        guard let configuration else { exit(exitStatus) }
+        return configuration
+    }
+
+    /// The configuration in `path` (nil when any diagnostic is an error) and every diagnostic,
+    /// each naming the file, the field and the reason.
+    static func load(_ path: String) -> (ServerConfiguration?, [ConfigDiagnostic]) {
         let diagnostics = ConfigDiagnostics(file: path)
         var configuration: ServerConfiguration?
         switch readFile(path) {
@@ -25,11 +36,7 @@ enum ConfigurationFile {
         case .failure(let reason):
             diagnostics.error("", at: nil, "cannot read the file: \(reason.message)")
         }
-        for diagnostic in diagnostics.all {
-            CommandLineTool.writeError("\(diagnostic)\n")
-        }
-        guard let configuration else { exit(exitStatus) }
-        return configuration
+        return (configuration, diagnostics.all)
     }
 
     struct ReadError: Error {

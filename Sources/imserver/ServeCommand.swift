@@ -1,4 +1,3 @@
-import Dispatch
 import IMCommandLine
 import IMHTTP
 import IMJSON
@@ -10,7 +9,7 @@ import Glibc
 #endif
 
 /// `imserver [--listen HOST:PORT] [--api HOST:PORT] [--tls-listen HOST:PORT] [--api-tls-listen HOST:PORT]
-/// [--ws-listen HOST:PORT] [--wss-listen HOST:PORT] [--cert FILE --key FILE [--client-ca FILE]] [--data DIR | --store URL [--node-name NAME] [--store-connections N]] [--config FILE] [--json]`:
+/// [--ws-listen HOST:PORT] [--wss-listen HOST:PORT] [--metrics-listen HOST:PORT] [--cert FILE --key FILE [--client-ca FILE]] [--data DIR | --store URL [--node-name NAME] [--store-connections N]] [--config FILE] [--json]`:
 /// runs the server until SIGINT or SIGTERM, then stops gracefully; SIGHUP reloads the certificate.
 enum ServeCommand {
     static let spec = CommandSpec(
@@ -19,7 +18,7 @@ enum ServeCommand {
         summary: "the IM server: MQTT 5 for clients, an HTTP API for app servers",
         usage: [
             "[--listen HOST:PORT] [--api HOST:PORT] [--tls-listen HOST:PORT] [--api-tls-listen HOST:PORT]\n"
-                + "         [--ws-listen HOST:PORT] [--wss-listen HOST:PORT]\n"
+                + "         [--ws-listen HOST:PORT] [--wss-listen HOST:PORT] [--metrics-listen HOST:PORT]\n"
                 + "         [--cert FILE --key FILE [--client-ca FILE]]\n"
                 + "         [--data DIR | --store URL [--node-name NAME] [--store-connections N]] [--config FILE] [--json]",
             "app list|block|unblock|rotate-secret [KEY] [--data DIR | --store URL] [--config FILE] (see 'imserver app --help')",
@@ -32,6 +31,7 @@ enum ServeCommand {
             OptionSpec("--api-tls-listen", value: "HOST:PORT", help: "also serve the API over HTTPS there (needs --cert and --key)"),
             OptionSpec("--ws-listen", value: "HOST:PORT", help: "also serve MQTT over WebSocket there (path /mqtt)"),
             OptionSpec("--wss-listen", value: "HOST:PORT", help: "also serve MQTT over WebSocket over TLS there (path /mqtt; needs --cert and --key)"),
+            OptionSpec("--metrics-listen", value: "HOST:PORT", help: "serve /metrics (Prometheus), /healthz and /readyz there, plain HTTP"),
             OptionSpec("--cert", value: "FILE", help: "the TLS certificate, PEM, leaf first, chain allowed"),
             OptionSpec("--key", value: "FILE", help: "its private key, PEM, readable by the owner only"),
             OptionSpec("--client-ca", value: "FILE", help: "require TLS clients to present a certificate issued by these CAs"),
@@ -43,7 +43,7 @@ enum ServeCommand {
             OptionSpec("--json", help: "print events as JSON objects, one a line"),
             CompletionScript.option,
         ],
-        epilogue: "Stops gracefully on SIGINT or SIGTERM; SIGHUP reloads --cert and --key. See imserver(8).")
+        epilogue: "Stops gracefully on SIGINT or SIGTERM; SIGHUP reloads --cert, --key and --config. See imserver(8).")
 
     static func main(arguments: [String]) async -> Never {
         let parsed = CommandLineTool.parseOrExit(spec, arguments: arguments)
@@ -73,6 +73,9 @@ enum ServeCommand {
         if let endpoint = endpoint(parsed, "--ws-listen") {
             (options.webSocketHost, options.webSocketPort) = (endpoint.host, endpoint.port)
         }
+        if let endpoint = endpoint(parsed, "--metrics-listen") ?? configuration.metricsListen {
+            (options.metricsHost, options.metricsPort) = (endpoint.host, endpoint.port)
+        }
         configureTLS(&options, parsed)
         if store.url == nil, let upgrade = await SchemaUpgrade.pending(directory: dataDirectory) {
             announce(upgrade, json: json)
@@ -84,18 +87,25 @@ enum ServeCommand {
             CommandLineTool.writeError("imserver: \(error)\n")
             exit(1)
         }
+        let notifier = ServiceNotifier.fromEnvironment()
+        let source = ConfigurationSource(path: parsed.value("--config"), started: configuration)
+        let signals = SignalWatch { await reload(server, configuration: source, json: json, notifier: notifier) }
         var listening = [("mqtt", server.mqttAddress.description), ("api", server.apiAddress.description)]
         if let address = server.mqttTLSAddress { listening.append(("mqtts", address.description)) }
         if let address = server.apiTLSAddress { listening.append(("https", address.description)) }
         if let address = server.webSocketAddress { listening.append(("ws", address.description)) }
         if let address = server.secureWebSocketAddress { listening.append(("wss", address.description)) }
+        if let address = server.metricsAddress { listening.append(("metrics", address.description)) }
         if json {
             let fields = listening.map { #""\#($0.0)":"\#($0.1)""# }.joined(separator: ",")
             CommandLineTool.writeOut(#"{"event":"listening",\#(fields)}"# + "\n")
         } else {
             CommandLineTool.writeOut("listening " + listening.map { "\($0.0) \($0.1)" }.joined(separator: " ") + "\n")
         }
-        let signal = await waitForSignal { reloadCertificate(server, json: json) }
+        tell(notifier, .ready("listening " + listening.map { "\($0.0) \($0.1)" }.joined(separator: " ")))
+        let signal = await signals.stopSignal()
+        tell(notifier, .stopping("stopping (\(signal)): draining"))
+        server.beginDraining(signal)
         await server.stop()
         if json {
             CommandLineTool.writeOut(#"{"event":"stopped","signal":"\#(signal)"}"# + "\n")
@@ -126,43 +136,5 @@ enum ServeCommand {
         } catch {
             CommandLineTool.fail(spec, error)
         }
-    }
-
-    /// Waits for SIGINT or SIGTERM and returns its name; runs `onHangUp` at each SIGHUP.
-    static func waitForSignal(onHangUp: @escaping @Sendable () -> Void) async -> String {
-        await withCheckedContinuation { continuation in
-            let queue = DispatchQueue(label: "imserver.signals")
-            let once = SignalOnce(continuation)
-            queue.async {
-                Glibc.signal(SIGHUP, SIG_IGN)
-                let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
-                hangUp.setEventHandler(handler: onHangUp)
-                once.keep(hangUp)
-                hangUp.resume()
-                for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-                    Glibc.signal(number, SIG_IGN)
-                    let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-                    source.setEventHandler { once.fire(name) }
-                    once.keep(source)
-                    source.resume()
-                }
-            }
-        }
-    }
-}
-
-/// Resumes a continuation on the first signal only; keeps the signal sources alive meanwhile.
-/// Unchecked Sendable: every use happens on the one serial queue of `waitForSignal`.
-final class SignalOnce: @unchecked Sendable {
-    private var continuation: CheckedContinuation<String, Never>?
-    private var sources: [any DispatchSourceSignal] = []
-
-    init(_ continuation: CheckedContinuation<String, Never>) { self.continuation = continuation }
-
-    func keep(_ source: any DispatchSourceSignal) { sources.append(source) }
-
-    func fire(_ name: String) {
-        continuation?.resume(returning: name)
-        continuation = nil
     }
 }

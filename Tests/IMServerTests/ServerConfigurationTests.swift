@@ -1,4 +1,5 @@
 import IMConfig
+import IMHTTP
 import IMServer
 import Testing
 
@@ -34,6 +35,15 @@ struct ServerConfigurationTests {
         limits.outgoingBufferLimit = 8192
         limits.apiMaxBodySize = 2048
         #expect(configuration == ServerConfiguration(apps: [app], limits: limits))
+    }
+
+    @Test func metricsListenIsAListeningAddress() {
+        let (configuration, problems) = parse(#"{"metricsListen": "127.0.0.1:9464"}"#)
+        #expect(problems.isEmpty)
+        #expect(configuration?.metricsListen == HostPort(host: "127.0.0.1", port: 9464))
+        let (broken, complaints) = parse(#"{"metricsListen": "127.0.0.1"}"#)
+        #expect(broken == nil)
+        #expect(complaints == ["server.json:1:19: error: metricsListen: wants HOST:PORT, such as 127.0.0.1:9464, not '127.0.0.1': no port; write HOST:PORT"])
     }
 
     @Test func defaultsOfAnApp() {

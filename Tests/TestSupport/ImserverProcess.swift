@@ -31,9 +31,12 @@ public final class ImserverProcess: Sendable {
         self.mqttPort = mqttPort
     }
 
-    /// Starts imserver on `directory` (with `extra` options) and waits for it to say where it listens.
-    public static func start(dataDirectory directory: String, extra: [String] = []) async throws -> ImserverProcess {
-        try await start(["--data", directory] + extra)
+    /// Starts imserver on `directory` (with `extra` options, and `environment` added to ours)
+    /// and waits for it to say where it listens. Its standard error goes to the file `errors`, if given.
+    public static func start(
+        dataDirectory directory: String, extra: [String] = [], environment: [String: String] = [:], errors: String? = nil
+    ) async throws -> ImserverProcess {
+        try await start(["--data", directory] + extra, environment: environment, errors: errors)
     }
 
     /// Starts imserver as node `nodeName` on the PostgreSQL database `storeURL`, its MQTT
@@ -42,9 +45,15 @@ public final class ImserverProcess: Sendable {
         try await start(["--store", storeURL, "--node-name", nodeName] + extra, port: port)
     }
 
-    private static func start(_ options: [String], port: UInt16 = 0) async throws -> ImserverProcess {
+    private static func start(
+        _ options: [String], port: UInt16 = 0, environment: [String: String] = [:], errors: String? = nil
+    ) async throws -> ImserverProcess {
+        let errorFD = errors.map { open($0, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600) } ?? -1
+        defer { if errorFD >= 0 { close(errorFD) } }
         let process = try ChildProcess.spawn(
-            binary, ["--listen", "127.0.0.1:\(port)", "--api", "127.0.0.1:0", "--json"] + options, stderr: .null)
+            binary, ["--listen", "127.0.0.1:\(port)", "--api", "127.0.0.1:0", "--json"] + options,
+            environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            stderr: errorFD >= 0 ? .descriptor(errorFD) : .null)
         let output = FileHandle(fileDescriptor: process.stdout!, closeOnDealloc: true)
         var earlier: [String] = []
         var line = try await offPool { readLine(output) }

@@ -18,7 +18,7 @@ final class APIConnection: ConnectionHandler {
     private enum TimerKind { case idle, head, request, write }
 
     private let connection: Connection
-    private let responder: APIResponder
+    private let responder: any HTTPRequestResponder
     private let options: APIServerOptions
     private let registry: APIConnectionRegistry
     private var parser: HTTPRequestParser
@@ -34,7 +34,7 @@ final class APIConnection: ConnectionHandler {
     private var timer: (kind: TimerKind, id: TimerID)?
 
     private init(
-        connection: Connection, responder: APIResponder, options: APIServerOptions, limits: HTTPLimits,
+        connection: Connection, responder: any HTTPRequestResponder, options: APIServerOptions, limits: HTTPLimits,
         registry: APIConnectionRegistry
     ) {
         self.connection = connection
@@ -46,7 +46,7 @@ final class APIConnection: ConnectionHandler {
 
     /// Serves a newly accepted connection; call on its loop.
     static func accept(
-        _ connection: Connection, responder: APIResponder, options: APIServerOptions, limits: HTTPLimits,
+        _ connection: Connection, responder: any HTTPRequestResponder, options: APIServerOptions, limits: HTTPLimits,
         registry: APIConnectionRegistry
     ) {
         let handle = LoopBound(
@@ -125,23 +125,23 @@ final class APIConnection: ConnectionHandler {
             cancelTimer()
             busy = true
             connection.pauseReading()
-            switch responder.route(request) {
-            case .failure(let error):
-                answer(error.response, keepAlive: request.keepAlive, toHead: request.method == "HEAD")
-            case .success(let endpoint):
-                respondLater(to: request, at: endpoint)
+            if let response = responder.immediateAnswer(to: request) {
+                answer(response, keepAlive: request.keepAlive, toHead: request.method == "HEAD")
+            } else {
+                respondLater(to: request)
             }
         }
     }
 
-    private func respondLater(to request: HTTPRequest, at endpoint: APIEndpoint) {
+    private func respondLater(to request: HTTPRequest) {
         guard let handle else { return }
         let responder = self.responder, loop = connection.loop, keepAlive = request.keepAlive
+        let toHead = request.method == "HEAD"
         Task {
-            let response = await responder.respond(to: request, at: endpoint)
+            let response = await responder.respond(to: request)
             loop.execute {
                 let connection = handle.value
-                connection.answer(response, keepAlive: keepAlive)
+                connection.answer(response, keepAlive: keepAlive, toHead: toHead)
                 connection.serveBuffered()
             }
         }

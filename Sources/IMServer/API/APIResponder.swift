@@ -11,6 +11,8 @@ struct APIResponder: Sendable {
     let backend: any ServerAPIBackend
     let replayGuard: NonceReplayGuard
     let clock: ServerClock
+    /// Where answered requests are counted.
+    let tally: APIRequestTally
 
     /// The endpoint `request` names, or the error to answer.
     func route(_ request: HTTPRequest) -> Result<APIEndpoint, APIError> {

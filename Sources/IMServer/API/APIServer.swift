@@ -14,6 +14,8 @@ public final class APIServer: Sendable {
     private let listener: Listener
     private let registry: APIConnectionRegistry
     private let shutdownGracePeriod: Duration
+    /// The requests answered, by endpoint and status (`/metrics`).
+    let requests: APIRequestTally
 
     /// Binds `host:port` and starts serving.
     ///
@@ -23,18 +25,29 @@ public final class APIServer: Sendable {
     ///   - limits: the server's limits; the API takes `apiMaxBodySize` (413 beyond it).
     ///   - tls: serve HTTPS with this certificate instead of plain HTTP.
     /// - Throws: `addressInUse`, `invalidArgument` for a host name, or the system's error.
-    public init(
+    public convenience init(
         host: String = "127.0.0.1", port: UInt16 = 0, group: EventLoopGroup, backend: any ServerAPIBackend,
         limits: ServerLimits = ServerLimits(), options: APIServerOptions = APIServerOptions(),
         tls: TLSServerIdentity? = nil
     ) throws(TransportError) {
-        let registry = APIConnectionRegistry(capacity: options.maxConnections, perAddress: options.maxConnectionsPerAddress)
+        let requests = APIRequestTally()
         let responder = APIResponder(
             backend: backend,
             replayGuard: NonceReplayGuard(capacity: options.maxNoncesPerApp, window: APICredentials.freshnessWindow),
-            clock: options.clock)
+            clock: options.clock, tally: requests)
+        try self.init(host: host, port: port, group: group, responder: responder, maxBodyBytes: limits.apiMaxBodySize,
+                      options: options, tls: tls, requests: requests)
+    }
+
+    /// Binds `host:port` and serves its requests through `responder` (the API's, or another's
+    /// such as the metrics endpoints) with this connection handling, its limits and timeouts.
+    init(
+        host: String, port: UInt16, group: EventLoopGroup, responder: any HTTPRequestResponder, maxBodyBytes: Int,
+        options: APIServerOptions, tls: TLSServerIdentity?, requests: APIRequestTally = APIRequestTally()
+    ) throws(TransportError) {
+        let registry = APIConnectionRegistry(capacity: options.maxConnections, perAddress: options.maxConnectionsPerAddress)
         let httpLimits = HTTPLimits(
-            maxHeadBytes: options.maxHeadBytes, maxHeaderCount: options.maxHeaderCount, maxBodyBytes: limits.apiMaxBodySize)
+            maxHeadBytes: options.maxHeadBytes, maxHeaderCount: options.maxHeaderCount, maxBodyBytes: maxBodyBytes)
         // Answers are small: a client that does not read them is stopped long before the cap.
         let connectionOptions = ConnectionOptions(
             highWaterMark: 64 * 1024, lowWaterMark: 16 * 1024, outboundLimit: 1024 * 1024, framing: .raw)
@@ -44,6 +57,7 @@ public final class APIServer: Sendable {
         self.localAddress = listener.localAddress
         self.registry = registry
         self.shutdownGracePeriod = options.shutdownGracePeriod
+        self.requests = requests
     }
 
     /// API connections open now.

@@ -54,6 +54,8 @@ final class BrokerConnection: ConnectionHandler {
     var clientMaximumPacketSize: UInt32?
     var nextPacketID: UInt16 = 0
     var phase = Phase.awaitingConnect
+    /// The listener that accepted it (for `/metrics`).
+    let transport: MQTTTransport
     /// The client speaks MQTT 3.1.1 (CONNECT at level 4): packets go both ways in that form.
     var speaks311 = false
     /// CONNACK 0x00 went out: from then on the connection's end may send its will.
@@ -78,10 +80,11 @@ final class BrokerConnection: ConnectionHandler {
     /// Acknowledged deliveries not yet removed from the store's queue.
     var acknowledgements = PendingBatch<Int64>()
 
-    init(id: UInt64, connection: Connection, core: BrokerCore) {
+    init(id: UInt64, connection: Connection, core: BrokerCore, transport: MQTTTransport = .tcp) {
         self.id = id
         self.connection = connection
         self.core = core
+        self.transport = transport
     }
 
     func send(_ packet: Packet) {
@@ -170,6 +173,7 @@ final class BrokerConnection: ConnectionHandler {
     private func refuseMalformed(_ error: MQTTError) {
         if phase == .awaitingConnect {
             send(.connack(ConnAck(reasonCode: error.reasonCode, properties: [.reasonString(error.message)])))
+            core.counters.loginsRefused[BrokerCounters.Reason(error.reasonCode), default: 0] += 1
             close(.graceful)
         } else {
             core.disconnect(self, error.reasonCode)

@@ -102,7 +102,10 @@ extension BrokerCore {
             broker.inflight[publish.packetIdentifier] = message.messageID
             publish.dup = !unacknowledged[device, default: []].insert(message.messageID).inserted
         }
-        if fits { broker.send(.publish(publish)) }
+        if fits {
+            broker.send(.publish(publish))
+            counters.messagesDelivered += 1
+        }
         if (!fits || broker.deliveryQoS == .atMostOnce) && broker.phase == .online {
             broker.acknowledgements.add(message.messageID)
             flushAcknowledgements(broker)
@@ -115,6 +118,7 @@ extension BrokerCore {
     /// load that read was a transaction per message).
     func handleDeliveryAcknowledgement(_ broker: BrokerConnection, _ packetID: UInt16) {
         guard let login = broker.login, let messageID = broker.inflight.removeValue(forKey: packetID) else { return }
+        counters.messagesAcknowledged += 1
         unacknowledged[login.device]?.remove(messageID)
         // Every device ever served would otherwise keep an entry for the server's lifetime.
         if unacknowledged[login.device]?.isEmpty == true { unacknowledged[login.device] = nil }

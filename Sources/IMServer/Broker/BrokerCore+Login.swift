@@ -106,6 +106,7 @@ extension BrokerCore {
         guard let login = broker.login else { return }
         broker.phase = .online
         broker.wentOnline = true
+        counters.loginsAccepted += 1
         cancelPendingWill(login.device)
         // Session Present is always 0: subscriptions are not kept between connections, so the
         // client subscribes again; its undelivered messages are kept whatever the session state.
@@ -126,6 +127,7 @@ extension BrokerCore {
         if let name { properties.appendUserProperty(IMUserProperty.error, name.rawValue) }
         if let reason { properties.reasonString = reason }
         broker.send(.connack(ConnAck(sessionPresent: false, reasonCode: code, properties: properties)))
+        counters.loginsRefused[BrokerCounters.Reason(code, name), default: 0] += 1
         broker.close(.graceful)
     }
 }

@@ -27,7 +27,8 @@ extension BrokerCore {
             let counter = try await store.externalChangeCounter()
             return (counter, counter == seen && !always ? nil : try await store.effectiveApps(configured: configured))
         }) { core, result in
-            guard case .success(let (counter, apps)) = result else { return }
+            // A reload meanwhile brought other apps: they win, and the next tick reads the overrides again.
+            guard case .success(let (counter, apps)) = result, core.configuredApps == configured else { return }
             core.lastExternalChange = counter
             if let apps { core.apps = Dictionary(apps.map { ($0.appKey, $0) }, uniquingKeysWith: { _, last in last }) }
         }

@@ -5,6 +5,7 @@ extension BrokerCore {
     /// A client's PUBLISH: only `im/send/<to>` as itself, QoS 0 or 1, a text payload (section 5).
     func handlePublish(_ broker: BrokerConnection, _ publish: Publish) {
         guard let login = broker.login else { return }
+        counters.messagesReceived += 1
         guard publish.qos != .exactlyOnce else { return disconnect(broker, .qosNotSupported) }
         guard !publish.retain else { return disconnect(broker, .retainNotSupported) }
         guard publish.properties.topicAlias == nil else { return disconnect(broker, .topicAliasInvalid) }
@@ -89,6 +90,7 @@ extension BrokerCore {
                     if !stored.isDuplicate { core.notify(message, stored) }
                 }
             case .failure(ServerStoreError.unavailable):
+                core.counters.messagesRefused[BrokerCounters.Reason(.serverBusy), default: 0] += messages.count
                 // The store is out of reach for now: DISCONNECT 0x89 makes the client come back
                 // on its schedule and send again what was never acknowledged (a resend of a
                 // stored message is found by its cid), where PUBACK 0x80 would make it give up.
@@ -101,6 +103,7 @@ extension BrokerCore {
                         core.refuse(pending, on: broker)
                         continue
                     }
+                    core.counters.messagesRefused[BrokerCounters.Reason(.unspecifiedError), default: 0] += 1
                     broker.send(.puback(PubAck(packetIdentifier: packetID, reasonCode: .unspecifiedError,
                                                properties: [.reasonString("the server could not store the message")])))
                 }
@@ -110,7 +113,9 @@ extension BrokerCore {
     }
 
     private func refuse(_ pending: PendingPublish, on broker: BrokerConnection) {
-        guard case .refuse(let code) = pending.content, let packetID = pending.packetIdentifier else { return }
+        guard case .refuse(let code) = pending.content else { return }
+        counters.messagesRefused[BrokerCounters.Reason(code), default: 0] += 1
+        guard let packetID = pending.packetIdentifier else { return }
         broker.send(.puback(PubAck(packetIdentifier: packetID, reasonCode: code)))
     }
 
@@ -143,6 +148,11 @@ extension BrokerCore {
     /// connection that has read its whole queue and has room (the lane keeps order, so nothing
     /// stored before it can be missing), else by waking the connection to read its queue.
     func notify(_ message: NewMessage, _ stored: StoredMessageResult) {
+        if stored.overQuota == nil {
+            counters.messagesStored += 1
+        } else {
+            counters.messagesRefused[BrokerCounters.Reason(.quotaExceeded, .quotaExceeded), default: 0] += 1
+        }
         let queued = QueuedMessage(messageID: stored.messageID, uid: stored.uid, from: message.from, to: message.to,
                                    text: message.text, cid: message.cid, sentAt: stored.sentAt)
         for delivery in stored.deliveries {

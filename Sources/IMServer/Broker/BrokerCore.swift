@@ -17,10 +17,11 @@ final class BrokerCore {
     let lane: any MessageLane
     /// The other nodes on the same PostgreSQL database, when there can be any.
     let cluster: PostgresCluster?
-    let limits: ServerLimits
+    /// The limits; a reload (`reconfigure`) changes those that apply as connections come.
+    var limits: ServerLimits
     let clock: ServerClock
-    /// The apps as configured; `apps` is these with the store's overrides applied.
-    let configuredApps: [AppSettings]
+    /// The apps as configured (read again at a reload); `apps` is these with the store's overrides applied.
+    var configuredApps: [AppSettings]
     var apps: [String: AppSettings]
     var rateLimiter: ConnectRateLimiter
     /// Every open MQTT connection, by connection id.
@@ -42,6 +43,8 @@ final class BrokerCore {
     /// Every connection's connect timeout and keep-alive, on one timer (see `DeadlineWheel`).
     var deadlines: DeadlineWheel<DeadlineCheck>
     var deadlineTimerArmed = false
+    /// What `/metrics` reports of the broker; counted on this loop.
+    var counters = BrokerCounters()
 
     init(loop: EventLoop, store: any ServerStore, lane: any MessageLane, cluster: PostgresCluster? = nil,
          configuration: ServerConfiguration, apps: [AppSettings], clock: ServerClock) {
@@ -58,9 +61,9 @@ final class BrokerCore {
     }
 
     /// Takes a freshly accepted connection: it must send CONNECT within the connect timeout.
-    func accept(_ connection: Connection) {
+    func accept(_ connection: Connection, transport: MQTTTransport = .tcp) {
         nextConnectionID += 1
-        let broker = BrokerConnection(id: nextConnectionID, connection: connection, core: self)
+        let broker = BrokerConnection(id: nextConnectionID, connection: connection, core: self, transport: transport)
         connections[broker.id] = broker
         broker.lastPacketAt = clock.monotonic()
         connection.start(broker)
@@ -94,6 +97,7 @@ final class BrokerCore {
         if let name { properties.appendUserProperty(IMUserProperty.error, name.rawValue) }
         if let text { properties.reasonString = text }
         broker.send(.disconnect(Disconnect(reasonCode: reason, properties: properties)))
+        counters.disconnects[BrokerCounters.Reason(reason, name), default: 0] += 1
         removeFromOnline(broker)
         broker.close(.graceful)
     }

@@ -15,6 +15,10 @@ final class PostgresCluster: Sendable {
     static let deadAfter: Int64 = 10_000
     private let conninfo: String
     private let listener = Mutex<PostgresListener?>(nil)
+    /// Notices this node's code sent (logins, API actions) and notices of other nodes it
+    /// received, for `/metrics`. Message notices come from the database's `store_messages`, uncounted.
+    let noticesSent = Atomic<Int>(0)
+    let noticesReceived = Atomic<Int>(0)
 
     init(store: PostgresServerStore, conninfo: String) {
         self.store = store
@@ -39,7 +43,9 @@ final class PostgresCluster: Sendable {
         let started = PostgresListener(conninfo: conninfo, channel: PostgresServerStore.channel, onConnected: onConnected) { payload in
             do throws(ClusterNoticeError) {
                 let notice = try ClusterNotice(parsing: payload)
-                if notice.node != node { onNotice(notice) }
+                guard notice.node != node else { return }
+                self.noticesReceived.add(1, ordering: .relaxed)
+                onNotice(notice)
             } catch {
                 onUnreadable(error)
             }
@@ -90,7 +96,7 @@ final class PostgresCluster: Sendable {
     func joined(_ logins: [(DeviceRegistration, UInt64)], now: Int64) async throws(ServerStoreError) -> [Int64] {
         guard !logins.isEmpty else { return [] }
         let node = nodeName
-        return try await store.write("record \(logins.count) logins") { connection in
+        let sequences = try await store.write("record \(logins.count) logins") { connection in
             try logins.map { login, id in
                 let inserted = try connection.execute("""
                     INSERT INTO presence(node, connection, app_key, user_id, device_id, platform, since)
@@ -104,6 +110,8 @@ final class PostgresCluster: Sendable {
                 return sequence
             }
         }
+        noticesSent.add(logins.count, ordering: .relaxed)
+        return sequences
     }
 
     /// Writes again the presence rows of logins the other nodes removed (they took this node
@@ -163,5 +171,6 @@ final class PostgresCluster: Sendable {
     func announce(_ event: ClusterEvent) async throws(ServerStoreError) {
         let notice = ClusterNotice(node: nodeName, event: event)
         try await store.read("notify the other nodes") { connection in try PostgresServerStore.notify(connection, notice) }
+        noticesSent.add(1, ordering: .relaxed)
     }
 }

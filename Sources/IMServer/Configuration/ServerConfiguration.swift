@@ -1,4 +1,5 @@
 import IMConfig
+import IMHTTP
 import IMJSON
 
 /// What imserver serves: its apps and its limits, from a JSON file or the development default.
@@ -10,22 +11,26 @@ import IMJSON
 ///                 "clientKickPolicy": true, "blocked": false, "offlineRetentionSeconds": 604800,
 ///                 "maxQueuedMessages": 10000, "maxQueuedBytes": 67108864}],
 ///       "limits": {"maxConnections": 100000, "maxPacketSize": 262144, "connectRate": 20000,
-///                  "connectTimeoutSeconds": 5, "outgoingBufferLimit": 4194304, "apiMaxBodySize": 65536}
+///                  "connectTimeoutSeconds": 5, "outgoingBufferLimit": 4194304, "apiMaxBodySize": 65536},
+///       "metricsListen": "127.0.0.1:9464"
 ///     }
 public struct ServerConfiguration: Sendable, Equatable {
     public var apps: [AppSettings]
     public var limits: ServerLimits
+    /// Where to serve `/metrics`, `/healthz` and `/readyz` (`--metrics-listen` wins over it).
+    public var metricsListen: HostPort?
 
-    public init(apps: [AppSettings] = [.development], limits: ServerLimits = ServerLimits()) {
+    public init(apps: [AppSettings] = [.development], limits: ServerLimits = ServerLimits(), metricsListen: HostPort? = nil) {
         self.apps = apps
         self.limits = limits
+        self.metricsListen = metricsListen
     }
 
     /// Reads a configuration from JSON; every problem goes into `diagnostics`, and the result is
     /// `nil` when any of them is an error.
     public static func parse(_ bytes: [UInt8], diagnostics: ConfigDiagnostics) -> ServerConfiguration? {
         guard let root = diagnostics.parse(bytes),
-              let top = diagnostics.object(root, field: "", allowed: ["apps", "limits"]) else { return nil }
+              let top = diagnostics.object(root, field: "", allowed: ["apps", "limits", "metricsListen"]) else { return nil }
         var configuration = ServerConfiguration(apps: [])
         if let node = top.node("apps") {
             configuration.apps = readApps(node, diagnostics: diagnostics)
@@ -34,6 +39,14 @@ public struct ServerConfiguration: Sendable, Equatable {
         }
         if let limits = top.object("limits", allowed: ServerLimits.fieldNames) {
             configuration.limits = ServerLimits(reading: limits)
+        }
+        if let text = top.string("metricsListen") {
+            do throws(URLParseError) {
+                configuration.metricsListen = try HostPort(parsing: text, defaultPort: nil, allowsPortZero: true)
+            } catch {
+                diagnostics.error("metricsListen", at: top.node("metricsListen")?.location,
+                                  "wants HOST:PORT, such as 127.0.0.1:9464, not '\(text)': \(error.reason)")
+            }
         }
         return diagnostics.hasErrors ? nil : configuration
     }

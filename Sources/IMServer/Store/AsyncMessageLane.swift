@@ -6,6 +6,7 @@ final class AsyncMessageLane: MessageLane {
     private let store: any ServerStore
     private let loop: EventLoop
     private var closed = false
+    private(set) var commitStatistics = StoreCommitStatistics()
 
     init(store: any ServerStore, loop: EventLoop) {
         self.store = store
@@ -40,6 +41,10 @@ final class AsyncMessageLane: MessageLane {
         guard !closed else {
             return then(.failure(ServerStoreError.failed(operation: "use the message lane", path: store.location, reason: "closed")))
         }
-        loop.run(detached: work, then: then)
+        let started = ContinuousClock.now
+        loop.run(detached: work) { [weak self] result in
+            self?.commitStatistics.record(since: started, calls: 1)
+            then(result)
+        }
     }
 }

@@ -52,10 +52,12 @@ final class SQLiteMessageLane: MessageLane {
     private var openAcknowledgements: [DeviceKey: OpenAcknowledgements] = [:]
     /// What the turns' writers learned of the file, kept while no other connection writes.
     private let memory = WriterMemory()
-    /// Transactions committed, the calls they carried and checkpoints done, for tests and benchmarks.
-    private(set) var commits = 0
-    private(set) var committedCalls = 0
+    /// Transactions committed (their times and sizes, for `/metrics`) and checkpoints done.
+    private(set) var commitStatistics = StoreCommitStatistics()
     private(set) var checkpoints = 0
+    /// Transactions committed and the calls they carried, for tests and benchmarks.
+    var commits: Int { commitStatistics.batchSizes.count }
+    var committedCalls: Int { Int(commitStatistics.batchSizes.sum) }
 
     /// Opens the lane's own connection to the store's file. Call on `loop`, before clients come.
     init(store: SQLiteServerStore, loop: EventLoop, lockPatience: Duration = .seconds(5),
@@ -219,6 +221,7 @@ final class SQLiteMessageLane: MessageLane {
     /// Runs `batch` in one transaction with one writer, and commits.
     private func transact(_ batch: [LaneCall]) -> LaneCall.Outcome {
         let writes = batch.contains { $0.kind != .read }
+        let started = ContinuousClock.now
         do {
             try db.execute(writes ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
         } catch where error.code == .busy || error.code == .locked {
@@ -244,8 +247,7 @@ final class SQLiteMessageLane: MessageLane {
             return .failed(error)
         }
         if writes { memory.committed(db) }
-        commits += 1
-        committedCalls += batch.count
+        commitStatistics.record(since: started, calls: batch.count)
         return .committed
     }
 

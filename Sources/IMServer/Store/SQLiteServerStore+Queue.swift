@@ -33,6 +33,10 @@ extension SQLiteServerStore {
         }
     }
 
+    public func queuedDeliveryCount() async throws(ServerStoreError) -> Int {
+        try await read("count the device queues") { db in Int(try db.fetchOne(SQL.queuedDeliveryCount, [])?[0].int64 ?? 0) }
+    }
+
     /// What `userID` has sent that waits for delivery (see `QueueQuota`).
     public func queuedUsage(appKey: String, userID: String) async throws(ServerStoreError) -> QueueUsage {
         try await read("read the queued usage of \(userID)") { db in

@@ -50,6 +50,8 @@ extension SQLiteServerStore {
             ORDER BY q.message LIMIT ?
             """
         static let pendingCount = "SELECT count(*) FROM queue WHERE device = \(deviceSubquery)"
+        /// Every queue entry: a scan of the smallest index, for a scrape, not a message's path.
+        static let queuedDeliveryCount = "SELECT count(*) FROM queue"
         static let deleteQueueEntry = "DELETE FROM queue WHERE device = ? AND message = ?"
         /// The app's messages older than a time: those whose id is below the time's first
         /// (`?1`, see `idsPerMillisecond`) and whose `sent_at` is below it (`?3`); `?2` the app.

@@ -54,6 +54,8 @@ public protocol ServerStore: Sendable {
     /// The device's queued messages with ids above `after`, oldest first, at most `limit`.
     func pending(appKey: String, userID: String, deviceID: String, after: Int64, limit: Int) async throws(ServerStoreError) -> [QueuedMessage]
     func pendingCount(appKey: String, userID: String, deviceID: String) async throws(ServerStoreError) -> Int
+    /// How many deliveries wait in all device queues (one per message and device), for `/metrics`.
+    func queuedDeliveryCount() async throws(ServerStoreError) -> Int
     /// What the user sent that no device has acknowledged yet.
     func queuedUsage(appKey: String, userID: String) async throws(ServerStoreError) -> QueueUsage
     /// Removes messages from the device's queue; returns how many were there.

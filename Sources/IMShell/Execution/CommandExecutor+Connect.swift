@@ -36,8 +36,23 @@ extension CommandExecutor {
             return AccountOutcome(account: reference, ok: false, status: status == .unknown ? nil : status, message: error.message)
         }
         guard wait else {
-            // The call's end arrives as events (and in the book) like any later change.
+            // The call's end arrives as events (and in the book) like any later change. The
+            // book must have seen the call start before the command ends: a `wait` or `expect`
+            // after it would otherwise read the status the last call left (a refusal that
+            // stopped the session) as this call's.
+            let book = router.book
+            let seen = book.snapshot(of: reference)?.changeCount ?? 0
+            let (changes, stop) = book.watch([reference], for: 5)
             await session.connect(completion: nil)
+            func started() -> Bool {
+                guard let snapshot = book.snapshot(of: reference) else { return false }
+                if case .stopped = snapshot.state { return snapshot.changeCount > seen }
+                return true
+            }
+            if !started() {
+                for await _ in changes where started() { break }
+            }
+            stop()
             return AccountOutcome(account: reference, ok: true, userID: account.userID, message: "started")
         }
         do {

@@ -23,6 +23,8 @@ final class TestServer: Sendable {
     /// The MQTT over WebSocket over TLS port, when started with `tls`.
     var secureWebSocketPort: UInt16? { server.secureWebSocketAddress?.port }
     var backend: any ServerAPIBackend { server.backend }
+    /// The port of `/metrics`, `/healthz` and `/readyz` (always open in tests).
+    var metricsPort: UInt16 { server.metricsAddress?.port ?? 0 }
 
     private init(server: EmbeddedServer, offset: ClockOffset) {
         self.server = server
@@ -52,6 +54,7 @@ final class TestServer: Sendable {
         var options = EmbeddedServer.Options(
             configuration: ServerConfiguration(apps: apps, limits: limits), dataDirectory: directory.path, clock: clock)
         options.webSocketPort = 0
+        options.metricsPort = 0
         options.storeURL = try storeURL ?? TestPostgresDatabase.fromEnvironment(for: directory.path)
         options.nodeName = nodeName
         if let tls { (options.tls, options.mqttTLSPort, options.apiTLSPort, options.secureWebSocketPort) = (tls, 0, 0, 0) }

@@ -30,6 +30,12 @@ extension PostgresServerStore {
         }
     }
 
+    public func queuedDeliveryCount() async throws(ServerStoreError) -> Int {
+        try await read("count the device queues") { connection in
+            Int(try connection.execute("SELECT count(*) FROM queue").rows.first?[0].int64 ?? 0)
+        }
+    }
+
     public func queuedUsage(appKey: String, userID: String) async throws(ServerStoreError) -> QueueUsage {
         try await read("read the queued usage of \(userID)") { connection in
             try Self.usage(connection, appKey: appKey, userID: userID)

@@ -1,0 +1,86 @@
+import IMProcess
+import IMThreads
+import IMTransport
+
+/// Gathers what `/metrics` and `/readyz` report: the broker's figures from its loop, the
+/// store's and the cluster's, the API's request counts and the process's own.
+///
+/// Nothing is counted here: a scrape reads what the loop, the API and the cluster count
+/// anyway, hopping onto the loop once for the broker's part.
+struct ServerMetrics: Sendable {
+    let core: LoopBound<BrokerCore>
+    let loop: EventLoop
+    let store: any ServerStore
+    let cluster: PostgresCluster?
+    /// The plaintext API's tally and the HTTPS API's, if it listens.
+    let apiRequests: [APIRequestTally]
+    let readiness: ServerReadiness
+    let clock: ServerClock
+
+    /// How long `/readyz` waits for the store before calling it out of reach.
+    static let storeProbeTimeout: Duration = .seconds(2)
+
+    /// The exposition, or nil when the loop has stopped.
+    func exposition() async -> String? {
+        let core = self.core
+        let broker = await withCheckedContinuation { (continuation: CheckedContinuation<BrokerSnapshot?, Never>) in
+            if !loop.execute({ continuation.resume(returning: core.value.snapshot()) }) {
+                continuation.resume(returning: nil)
+            }
+        }
+        guard let broker else { return nil }
+        var text = PrometheusText()
+        Self.write(broker, into: &text)
+        if let queued = try? await store.queuedDeliveryCount() {
+            text.single("imserver_queued_deliveries", .gauge, "Deliveries waiting in device queues (one per message and device).", queued)
+        }
+        writeAPI(into: &text)
+        await writeCluster(into: &text)
+        if let process = await BlockingCall.run({ ProcessFigures.current() }) {
+            Self.write(process, into: &text)
+        }
+        return text.text
+    }
+
+    /// Why the server does not take logins now (draining, or its store out of reach), or nil when it does.
+    func notReadyReason() async -> String? {
+        if let reason = readiness.drainingReason { return "draining (\(reason)): no new logins" }
+        let answer = OneShot<String?>()
+        let store = self.store
+        Task {
+            do {
+                _ = try await store.externalChangeCounter()
+                answer.fulfil(nil)
+            } catch {
+                answer.fulfil("the store is out of reach: \(error)")
+            }
+        }
+        let timeout = Task {
+            try await Task.sleep(for: Self.storeProbeTimeout)
+            answer.fulfil("the store did not answer within \(Self.storeProbeTimeout)")
+        }
+        defer { timeout.cancel() }
+        return await answer.wait()
+    }
+
+    private func writeAPI(into text: inout PrometheusText) {
+        var merged: [APIRequestTally.Key: Int] = [:]
+        for tally in apiRequests { merged.merge(tally.snapshot, uniquingKeysWith: +) }
+        text.family("imserver_api_requests_total", .counter, "Server API requests answered, by endpoint (other: none) and HTTP status.")
+        for (key, count) in merged.sorted(by: { ($0.key.path, $0.key.status) < ($1.key.path, $1.key.status) }) {
+            text.sample("imserver_api_requests_total", [("path", key.path), ("status", String(key.status))], count)
+        }
+    }
+
+    private func writeCluster(into text: inout PrometheusText) async {
+        guard let cluster else { return }
+        if let live = try? await cluster.liveNodeCount(now: clock.wallMilliseconds()) {
+            text.single("imserver_cluster_live_nodes", .gauge, "Nodes on the store whose heartbeat is recent, this one included.", live)
+        }
+        text.single("imserver_cluster_notices_sent_total", .counter,
+                    "Notices this node sent the others (logins, API actions; not the store's message notices).",
+                    cluster.noticesSent.load(ordering: .relaxed))
+        text.single("imserver_cluster_notices_received_total", .counter, "Notices of other nodes this node received.",
+                    cluster.noticesReceived.load(ordering: .relaxed))
+    }
+}
