@@ -101,7 +101,7 @@ struct ParserTests {
         #expect(error("connect a --timeout soon") == "connect --timeout: 'soon' is not a number of seconds from -86400 to 86400")
         #expect(error("connect a --force") == "connect: unknown option --force; it takes --kick-enable, --no-wait, --timeout")
         #expect(error("kick") == "kick: missing arguments; usage: kick ACCOUNT")
-        #expect(error("server restart") == "server: 'restart' is not an action; give stop, start or kill")
+        #expect(error("server restart") == "server: 'restart' is not an action; give stop, start, kill, block-app or unblock-app")
         #expect(error("link a jitter") == "link: 'jitter' is not a fault; give delay MS, loss PERCENT, blackhole or clear")
         #expect(error("link a delay") == "link: delay needs a number, as in: link a delay 200")
         #expect(error("link a loss 101") == "link loss PERCENT: '101' is not a whole number from 0 to 100")
