@@ -16,10 +16,16 @@ struct ProcessUsageTests {
         let before = try #require(ProcessUsage.of(pid: getpid(), threadPrefix: "usage-burn"))
         #expect(before.namedThreads == .zero)
         let thread = SystemThread.spawn(name: "usage-burn-0") {
-            // 300 ms of CPU, then alive until the reading is taken: a thread gone is not read.
-            let end = ContinuousClock.now + .milliseconds(300)
+            // 300 ms of its own CPU (not of the wall clock, which a loaded machine stretches),
+            // then alive until the reading is taken: a thread gone is not read.
+            func cpu() -> Duration {
+                var now = timespec()
+                clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+                return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+            }
+            let end = cpu() + .milliseconds(300)
             var spins = 0
-            while ContinuousClock.now < end { spins &+= 1 }
+            while cpu() < end { spins &+= 1 }
             burnt.signal()
             release.wait()
             precondition(spins > 0)
