@@ -44,6 +44,12 @@ public final class EmbeddedServer: Sendable {
         public var metricsHost = "127.0.0.1"
         /// Plain HTTP `/metrics`, `/healthz` and `/readyz` on this port (0 picks one), or nil for none.
         public var metricsPort: UInt16?
+        /// Where clients reach this node, given to the clients of another node of the same store
+        /// that stops (DISCONNECT 0x9C); nil: the MQTT listener's address, unless it is a wildcard.
+        public var serverReference: String?
+        /// How long `stop()` waits for clients to close and for the stores and acknowledgements
+        /// under way to be committed before it closes the store.
+        public var drainTimeout: Duration = .seconds(10)
         /// Told, from the server's loop, of trouble an operator should hear about (such as
         /// running out of descriptors); one line of text each.
         public var warning: @Sendable (String) -> Void = { _ in }
@@ -91,12 +97,15 @@ public final class EmbeddedServer: Sendable {
     let metrics: APIServer?
     /// Whether logins are taken (`/readyz`): not from `beginDraining` on.
     let readiness: ServerReadiness
+    let drainTimeout: Duration
+    let clock: ServerClock
     let core: LoopBound<BrokerCore>
     let store: any ServerStore
     let cluster: PostgresCluster?
 
     private init(backend: any ServerAPIBackend, group: EventLoopGroup, listeners: Listeners, tls: TLSServerIdentity?,
-                 core: LoopBound<BrokerCore>, store: any ServerStore, cluster: PostgresCluster?, readiness: ServerReadiness) {
+                 core: LoopBound<BrokerCore>, store: any ServerStore, cluster: PostgresCluster?, readiness: ServerReadiness,
+                 drainTimeout: Duration, clock: ServerClock) {
         self.mqttAddress = listeners.mqtt.localAddress
         self.backend = backend
         self.group = group
@@ -109,6 +118,8 @@ public final class EmbeddedServer: Sendable {
         self.secureWebSocketListener = listeners.secureWebSocket
         self.metrics = listeners.metrics
         self.readiness = readiness
+        self.drainTimeout = drainTimeout
+        self.clock = clock
         self.tls = tls
         self.core = core
         self.store = store
@@ -162,42 +173,48 @@ public final class EmbeddedServer: Sendable {
                 await BlockingCall.run { group.shutdown() }
                 throw error
             }
+            await advertise(cluster, listener: listeners.mqtt, options: options)
             loop.execute { core.value.startMaintenance() }
             return EmbeddedServer(
                 backend: backend, group: group, listeners: listeners, tls: options.tls, core: core, store: store, cluster: cluster,
-                readiness: readiness)
+                readiness: readiness, drainTimeout: options.drainTimeout, clock: options.clock)
         } catch {
             await store.close()
             throw error
         }
     }
 
-    /// Stops gracefully: no new connections, DISCONNECT 0x8B to every client, API requests under
-    /// way answered, a short wait for clients to close, then the store and the loop.
+    /// Stops gracefully: no new connections, DISCONNECT 0x8B to every client (0x9C with another
+    /// live node's address when other nodes of the store advertise one, spread over them), API
+    /// requests under way answered, then up to `drainTimeout` for clients to close and the
+    /// stores and acknowledgements under way to commit, then the store and the loop.
     /// A second call does nothing.
     public func stop() async {
-        await shutDown { $0.beginShutdown() }
+        await shutDown { core, references in core.beginShutdown(references: references) }
     }
 
-    /// Closes the listeners, runs `begin` on the core (once: a later call does nothing), then
+    /// Closes the listeners, runs `begin` on the core with the other live nodes' addresses (once:
+    /// a later call does nothing), then
     /// waits for the clients to go and closes the store and the loop.
-    func shutDown(_ begin: @escaping @Sendable (BrokerCore) -> Void) async {
+    func shutDown(_ begin: @escaping @Sendable (BrokerCore, [String]) -> Void) async {
         readiness.drain("stopping")
         listener.close()
         tlsListener?.close()
         webSocketListener?.close()
         secureWebSocketListener?.close()
         let core = self.core
+        let references = await otherNodeReferences()
         let started = await onLoop { () -> Bool in
             guard !core.value.shuttingDown else { return false }
-            begin(core.value)
+            begin(core.value, references)
             return true
         }
         guard started == true else { return }
         await api.close()
         await apiTLS?.close()
-        for _ in 0..<100 {
-            if await onLoop({ core.value.connections.isEmpty }) != false { break }
+        let deadline = ContinuousClock.now + drainTimeout
+        while ContinuousClock.now < deadline {
+            if await onLoop({ core.value.connections.isEmpty && core.value.lane.isIdle }) != false { break }
             try? await Task.sleep(for: .milliseconds(20))
         }
         // What the lane gathered is committed before the loop ends.

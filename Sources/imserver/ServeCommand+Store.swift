@@ -40,6 +40,20 @@ extension ServeCommand {
         return StoreLocation(directory: parsed.value("--data") ?? SQLiteServerStore.defaultDirectory(), storeURL: parsed.value("--store"))
     }
 
+    /// Reads --advertise (with --store only) and --drain-timeout into `options`; exits with a usage error.
+    static func configureDrain(_ options: inout EmbeddedServer.Options, _ parsed: ParsedArguments, storeURL: String?) {
+        do throws(UsageError) {
+            let reader = OptionReader(parsed: parsed, command: "imserver")
+            if let reference = try reader.endpoint("--advertise") {
+                guard storeURL != nil else { throw UsageError("--advertise goes with --store (the nodes of one PostgreSQL database)") }
+                options.serverReference = reference.description
+            }
+            if let timeout = try reader.seconds("--drain-timeout", in: 0...3600) { options.drainTimeout = timeout }
+        } catch {
+            CommandLineTool.fail(spec, error)
+        }
+    }
+
     static func isValidNodeName(_ name: String) -> Bool {
         (1...64).contains(name.utf8.count)
             && name.utf8.allSatisfy { $0 == 0x2E || $0 == 0x5F || $0 == 0x2D || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }

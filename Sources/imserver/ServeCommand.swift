@@ -20,7 +20,8 @@ enum ServeCommand {
             "[--listen HOST:PORT] [--api HOST:PORT] [--tls-listen HOST:PORT] [--api-tls-listen HOST:PORT]\n"
                 + "         [--ws-listen HOST:PORT] [--wss-listen HOST:PORT] [--metrics-listen HOST:PORT]\n"
                 + "         [--cert FILE --key FILE [--client-ca FILE]]\n"
-                + "         [--data DIR | --store URL [--node-name NAME] [--store-connections N]] [--config FILE] [--json]",
+                + "         [--data DIR | --store URL [--node-name NAME] [--store-connections N] [--advertise HOST:PORT]]\n"
+                + "         [--drain-timeout S] [--config FILE] [--json]",
             "app list|block|unblock|rotate-secret [KEY] [--data DIR | --store URL] [--config FILE] (see 'imserver app --help')",
             "cert --out DIR --host NAME... (see 'imserver cert --help')",
         ],
@@ -39,6 +40,8 @@ enum ServeCommand {
             OptionSpec("--store", value: "URL", help: "keep everything in this PostgreSQL database (postgres://...), shared with other nodes"),
             OptionSpec("--node-name", value: "NAME", help: "this node's name among those on --store (default: host name and a random suffix)"),
             OptionSpec("--store-connections", value: "N", help: "at most N connections to --store (default 4)"),
+            OptionSpec("--advertise", value: "HOST:PORT", help: "where clients reach this node, for the other nodes' DISCONNECT 0x9C (default: --listen's)"),
+            OptionSpec("--drain-timeout", value: "S", help: "at a stop, wait up to S seconds for clients to leave and writes to commit (default 10)"),
             OptionSpec("--config", value: "FILE", help: "apps and limits (JSON); without it the development app imsh-dev exists"),
             OptionSpec("--json", help: "print events as JSON objects, one a line"),
             CompletionScript.option,
@@ -76,6 +79,7 @@ enum ServeCommand {
         if let endpoint = endpoint(parsed, "--metrics-listen") ?? configuration.metricsListen {
             (options.metricsHost, options.metricsPort) = (endpoint.host, endpoint.port)
         }
+        configureDrain(&options, parsed, storeURL: store.url)
         configureTLS(&options, parsed)
         if store.url == nil, let upgrade = await SchemaUpgrade.pending(directory: dataDirectory) {
             announce(upgrade, json: json)

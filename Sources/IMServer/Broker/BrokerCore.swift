@@ -86,7 +86,10 @@ final class BrokerCore {
     }
 
     /// Sends DISCONNECT with `reason` (and `im-error`), then closes: the server-side disconnects of section 2.
-    func disconnect(_ broker: BrokerConnection, _ reason: ReasonCode, _ name: IMErrorName? = nil, reason text: String? = nil) {
+    func disconnect(
+        _ broker: BrokerConnection, _ reason: ReasonCode, _ name: IMErrorName? = nil, reason text: String? = nil,
+        serverReference: String? = nil
+    ) {
         guard broker.phase != .closed else { return }
         guard broker.phase == .online else {
             // No CONNACK yet, so no DISCONNECT may come first: just drop the attempt.
@@ -96,6 +99,7 @@ final class BrokerCore {
         var properties: Properties = []
         if let name { properties.appendUserProperty(IMUserProperty.error, name.rawValue) }
         if let text { properties.reasonString = text }
+        if let serverReference { properties.serverReference = serverReference }
         broker.send(.disconnect(Disconnect(reasonCode: reason, properties: properties)))
         counters.disconnects[BrokerCounters.Reason(reason, name), default: 0] += 1
         removeFromOnline(broker)
@@ -117,11 +121,16 @@ final class BrokerCore {
         }
     }
 
-    /// Starts a graceful shutdown: DISCONNECT 0x8B to every client, then close.
-    func beginShutdown() {
+    /// Starts a graceful shutdown: DISCONNECT 0x8B to every client, then close; with
+    /// `references` (other live nodes), DISCONNECT 0x9C naming them in turn instead.
+    func beginShutdown(references: [String] = []) {
         shuttingDown = true
+        var next = 0
         for broker in connections.values {
-            if broker.phase == .online {
+            if broker.phase == .online, !references.isEmpty {
+                disconnect(broker, .useAnotherServer, serverReference: references[next % references.count])
+                next += 1
+            } else if broker.phase == .online {
                 disconnect(broker, .serverShuttingDown)
             } else {
                 broker.close(.graceful)

@@ -19,6 +19,8 @@ final class PostgresCluster: Sendable {
     /// received, for `/metrics`. Message notices come from the database's `store_messages`, uncounted.
     let noticesSent = Atomic<Int>(0)
     let noticesReceived = Atomic<Int>(0)
+    /// Where clients reach this node (`advertise`), written again with its row if the row was lost.
+    let address = Mutex("")
 
     init(store: PostgresServerStore, conninfo: String) {
         self.store = store
@@ -73,14 +75,14 @@ final class PostgresCluster: Sendable {
     /// longer than `deadAfter`, the other nodes took it for dead and removed its presence rows,
     /// which the caller must then write again.
     func heartbeat(now: Int64) async throws(ServerStoreError) -> Bool {
-        let node = nodeName
+        let node = nodeName, address = self.address.withLock { $0 }
         return try await store.write("heartbeat of node \(node)") { connection in
             let updated = try connection.execute("UPDATE node SET seen_at = $2 WHERE name = $1", [.text(node), .integer(now)])
             if updated.affectedRows == 0 {
                 _ = try connection.execute("""
-                    INSERT INTO node(name, started_at, seen_at) VALUES ($1, $2, $2)
-                    ON CONFLICT (name) DO UPDATE SET seen_at = excluded.seen_at
-                    """, [.text(node), .integer(now)])
+                    INSERT INTO node(name, started_at, seen_at, address) VALUES ($1, $2, $2, $3)
+                    ON CONFLICT (name) DO UPDATE SET seen_at = excluded.seen_at, address = excluded.address
+                    """, [.text(node), .integer(now), .text(address)])
                 _ = try connection.execute("DELETE FROM presence WHERE node = $1", [.text(node)])
             }
             _ = try connection.execute("""

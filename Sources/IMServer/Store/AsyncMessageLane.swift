@@ -7,6 +7,9 @@ final class AsyncMessageLane: MessageLane {
     private let loop: EventLoop
     private var closed = false
     private(set) var commitStatistics = StoreCommitStatistics()
+    /// Calls sent to the store and not answered yet.
+    private var underWay = 0
+    var isIdle: Bool { underWay == 0 }
 
     init(store: any ServerStore, loop: EventLoop) {
         self.store = store
@@ -42,7 +45,9 @@ final class AsyncMessageLane: MessageLane {
             return then(.failure(ServerStoreError.failed(operation: "use the message lane", path: store.location, reason: "closed")))
         }
         let started = ContinuousClock.now
+        underWay += 1
         loop.run(detached: work) { [weak self] result in
+            self?.underWay -= 1
             self?.commitStatistics.record(since: started, calls: 1)
             then(result)
         }

@@ -21,6 +21,8 @@ protocol MessageLane: AnyObject {
     /// Whether calls run and are answered in the order they were made, so that a caller may
     /// have several under way (`SQLiteMessageLane`) or must wait for each (`AsyncMessageLane`).
     var keepsOrder: Bool { get }
+    /// No call is waiting or under way: what was submitted is committed (or has failed).
+    var isIdle: Bool { get }
     /// Its transactions' durations and sizes so far, for `/metrics`.
     var commitStatistics: StoreCommitStatistics { get }
     /// Lets the lane's resources go; later calls fail. SQLite's lane first commits what was

@@ -38,7 +38,7 @@ final class SQLiteMessageLane: MessageLane {
     private let store: SQLiteServerStore
     private let loop: EventLoop
     private let db: Database
-    private var jobs: [LaneCall] = []
+    private(set) var jobs: [LaneCall] = []
     private var turnScheduled = false
     private var retryTimer: TimerID?
     private var lateTimer: TimerID?

@@ -43,6 +43,9 @@ enum PostgresSchema {
             CREATE INDEX api_nonce_expiry ON api_nonce(expires_at);
             """),
         ("v3: store messages in one round trip", PostgresStoreFunction.definition),
+        ("v4: where clients reach each node (Server References)", """
+            ALTER TABLE node ADD COLUMN address TEXT NOT NULL DEFAULT '';
+            """),
     ]
 
     /// The advisory lock key nodes take while migrating.
