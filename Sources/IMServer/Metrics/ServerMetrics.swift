@@ -17,7 +17,8 @@ struct ServerMetrics: Sendable {
     let readiness: ServerReadiness
     let clock: ServerClock
 
-    /// How long `/readyz` waits for the store before calling it out of reach.
+    /// How long a scrape or `/readyz` waits for a store call: a store out of reach (a
+    /// PostgreSQL that does not answer) must not hold them, nor pile up their calls.
     static let storeProbeTimeout: Duration = .seconds(2)
 
     /// The exposition, or nil when the loop has stopped.
@@ -31,7 +32,8 @@ struct ServerMetrics: Sendable {
         guard let broker else { return nil }
         var text = PrometheusText()
         Self.write(broker, into: &text)
-        if let queued = try? await store.queuedDeliveryCount() {
+        let store = self.store
+        if case .success(let queued) = await Self.probe({ try await store.queuedDeliveryCount() }) {
             text.single("imserver_queued_deliveries", .gauge, "Deliveries waiting in device queues (one per message and device).", queued)
         }
         writeAPI(into: &text)
@@ -45,19 +47,25 @@ struct ServerMetrics: Sendable {
     /// Why the server does not take logins now (draining, or its store out of reach), or nil when it does.
     func notReadyReason() async -> String? {
         if let reason = readiness.drainingReason { return "draining (\(reason)): no new logins" }
-        let answer = OneShot<String?>()
         let store = self.store
+        guard case .failure(let failure) = await Self.probe({ try await store.externalChangeCounter() }) else { return nil }
+        return "the store is out of reach: \(failure.reason)"
+    }
+
+    /// `body`'s value, or why there is none: its error, or no answer within `storeProbeTimeout`
+    /// (the call goes on, and its late answer is dropped).
+    static func probe<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async -> Result<T, StoreProbeFailure> {
+        let answer = OneShot<Result<T, StoreProbeFailure>>()
         Task {
             do {
-                _ = try await store.externalChangeCounter()
-                answer.fulfil(nil)
+                answer.fulfil(.success(try await body()))
             } catch {
-                answer.fulfil("the store is out of reach: \(error)")
+                answer.fulfil(.failure(StoreProbeFailure(reason: "\(error)")))
             }
         }
         let timeout = Task {
-            try await Task.sleep(for: Self.storeProbeTimeout)
-            answer.fulfil("the store did not answer within \(Self.storeProbeTimeout)")
+            try await Task.sleep(for: storeProbeTimeout)
+            answer.fulfil(.failure(StoreProbeFailure(reason: "no answer within \(storeProbeTimeout)")))
         }
         defer { timeout.cancel() }
         return await answer.wait()
@@ -74,7 +82,8 @@ struct ServerMetrics: Sendable {
 
     private func writeCluster(into text: inout PrometheusText) async {
         guard let cluster else { return }
-        if let live = try? await cluster.liveNodeCount(now: clock.wallMilliseconds()) {
+        let now = clock.wallMilliseconds()
+        if case .success(let live) = await Self.probe({ try await cluster.liveNodeCount(now: now) }) {
             text.single("imserver_cluster_live_nodes", .gauge, "Nodes on the store whose heartbeat is recent, this one included.", live)
         }
         text.single("imserver_cluster_notices_sent_total", .counter,

@@ -1,5 +1,7 @@
+import IMHTTP
 import IMProtocol
 import IMServer
+import IMTransport
 import MQTT
 import Testing
 import TestSupport
@@ -35,6 +37,33 @@ struct ClusterDrainTests {
             await cluster.nodes[0].stop()
             guard case .disconnect(let disconnect)? = await client.next() else { Issue.record("no DISCONNECT"); return }
             #expect(disconnect.reasonCode == .serverShuttingDown && disconnect.properties.serverReference == nil)
+        }
+    }
+
+    @Test func readinessFailsWhileTheStoreIsOutOfReachAndAClusterScrapeCountsTheNodes() async throws {
+        try await TestCluster.with(2) { cluster in
+            let node = cluster.nodes[0]
+            let loop = try EventLoop(name: "readyz-client")
+            defer { loop.shutdown() }
+            func get(_ path: String) async throws -> HTTPResponse {
+                let client = try await APITestClient.connect(port: node.metricsPort, on: loop)
+                defer { client.close() }
+                var reader = client.reader()
+                try await client.send(HTTPRequest(method: "GET", target: path, headers: ["Host": "127.0.0.1"]))
+                return try await reader.next()
+            }
+            #expect(try await get("/readyz").status == .ok)
+            let metrics = String(decoding: try await get("/metrics").body, as: UTF8.self)
+            #expect(metrics.contains("\nimserver_cluster_live_nodes 2\n"))
+            #expect(metrics.contains("\nimserver_cluster_notices_sent_total "))
+            cluster.postgres.stop()
+            let refused = try await get("/readyz")
+            #expect(refused.status == .serviceUnavailable)
+            #expect(String(decoding: refused.body, as: UTF8.self).hasPrefix("the store is out of reach: "))
+            #expect(try await get("/healthz").status == .ok)
+            // A scrape still answers, without the store's figures.
+            let late = String(decoding: try await get("/metrics").body, as: UTF8.self)
+            #expect(late.contains("imserver_logins_total") && !late.contains("imserver_queued_deliveries"))
         }
     }
 }
