@@ -1,4 +1,5 @@
 import IMHTTP
+import IMPostgres
 import IMProtocol
 import IMServer
 import IMTransport
@@ -64,6 +65,33 @@ struct ClusterDrainTests {
             // A scrape still answers, without the store's figures.
             let late = String(decoding: try await get("/metrics").body, as: UTF8.self)
             #expect(late.contains("imserver_logins_total") && !late.contains("imserver_queued_deliveries"))
+        }
+    }
+
+    /// The store is closed only once the call under way has committed (the drain waits for the
+    /// lane; the pool's close waits for its calls too).
+    @Test func aStoreUnderWayAtAStopIsCommitted() async throws {
+        try await TestCluster.with(2) { cluster in
+            let alice = try await cluster.nodes[0].loggedIn("alice", device: "phone-a")
+            _ = try await cluster.nodes[1].loggedIn("bob", device: "phone-b")
+            // Another session holds the message table for a while: alice's message waits in the store call.
+            let url = cluster.storeURL
+            let holder = Task.detached {
+                let connection = try PostgresConnection.connect(url)
+                defer { connection.close() }
+                try connection.executeScript("BEGIN; LOCK TABLE message IN EXCLUSIVE MODE; SELECT pg_sleep(1.5); COMMIT;")
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            try await alice.send(.publish(Publish(
+                topic: IMTopic.send(to: "bob").name, payload: TextMessage(text: "late", cid: "c1").encoded(), qos: .atLeastOnce,
+                packetIdentifier: 1, properties: [.payloadFormatIndicator(.utf8), .contentType(TextMessage.contentType)])))
+            try await Task.sleep(for: .milliseconds(200))
+            await cluster.nodes[0].stop()
+            try await holder.value
+            // Committed before node 1 closed its store: bob, on node 2, has it.
+            let bob = try await cluster.nodes[1].loggedIn("bob", device: "phone-b")
+            guard case .publish(let delivery)? = await bob.next() else { Issue.record("bob got nothing"); return }
+            #expect(try TextMessage.decode(delivery.payload).text == "late")
         }
     }
 }
