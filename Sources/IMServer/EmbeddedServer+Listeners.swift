@@ -6,27 +6,12 @@ extension EmbeddedServer {
         _ options: Options, group: EventLoopGroup, core: LoopBound<BrokerCore>, backend: any ServerAPIBackend,
         connectionOptions: ConnectionOptions, metrics: ([APIRequestTally]) -> ServerMetrics
     ) async throws -> Listeners {
-        let warning = options.warning
         let limits = options.configuration.limits
         var opened: [@Sendable () async -> Void] = []
         let webSocket = WebSocketSettings(limits: WebSocketLimits(packetSize: limits.maxPacketSize))
         func mqttListener(host: String, port: UInt16, tls: TLSServerIdentity?, webSocket: WebSocketSettings? = nil) throws -> Listener {
-            let transport: MQTTTransport = switch (tls != nil, webSocket != nil) {
-            case (false, false): .tcp
-            case (true, false): .tls
-            case (false, true): .ws
-            case (true, true): .wss
-            }
-            let listener = try Listener(
-                host: host, port: port, backlog: Listener.longestBacklog, group: group, options: connectionOptions, tls: tls,
-                webSocket: webSocket,
-                onAcceptFailure: { error in
-                    warning("cannot accept MQTT connections (\(error.reason)): new clients wait until some close; "
-                        + "if the open-file limit is the cause, raise it (ulimit -n, LimitNOFILE)")
-                }
-            ) {
-                core.value.accept($0, transport: transport)
-            }
+            let listener = try makeMQTTListener(host: host, port: port, tls: tls, webSocket: webSocket, group: group, core: core,
+                                                options: options, connectionOptions: connectionOptions)
             opened.append { listener.close() }
             return listener
         }
@@ -61,6 +46,30 @@ extension EmbeddedServer {
         } catch {
             for close in opened { await close() }
             throw error
+        }
+    }
+
+    /// An MQTT listener handing its connections to the broker, over TLS and WebSocket or not.
+    static func makeMQTTListener(
+        host: String, port: UInt16, tls: TLSServerIdentity?, webSocket: WebSocketSettings?, group: EventLoopGroup,
+        core: LoopBound<BrokerCore>, options: Options, connectionOptions: ConnectionOptions
+    ) throws -> Listener {
+        let transport: MQTTTransport = switch (tls != nil, webSocket != nil) {
+        case (false, false): .tcp
+        case (true, false): .tls
+        case (false, true): .ws
+        case (true, true): .wss
+        }
+        let warning = options.warning
+        return try Listener(
+            host: host, port: port, backlog: Listener.longestBacklog, group: group, options: connectionOptions, tls: tls,
+            webSocket: webSocket,
+            onAcceptFailure: { error in
+                warning("cannot accept MQTT connections (\(error.reason)): new clients wait until some close; "
+                    + "if the open-file limit is the cause, raise it (ulimit -n, LimitNOFILE)")
+            }
+        ) {
+            core.value.accept($0, transport: transport)
         }
     }
 

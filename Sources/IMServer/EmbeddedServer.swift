@@ -1,6 +1,7 @@
 import Dispatch
 import IMThreads
 import IMTransport
+import Synchronization
 
 /// The IM server running in this process: its store, event loop, MQTT listener and HTTP API.
 ///
@@ -68,8 +69,8 @@ public final class EmbeddedServer: Sendable {
         }
     }
 
-    /// Where MQTT clients connect.
-    public let mqttAddress: SocketAddress
+    /// Where MQTT clients connect (a new port after `moveListener()`).
+    public var mqttAddress: SocketAddress { listener.withLock { $0.localAddress } }
     /// Where the HTTP server API listens.
     public var apiAddress: SocketAddress { api.localAddress }
     /// Where MQTT clients connect over TLS, if they can.
@@ -88,7 +89,10 @@ public final class EmbeddedServer: Sendable {
     public let backend: any ServerAPIBackend
     let group: EventLoopGroup
     let loop: EventLoop
-    let listener: Listener
+    /// The plain MQTT listener; `moveListener()` replaces it.
+    let listener: Mutex<Listener>
+    /// Opens a plain MQTT listener on the MQTT host and this port, for `moveListener()`.
+    let openMQTTListener: @Sendable (UInt16) throws -> Listener
     let api: APIServer
     let tlsListener: Listener?
     let apiTLS: APIServer?
@@ -105,12 +109,12 @@ public final class EmbeddedServer: Sendable {
 
     private init(backend: any ServerAPIBackend, group: EventLoopGroup, listeners: Listeners, tls: TLSServerIdentity?,
                  core: LoopBound<BrokerCore>, store: any ServerStore, cluster: PostgresCluster?, readiness: ServerReadiness,
-                 drainTimeout: Duration, clock: ServerClock) {
-        self.mqttAddress = listeners.mqtt.localAddress
+                 drainTimeout: Duration, clock: ServerClock, openMQTTListener: @escaping @Sendable (UInt16) throws -> Listener) {
         self.backend = backend
         self.group = group
         self.loop = group.loops[0]
-        self.listener = listeners.mqtt
+        self.listener = Mutex(listeners.mqtt)
+        self.openMQTTListener = openMQTTListener
         self.api = listeners.api
         self.tlsListener = listeners.mqttTLS
         self.apiTLS = listeners.apiTLS
@@ -177,7 +181,11 @@ public final class EmbeddedServer: Sendable {
             loop.execute { core.value.startMaintenance() }
             return EmbeddedServer(
                 backend: backend, group: group, listeners: listeners, tls: options.tls, core: core, store: store, cluster: cluster,
-                readiness: readiness, drainTimeout: options.drainTimeout, clock: options.clock)
+                readiness: readiness, drainTimeout: options.drainTimeout, clock: options.clock,
+                openMQTTListener: { port in
+                    try makeMQTTListener(host: options.mqttHost, port: port, tls: nil, webSocket: nil, group: group, core: core,
+                                         options: options, connectionOptions: connectionOptions)
+                })
         } catch {
             await store.close()
             throw error
@@ -198,7 +206,7 @@ public final class EmbeddedServer: Sendable {
     /// waits for the clients to go and closes the store and the loop.
     func shutDown(_ begin: @escaping @Sendable (BrokerCore, [String]) -> Void) async {
         readiness.drain("stopping")
-        listener.close()
+        listener.withLock { $0.close() }
         tlsListener?.close()
         webSocketListener?.close()
         secureWebSocketListener?.close()

@@ -57,7 +57,8 @@ extension BrokerCore {
     private func storePendingPublishes(_ broker: BrokerConnection) {
         guard let batch = broker.publishes.next() else { return }
         broker.publishBytesWaiting = 0
-        if broker.heldBack {
+        // A client being sent away is read no more (see `sendAway`).
+        if broker.heldBack, departures[broker.id] == nil {
             broker.heldBack = false
             // The wait was the server's: the Keep Alive counts from now, the client's packets
             // being read only from the next turn.
@@ -109,6 +110,7 @@ extension BrokerCore {
                 }
             }
             core.storePendingPublishes(broker)
+            core.leaveIfSettled(broker)
         }
     }
 

@@ -32,6 +32,9 @@ final class BrokerCore {
     var unacknowledged: [DeviceKey: Set<Int64>] = [:]
     var nextConnectionID: UInt64 = 0
     var shuttingDown = false
+    /// The clients a graceful stop has told to go and not yet sent off, by connection id: each
+    /// waits for its PUBLISHes under way to be stored and acknowledged (see `beginShutdown`).
+    var departures: [UInt64: Departure] = [:]
     /// The store's change counter as last seen, to notice `imserver app` edits.
     var lastExternalChange: Int64?
     /// Logins waiting for the store, gathered so that those arriving together share one call.
@@ -74,6 +77,7 @@ final class BrokerCore {
     func connectionClosed(_ broker: BrokerConnection) {
         loop.trimHeapWhenIdle()
         connections[broker.id] = nil
+        departures[broker.id] = nil
         removeFromOnline(broker)
         connectionEndedWithWill(broker)
         leaveCluster(broker)
@@ -121,20 +125,38 @@ final class BrokerCore {
         }
     }
 
-    /// Starts a graceful shutdown: DISCONNECT 0x8B to every client, then close; with
-    /// `references` (other live nodes), DISCONNECT 0x9C naming them in turn instead.
+    /// Starts a graceful shutdown: clients not logged in are closed, and every online one is
+    /// sent away (`sendAway`) with DISCONNECT 0x8B, or 0x9C naming `references` (other live
+    /// nodes) in turn. The server's drain timeout bounds the wait.
     func beginShutdown(references: [String] = []) {
         shuttingDown = true
-        var next = 0
-        for broker in connections.values {
-            if broker.phase == .online, !references.isEmpty {
-                disconnect(broker, .useAnotherServer, serverReference: references[next % references.count])
-                next += 1
-            } else if broker.phase == .online {
-                disconnect(broker, .serverShuttingDown)
-            } else {
-                broker.close(.graceful)
-            }
+        for broker in connections.values where broker.phase != .online { broker.close(.graceful) }
+        sendAway(to: references)
+    }
+
+    /// Sends every online client away: it is no longer read, and once the PUBLISHes it sent
+    /// are stored and acknowledged it gets DISCONNECT 0x9C naming `references` in turn, or 0x8B
+    /// when there are none. Acknowledging first means it sends none of them again where it
+    /// goes. Returns the ids of the connections sent away.
+    @discardableResult
+    func sendAway(to references: [String]) -> [UInt64] {
+        var sent: [UInt64] = []
+        for broker in connections.values where broker.phase == .online {
+            broker.connection.pauseReading()
+            departures[broker.id] = references.isEmpty ? .shuttingDown : .moveTo(references[sent.count % references.count])
+            sent.append(broker.id)
+            leaveIfSettled(broker)
+        }
+        return sent
+    }
+
+    /// Sends a client told to go off once nothing it sent waits for the store.
+    func leaveIfSettled(_ broker: BrokerConnection) {
+        guard let departure = departures[broker.id], !broker.publishes.isBusy, broker.publishes.waiting.isEmpty else { return }
+        departures[broker.id] = nil
+        switch departure {
+        case .shuttingDown: disconnect(broker, .serverShuttingDown)
+        case .moveTo(let reference): disconnect(broker, .useAnotherServer, serverReference: reference)
         }
     }
 
@@ -149,4 +171,12 @@ final class BrokerCore {
             then(self, result)
         }
     }
+}
+
+/// How a graceful stop sends a client off (`BrokerCore.beginShutdown`).
+enum Departure {
+    /// DISCONNECT 0x8B: no other node to go to.
+    case shuttingDown
+    /// DISCONNECT 0x9C with this node's address as Server Reference.
+    case moveTo(String)
 }

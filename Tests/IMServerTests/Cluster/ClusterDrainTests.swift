@@ -68,8 +68,8 @@ struct ClusterDrainTests {
         }
     }
 
-    /// The store is closed only once the call under way has committed (the drain waits for the
-    /// lane; the pool's close waits for its calls too).
+    /// A client's PUBLISH being stored when its node stops is stored and acknowledged before the
+    /// DISCONNECT sends the client away; the store is closed only once the call has committed.
     @Test func aStoreUnderWayAtAStopIsCommitted() async throws {
         try await TestCluster.with(2) { cluster in
             let alice = try await cluster.nodes[0].loggedIn("alice", device: "phone-a")
@@ -88,6 +88,11 @@ struct ClusterDrainTests {
             try await Task.sleep(for: .milliseconds(200))
             await cluster.nodes[0].stop()
             try await holder.value
+            // Acknowledged before alice is sent away, so her engine has nothing to send again.
+            guard case .puback(let ack)? = await alice.next() else { Issue.record("no PUBACK before the DISCONNECT"); return }
+            #expect(ack.packetIdentifier == 1 && ack.reasonCode == .success)
+            guard case .disconnect(let disconnect)? = await alice.next() else { Issue.record("no DISCONNECT"); return }
+            #expect(disconnect.reasonCode == .useAnotherServer)
             // Committed before node 1 closed its store: bob, on node 2, has it.
             let bob = try await cluster.nodes[1].loggedIn("bob", device: "phone-b")
             guard case .publish(let delivery)? = await bob.next() else { Issue.record("bob got nothing"); return }
