@@ -89,6 +89,8 @@ struct ExpectTests {
             "expect bob-phone stays connected", "expect bob-phone message hi --match h", "expect bob-phone message --match '('",
             "expect bob-phone connected --match x", "expect bob-phone message --code 31010", "expect all connected",
             "expect bob-phone no message --in-order", "expect bob-phone connected --in-order",
+            "expect bob-phone database", "expect bob-phone database gone", "expect bob-phone stays database recreated",
+            "expect bob-phone database recreated --for 1", "expect bob-phone database recreated --code 1", "database bob-phone",
         ] {
             let words = try CommandTokenizer.words(in: line)
             #expect(throws: CommandSyntaxError.self, "\(line)") { try CommandParser.parse(words) }
@@ -118,5 +120,27 @@ struct ExpectTests {
         let expects = run.results().filter { $0.string("command") == "expect" }
         #expect(expects.map { $0["ok"] == true } == [true, true, true, true, false, true], "\(run.stdout)")
         #expect(expects[4].string("error")?.contains("a message from alice 'four' after those claimed before within 1 s: none came") == true, "\(run.stdout)")
+    }
+
+    /// `database ACCOUNT damage` ends the session and damages its file; the next connect moves
+    /// the file aside and makes a new one, which one `expect ... database recreated` claims: a
+    /// second fails, as does one before any damage.
+    @Test func aDamagedDatabaseIsRecreatedForOneExpect() async throws {
+        let sandbox = Sandbox()
+        let run = try await sandbox.json("""
+            connect bob-phone
+            expect bob-phone database recreated --within 0.3
+            database bob-phone damage
+            connect bob-phone
+            expect bob-phone database recreated
+            expect bob-phone database recreated --within 0.3
+            expect bob-phone connected
+            """)
+        let expects = run.results().filter { $0.string("command") == "expect" }
+        #expect(expects.map { $0["ok"] == true } == [false, true, false, true], "\(run.stdout)")
+        #expect(expects[0].string("error")?.contains("its database recreated within 0.3 s: its database was not recreated within 0.3 s") == true,
+                "\(run.stdout)")
+        #expect(run.result("database")?["ok"] == true, "\(run.stdout)")
+        #expect(run.stdout.contains("\"recreated\":true"), "the dbOpened event says so: \(run.stdout)")
     }
 }

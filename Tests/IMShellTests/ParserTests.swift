@@ -61,6 +61,8 @@ struct ParserTests {
             TimelineRequest(until: .timeOfDay(hour: 13, minute: 5, second: 0), svgFile: "/tmp/t.svg", htmlFile: "t.html")))
         #expect(try parse("sleep 0.25") == .sleep(seconds: 0.25))
         #expect(try parse("server kill") == .server(.kill))
+        #expect(try parse("server move") == .server(.move))
+        #expect(try parse("database a damage") == .damageDatabase(ref("a")))
         #expect(try parse("link a delay 250") == .link(ref("a"), .delay(milliseconds: 250)))
         #expect(try parse("link a loss 10") == .link(ref("a"), .loss(percent: 10)))
         #expect(try parse("link a blackhole") == .link(ref("a"), .blackhole))
@@ -75,7 +77,7 @@ struct ParserTests {
             "help", "profiles", "use p", "accounts", "connect a", "disconnect a", "kick a", "block a 1", "unblock a",
             "expire-token a", "status", "send a b c", "history a", "net a up", "background a", "foreground a", "log",
             "wait a connected", "sleep 0", "quit", "timeline", "deactivate a", "reactivate a", "expect a connected", "skip why",
-            "server stop", "link a clear", "require api",
+            "server stop", "link a clear", "database a damage", "require api",
         ]
         #expect(Set(try samples.map { try parse($0).name }) == Set(CommandCatalog.all.map(\.name)))
     }
@@ -101,7 +103,8 @@ struct ParserTests {
         #expect(error("connect a --timeout soon") == "connect --timeout: 'soon' is not a number of seconds from -86400 to 86400")
         #expect(error("connect a --force") == "connect: unknown option --force; it takes --kick-enable, --no-wait, --timeout")
         #expect(error("kick") == "kick: missing arguments; usage: kick ACCOUNT")
-        #expect(error("server restart") == "server: 'restart' is not an action; give stop, start, kill, block-app or unblock-app")
+        #expect(error("server restart") == "server: 'restart' is not an action; give stop, start, kill, block-app, unblock-app or move")
+        #expect(error("database a wipe") == "database: 'wipe' is not an action; give damage")
         #expect(error("link a jitter") == "link: 'jitter' is not a fault; give delay MS, loss PERCENT, blackhole or clear")
         #expect(error("link a delay") == "link: delay needs a number, as in: link a delay 200")
         #expect(error("link a loss 101") == "link loss PERCENT: '101' is not a whole number from 0 to 100")

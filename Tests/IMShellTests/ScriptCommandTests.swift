@@ -11,7 +11,7 @@ struct ScriptCommandTests {
         let results = run.results()
         #expect(results.map { $0.string("command") } == ["help", "help", "profiles", "use", "accounts", "accounts", "status"])
         #expect(results.allSatisfy { $0["ok"] == true })
-        #expect(results[0].objects("commands").count == 28)
+        #expect(results[0].objects("commands").count == 29)
         #expect(results[1].string("usage") == "connect ACCOUNT...|all [--timeout S] [--kick-enable] [--no-wait]")
         let profiles = results[2]
         #expect(profiles["profileDirectory"] == ["path": .string(sandbox.profiles), "source": "--profiles"])

@@ -101,10 +101,13 @@ extension CommandExecutor {
             dataDirectory: directory,
             tls: registry.server.tls(for: account, in: profile),
             label: account.reference.description)
-        if profile.server == .embedded && account.platform == .web {
+        if profile.server == .embedded {
             // The engine first: it takes the data directory, where the embedded server keeps its files.
             _ = try await registry.engine(for: profile)
-            parameters.servers = try await registry.server.webServers(tls: profile.tls != nil)
+            // Web-platform accounts over WebSocket, as browsers must; the others as the server
+            // lists itself now (after `server move`, the address it had first).
+            parameters.servers = account.platform == .web
+                ? try await registry.server.webServers(tls: profile.tls != nil) : try await registry.server.mqttServers(tls: profile.tls != nil)
         }
         if let proxy = await registry.links.address(of: account.reference) { parameters.servers = [proxy] }
         return parameters

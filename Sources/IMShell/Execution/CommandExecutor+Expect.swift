@@ -62,6 +62,8 @@ extension CommandExecutor {
             return now == status ? nil : .failed("it is \(now.name) (\(now.rawValue))")
         case let .retries(waits, tolerance):
             return retriesVerdict(account, waits, tolerance: tolerance)
+        case .databaseRecreated:
+            return book.claimRecreation(of: account) ? .met("its damaged database was moved aside and made anew") : nil
         case let .status(status, code, by):
             guard let change = reaching(status, account, since: mark) else {
                 if let termination = Self.termination(of: account, in: book) { return .failed("it ended for good: \(termination)") }
@@ -89,6 +91,8 @@ extension CommandExecutor {
             return .met("it stayed \(status.name) for \(time)")
         case let .retries(waits, tolerance):
             return retriesVerdict(account, waits, tolerance: tolerance) ?? retriesShortfall(account, waits)
+        case .databaseRecreated:
+            return .failed("its database was not recreated within \(time)")
         case let .status(status, code, by):
             guard let change = reaching(status, account, since: mark) else {
                 let now = book.status(of: account)

@@ -2,8 +2,12 @@ import IMChaos
 import IMProfiles
 import IMProtocol
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension CommandExecutor {
-    /// `server stop|start|kill|block-app|unblock-app`, on the embedded server of the active profile.
+    /// `server stop|start|kill|move|block-app|unblock-app`, on the embedded server of the active profile.
     func server(_ action: ServerAction) async throws(ShellError) -> CommandResult {
         let profile = try context.activeOrFail()
         guard profile.server == .embedded else {
@@ -14,6 +18,10 @@ extension CommandExecutor {
             try await registry.server.interrupt(crash: action == .kill)
             let how = action == .kill ? "killed: every connection reset, no DISCONNECT" : "stopped: every client told (DISCONNECT 0x8B)"
             return CommandResult(command: "server", output: .done("embedded server \(how); its store is kept"))
+        case .move:
+            let new = try await registry.server.move()
+            return CommandResult(command: "server", output: .done(
+                "embedded server moved to \(new.host):\(new.port); every client was sent there (DISCONNECT 0x9C with it as Server Reference)"))
         case .start:
             let server = try await registry.server.resume()
             return CommandResult(command: "server", output: .done("embedded server started again on \(server.mqttAddress.host):\(server.mqttAddress.port)"))
@@ -72,6 +80,24 @@ extension CommandExecutor {
         // What was lost can be drawn again: imsh --seed N.
         if case .loss = fault { message += ", seed \(registry.links.seed)" }
         return .outcomes("link", [AccountOutcome(account: account.reference, ok: true, message: message)])
+    }
+
+    /// `database ACCOUNT damage`: the account's session closed, then the head of its database
+    /// file overwritten, in place (the same inode, as a disk fault leaves it).
+    func damageDatabase(_ reference: AccountReference) async throws(ShellError) -> CommandResult {
+        let account = try context.account(reference).reference
+        guard let file = book.snapshot(of: account)?.databaseFile else {
+            throw ShellError("database: \(account) has no local database yet; connect it first")
+        }
+        await registry.closeSession(account)
+        let descriptor = open(file, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ShellError("database: cannot open \(file): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        let garbage = (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        guard pwrite(descriptor, garbage, garbage.count, 0) == garbage.count else {
+            throw ShellError("database: cannot write \(file): \(String(cString: strerror(errno)))")
+        }
+        return .outcomes("database", [AccountOutcome(account: account, ok: true, message: "session ended; \(file) damaged (its first 4 KiB overwritten)")])
     }
 
     /// `require api|embedded`: nothing when the active profile meets it; a skip otherwise.

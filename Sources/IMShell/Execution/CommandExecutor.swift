@@ -121,6 +121,8 @@ public final class CommandExecutor: Sendable {
             return try await server(action)
         case let .link(account, fault):
             return try await link(account, fault)
+        case .damageDatabase(let account):
+            return try await damageDatabase(account)
         case .require(let requirement):
             return try require(requirement)
         case .skip(let reason):

@@ -19,6 +19,8 @@ actor EmbeddedServerHost {
     private var isDown = false
     /// The ports of the first server, which a server started again takes again.
     private var ports: Ports?
+    /// The plain MQTT addresses the server had before `server move`, the first one first.
+    private var formerAddresses: [ServerAddress] = []
 
     init(profiles: [Profile], dataDirectory: String) {
         var apps: [AppSettings] = []
@@ -83,19 +85,47 @@ actor EmbeddedServerHost {
     /// Where a web-platform account of an embedded profile connects: the WebSocket listener,
     /// over TLS (`wss://`) when the profile uses TLS.
     func webServers(tls: Bool) async throws(ShellError) -> [ServerAddress] {
-        let running = try await running()
-        if tls, let secure = running.secureWebSocketAddress {
-            return [ServerAddress(host: secure.host, port: secure.port, tls: true, webSocketPath: ServerAddress.defaultWebSocketPath)]
-        }
-        guard let plain = running.webSocketAddress else { return [] }
-        return [ServerAddress(host: plain.host, port: plain.port, webSocketPath: ServerAddress.defaultWebSocketPath)]
+        let ports = try await currentPorts()
+        let path = ServerAddress.defaultWebSocketPath
+        if tls, ports.secureWebSocket != 0 { return [ServerAddress(host: Self.host, port: ports.secureWebSocket, tls: true, webSocketPath: path)] }
+        guard ports.webSocket != 0 else { return [] }
+        return [ServerAddress(host: Self.host, port: ports.webSocket, webSocketPath: path)]
     }
 
-    /// Where an MQTT (not web) account of an embedded profile connects: over TLS when the profile uses TLS.
+    /// Where an MQTT (not web) account of an embedded profile connects: over TLS when the
+    /// profile uses TLS; after a `server move`, the addresses it had come first, as a server
+    /// list naming servers that have gone.
     func mqttServers(tls: Bool) async throws(ShellError) -> [ServerAddress] {
-        let running = try await running()
-        if tls, let secure = running.mqttTLSAddress { return [ServerAddress(host: secure.host, port: secure.port, tls: true)] }
-        return [ServerAddress(host: running.mqttAddress.host, port: running.mqttAddress.port)]
+        let ports = try await currentPorts()
+        if tls, ports.mqttTLS != 0 { return [ServerAddress(host: Self.host, port: ports.mqttTLS, tls: true)] }
+        return formerAddresses + [ServerAddress(host: Self.host, port: ports.mqtt)]
+    }
+
+    /// The server's ports: those it will take again while `server stop` has it down (a connect
+    /// then keeps trying there), else the running server's, started if need be.
+    private func currentPorts() async throws(ShellError) -> Ports {
+        if isDown, let ports { return ports }
+        return Ports(try await running())
+    }
+
+    /// Where the server listens: only on loopback.
+    static let host = "127.0.0.1"
+
+    /// `server move`: the plain MQTT listener on a new port, every client sent there; returns
+    /// the new address once they have left the old one.
+    func move() async throws(ShellError) -> ServerAddress {
+        let server = try await running()
+        let old = ServerAddress(host: server.mqttAddress.host, port: server.mqttAddress.port)
+        let new: ServerAddress
+        do {
+            let address = try await server.moveListener()
+            new = ServerAddress(host: address.host, port: address.port)
+        } catch {
+            throw ShellError("server move: cannot open a new MQTT listener: \(error)")
+        }
+        formerAddresses.append(old)
+        ports?.mqtt = new.port
+        return new
     }
 
     /// Stops the server if it ever started; later `running()` calls fail.

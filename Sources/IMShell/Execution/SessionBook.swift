@@ -14,6 +14,9 @@ public final class SessionBook: Sendable {
         var changes: [StatusChange] = []
         /// How many changes were ever recorded (`changes` keeps only the latest).
         var sequence = 0
+        /// How many times the account's database was recreated, and how many of those an
+        /// `expect ACCOUNT database recreated` claimed.
+        var recreations = (found: 0, claimed: 0)
         var status: ConnectionStatus { snapshot?.status ?? .unknown }
     }
 
@@ -69,6 +72,7 @@ public final class SessionBook: Sendable {
             state.journal.append(event)
             let before = state.entries[event.account]?.status
             state.set(event.account, snapshot: snapshot)
+            if case .databaseProblem(isRecreated: true, _, _) = event.kind { state.entries[event.account]?.recreations.found += 1 }
             guard case .status(let change) = event.kind else {
                 return (before == snapshot.status ? nil : state.onChange, state.watching(event.account))
             }
@@ -87,6 +91,15 @@ public final class SessionBook: Sendable {
         }
         for watcher in watchers { watcher.yield(account) }
         handler?()
+    }
+
+    /// Claims one recreation of the account's database not claimed before; false when there is none.
+    func claimRecreation(of account: AccountReference) -> Bool {
+        state.withLock { state in
+            guard let entry = state.entries[account], entry.recreations.claimed < entry.recreations.found else { return false }
+            state.entries[account]?.recreations.claimed += 1
+            return true
+        }
     }
 
     /// A stream of the accounts among `accounts` as the book records a change to each (one

@@ -66,6 +66,13 @@ actor SessionRegistry {
         profiles.profiles.flatMap { accountsWithSessions(inProfile: $0.name) }
     }
 
+    /// Closes the account's session, if it has one, as an app's process ends: its database
+    /// closes too; its next `connect` makes a new session.
+    func closeSession(_ account: AccountReference) async {
+        guard let session = sessions.removeValue(forKey: account) else { return }
+        await session.close()
+    }
+
     /// A new session for `account`, replacing (and closing) the one it had.
     func makeSession(for account: Account, parameters: ConnectParameters) async throws(ShellError) -> Session {
         guard let profile = profiles.profile(named: account.profile) else {

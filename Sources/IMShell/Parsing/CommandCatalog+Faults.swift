@@ -3,12 +3,12 @@ extension CommandCatalog {
     /// what it requires of the profile to run at all.
     static let faults: [CommandDefinition] = [
         CommandDefinition(
-            "server", "stop|start|kill|block-app|unblock-app", "stop, start or crash the embedded server, or block its app",
+            "server", "stop|start|kill|move|block-app|unblock-app", "stop, start, crash or move the embedded server, or block its app",
             details: [
-                "stop: every client gets DISCONNECT (server shutting down, 0x8B) and is closed, the listeners close; the store stays on disk. start: the server starts again on the same ports, so the sessions' attempts find it (they reconnect on their backoff schedule). kill: as a crash, every connection is reset without a DISCONNECT, and no will is sent; what the store committed stays. block-app: the active profile's app is blocked, as 'imserver app block' does: its logins are refused (unconnected 11, 31008) until unblock-app.",
+                "stop: every client gets DISCONNECT (server shutting down, 0x8B) and is closed, the listeners close; the store stays on disk. start: the server starts again on the same ports, so the sessions' attempts find it (they reconnect on their backoff schedule). kill: as a crash, every connection is reset without a DISCONNECT, and no will is sent; what the store committed stays. move: its MQTT listener (not TLS, not WebSocket) moves to a new port, the old one closes, and every client is sent there with DISCONNECT 0x9C (use another server) naming the new address as Server Reference, once what it sent is stored and acknowledged; the command returns when they have left. Sessions made afterwards get the old address first in their server list, as a list naming a server that has gone. block-app: the active profile's app is blocked, as 'imserver app block' does: its logins are refused (unconnected 11, 31008) until unblock-app.",
                 "Only for the embedded server: it fails, saying so, when the active profile names servers of its own, and when the server is not in the state the action needs (not started yet, already stopped, already running).",
             ],
-            examples: ["server stop", "server start", "server kill", "server block-app"],
+            examples: ["server stop", "server start", "server kill", "server move", "server block-app"],
             arguments: [.choice(ServerAction.allCases.map(\.rawValue))],
             parse: { input throws(CommandSyntaxError) in
                 .server(try CommandParser.oneWord(input, what: "an action"))
@@ -23,6 +23,22 @@ extension CommandCatalog {
             arguments: [.account, .choice(["delay", "loss", "blackhole", "clear"])],
             parse: { input throws(CommandSyntaxError) in
                 try CommandParser.parseLink(input)
+            }),
+        CommandDefinition(
+            "database", "ACCOUNT damage", "end the account's session and damage its local database file",
+            details: [
+                "damage: the account's session ends as an app's process ends (its database closes; no DISCONNECT is awaited), then the first 4 KiB of its database file are overwritten with bytes that are not SQLite's, as a failing disk or a copy cut short leaves a file. Its next connect finds the file damaged, moves it aside (kept, renamed .corrupt-TIME) and makes a new one before connecting: 'expect ACCOUNT database recreated' checks it.",
+                "The account must have had a session that opened its database (connect it first).",
+            ],
+            examples: ["database alice-phone damage"],
+            arguments: [.account, .choice(["damage"])],
+            parse: { input throws(CommandSyntaxError) in
+                let arguments = try input.arguments()
+                try arguments.expectCount(2...2)
+                guard arguments.positionals[1] == "damage" else {
+                    throw CommandSyntaxError("database: '\(arguments.positionals[1])' is not an action; give damage")
+                }
+                return .damageDatabase(try CommandParser.reference(arguments.positionals[0], command: input.command))
             }),
         CommandDefinition(
             "require", "api|embedded", "skip the rest of the script unless the profile allows it",

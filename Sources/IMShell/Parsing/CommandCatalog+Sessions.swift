@@ -88,23 +88,24 @@ extension CommandCatalog {
             }),
         CommandDefinition(
             "expect",
-            "ACCOUNT [no] message [from USER] [TEXT|--match REGEX] [--in-order] | [stays] STATE [--code CODE] [--by ACCOUNT] | retries W,W... [--tolerance S] [--within S] [--for S]",
+            "ACCOUNT [no] message [from USER] [TEXT|--match REGEX] [--in-order] | [stays] STATE [--code CODE] [--by ACCOUNT] | retries W,W... [--tolerance S] | database recreated [--within S] [--for S]",
             "assert what an account receives or how its status goes",
             details: [
                 "message: a message arrives within S seconds (--within, default 10); one that arrived before the expect counts. Each message received satisfies at most one expect, the earliest first, so two identical messages need two. 'from USER' asks for that sender, TEXT for exactly that text (quote it, or its words are joined with one space), --match REGEX for a text in which the expression is found. --in-order counts only a message that came after every message claimed before by this account's expects: a run of them checks the order messages came in.",
                 "no message: no message (of that sender or text) is waiting unclaimed or arrives for S seconds (--for, default 3).",
                 "STATE: as wait, the account is in STATE or reaches it within S seconds (--within, default 10); --code CODE asks for that error code with it, --by ACCOUNT that the kick came from that device: the server does not name the kicker, so it is the other device of the same user whose login (connected) in this run is closest to the kick. stays STATE: the account is in STATE and stays there for S seconds (--for, required).",
                 "retries W,W...: the retries of the account's latest backoff schedule (from its latest retry numbered 2, the first of a fresh schedule) plan these waits in order, and each next retry comes that long after the one before, within --tolerance S (default 0.1); so one more retry than waits is awaited, within S seconds (--within, default the waits' sum and 10). For attempts that fail at once (a stopped server): the time an attempt takes counts in the wait.",
+                "database recreated: the account's local database was found damaged when its session opened it, moved aside (kept, renamed .corrupt-TIME) and made anew, within S seconds (--within, default 10); a recreation before the expect counts, each one satisfying at most one such expect.",
                 "A failed expect fails the command, naming what was expected, what came instead (the account's recent statuses and messages) and, in a script, FILE:LINE.",
             ],
             examples: [
                 "expect bob-phone message from alice hi --within 2", "expect bob-phone message --match '^order [0-9]+$'",
                 "expect alice-tablet kickedOfflineByOtherClient --code 31010 --by alice-phone", "expect bob-phone no message --for 3",
                 "expect alice-phone stays connected --for 5", "expect alice-phone retries 0.05,0.25,0.5,1",
-                "expect bob-phone message from alice two --in-order",
+                "expect bob-phone message from alice two --in-order", "expect alice-phone database recreated",
             ],
             valueOptions: ["--match", "--code", "--by", "--within", "--for", "--tolerance"], flagOptions: ["--in-order"],
-            arguments: [.account, .choice(["message", "no", "stays", "retries"] + ConnectionStatus.allKnown.map(\.name))],
+            arguments: [.account, .choice(["message", "no", "stays", "retries", "database"] + ConnectionStatus.allKnown.map(\.name))],
             parse: { input throws(CommandSyntaxError) in
                 try CommandParser.parseExpect(input)
             }),

@@ -2,11 +2,11 @@ import IMEngine
 import IMProfiles
 
 extension CommandParser {
-    /// `expect ACCOUNT [no] message [from USER] [TEXT|--match REGEX]` or `expect ACCOUNT [stays] STATE
-    /// [--code CODE] [--by ACCOUNT]`, with `--within S` (positive forms) or `--for S` (negative forms).
+    /// `expect ACCOUNT [no] message [from USER] [TEXT|--match REGEX]`, `expect ACCOUNT [stays] STATE
+    /// [--code CODE] [--by ACCOUNT]`, `retries W,W...` or `database recreated`, with `--within S` (positive forms) or `--for S` (negative forms).
     static func parseExpect(_ input: CommandInput) throws(CommandSyntaxError) -> ShellCommand {
         let arguments = try input.arguments()
-        let usage = "expect ACCOUNT [no] message [from USER] [TEXT|--match REGEX] | [stays] STATE ... (see 'help expect')"
+        let usage = "expect ACCOUNT [no] message [from USER] [TEXT|--match REGEX] | [stays] STATE | retries W,W... | database recreated (see 'help expect')"
         guard arguments.positionals.count >= 2 else { throw CommandSyntaxError("expect: missing arguments; usage: \(usage)") }
         let account = try reference(arguments.positionals[0], command: "expect")
         var words = arguments.positionals.dropFirst()
@@ -38,6 +38,15 @@ extension CommandParser {
             guard form.isEmpty else { throw CommandSyntaxError("expect: stays wants a STATE, not retries") }
             try refuse(["--match", "--code", "--by"], "is not for retries")
             return .expect(account, try retries(Array(words), within: within, tolerance: try arguments.seconds("--tolerance", in: 0...60)))
+        }
+        if what == "database" {
+            guard form.isEmpty else { throw CommandSyntaxError("expect: stays wants a STATE, not database") }
+            guard words == ["recreated"] else {
+                throw CommandSyntaxError("expect: database wants recreated, as in: expect \(account) database recreated")
+            }
+            try refuse(["--match", "--code", "--by", "--tolerance"], "is not for database")
+            if arguments.flags.contains("--in-order") { throw CommandSyntaxError("expect: --in-order is for 'message'") }
+            return .expect(account, Expectation(.databaseRecreated, seconds: within ?? Expectation.defaultWithin))
         }
         try refuse(["--tolerance"], "is for retries")
         if arguments.flags.contains("--in-order") { throw CommandSyntaxError("expect: --in-order is for 'message'") }

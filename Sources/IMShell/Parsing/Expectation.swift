@@ -57,6 +57,9 @@ public struct Expectation: Equatable, Sendable, CustomStringConvertible {
         /// The retries of the account's latest backoff schedule plan these waits (seconds), in
         /// order, and each next retry comes that long after the one before, within `tolerance`.
         case retries([Double], tolerance: Double)
+        /// The account's local database was found damaged, moved aside and made anew (dbOpened
+        /// with recreated) within the time, or before and not claimed by another such expectation.
+        case databaseRecreated
     }
 
     public var kind: Kind
@@ -93,6 +96,8 @@ public struct Expectation: Equatable, Sendable, CustomStringConvertible {
         case let .retries(waits, tolerance):
             let listed = waits.map { CommandExecutor.seconds($0) }.joined(separator: ", ")
             return "retries after \(listed) (each within \(CommandExecutor.seconds(tolerance))) within \(time)"
+        case .databaseRecreated:
+            return "its database recreated within \(time)"
         }
     }
 }

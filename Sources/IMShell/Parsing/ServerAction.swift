@@ -10,4 +10,8 @@ public enum ServerAction: String, Sendable, Equatable, CaseIterable {
     case blockApp = "block-app"
     /// The block lifted.
     case unblockApp = "unblock-app"
+    /// The plain MQTT listener moved to a new port, every client sent there (DISCONNECT 0x9C
+    /// with the new address as Server Reference); sessions made later get the old address
+    /// first in their server list.
+    case move
 }

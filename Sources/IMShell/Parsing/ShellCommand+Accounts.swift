@@ -11,7 +11,8 @@ extension ShellCommand {
         case .timeline(let selection, _):
             return selection?.references ?? []
         case .kick(let account), .unblock(let account), .expireToken(let account), .deactivate(let account), .reactivate(let account),
-             .block(let account, _), .send(let account, _, _), .history(let account, _, _), .link(let account, _):
+             .block(let account, _), .send(let account, _, _), .history(let account, _, _), .link(let account, _),
+             .damageDatabase(let account):
             return [account]
         case .status(let account), .log(let account, _):
             return account.map { [$0] } ?? []

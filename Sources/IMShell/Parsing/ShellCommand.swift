@@ -33,6 +33,8 @@ public enum ShellCommand: Equatable, Sendable {
     case server(ServerAction)
     /// Puts a fault on the account's link, through a proxy in front of it.
     case link(AccountReference, LinkFault)
+    /// Ends the account's session and damages its local database file, for its next connect to find.
+    case damageDatabase(AccountReference)
     /// Ends the script as skipped unless the active profile meets the requirement.
     case require(Requirement)
     /// Ends the script here, counted as skipped (`imsh test`), for the reason given.
@@ -67,6 +69,7 @@ public enum ShellCommand: Equatable, Sendable {
         case .expect: return "expect"
         case .server: return "server"
         case .link: return "link"
+        case .damageDatabase: return "database"
         case .require: return "require"
         case .skip: return "skip"
         case .sleep: return "sleep"
