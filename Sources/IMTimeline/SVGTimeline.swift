@@ -96,7 +96,7 @@ public struct SVGTimeline: Sendable {
     /// What hovering a mark shows: a failure's `FILE:LINE: message` first, as a scenario's
     /// report names it; for the others what the account went through.
     private func title(_ mark: TimelineMark) -> String {
-        if mark.kind == .failure { return "\(mark.detail)\nfailed by \(clock.preciseTime(mark.at)), \(mark.status.name) (\(mark.status.rawValue))" }
+        if mark.kind == .failure { return "\(mark.detail)\nfailed at \(clock.preciseTime(mark.at)), \(mark.status.name) (\(mark.status.rawValue))" }
         var title = "\(mark.kind.rawValue) at \(clock.preciseTime(mark.at)): \(mark.status.name) (\(mark.status.rawValue))"
         if let code = mark.code { title += " \(code)" }
         if !mark.detail.isEmpty { title += ", \(mark.detail)" }

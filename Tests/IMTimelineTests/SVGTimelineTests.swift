@@ -111,7 +111,7 @@ import Testing
         let mark = try #require(try Self.elements(lanes[2], "*[local-name()='g'][@class='mark mark-failure']").first)
         #expect(Self.attribute(mark, "data-at") == "\(at)")
         let title = try Self.elements(mark, "*[local-name()='title']").first?.stringValue
-        #expect(title?.hasPrefix("s.imsh:4: expect bob-phone: none came\nfailed by ") == true, "\(title ?? "")")
+        #expect(title?.hasPrefix("s.imsh:4: expect bob-phone: none came\nfailed at ") == true, "\(title ?? "")")
         #expect(try Self.elements(root, "*[local-name()='g'][@class='legend']").first?.stringValue?.contains("failed step") == true)
     }
 }

@@ -1,3 +1,5 @@
+import IMProtocol
+
 /// Runs commands in order without a prompt: from `-c`, a script file, or standard input.
 public struct ScriptRunner: Sendable {
     let executor: CommandExecutor
@@ -89,7 +91,10 @@ public struct ScriptRunner: Sendable {
             return false
         }
         var result = await executor.execute(command)
-        if !result.ok { result.location = source.map { "\($0):\(line)" } ?? "line \(line)" }
+        if !result.ok {
+            result.location = source.map { "\($0):\(line)" } ?? "line \(line)"
+            result.failedAt = WallClock.milliseconds()
+        }
         presenter.show(result)
         status.record(result)
         if case .skipped = result.output { return false }

@@ -30,6 +30,7 @@ public struct JSONRenderer: Sendable {
         if result.isUsageError { members.append(("usage", true)) }
         if result.isProfileError { members.append(("profileError", true)) }
         if let location = result.location { members.append(("location", .string(location))) }
+        if let failedAt = result.failedAt { members.append(("at", .integer(failedAt))) }
         members += body(result.output)
         return .object(JSONObject(members))
     }

@@ -44,6 +44,9 @@ public struct CommandResult: Sendable {
     public var output: CommandOutput
     /// `FILE:LINE` (or `line N`) of the command in a script, set on failures.
     public var location: String?
+    /// Milliseconds since the epoch when a script's command failed, set with `location`: where
+    /// `imsh test --html` marks the failure on its account's lane.
+    public var failedAt: Int64?
 
     public init(
         command: String, ok: Bool = true, error: String? = nil, isUsageError: Bool = false, isProfileError: Bool = false,

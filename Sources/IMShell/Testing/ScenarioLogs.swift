@@ -13,11 +13,8 @@ import IMTimeline
 /// directory, with no second parser of statuses; and a database holds every change, where
 /// the event stream can drop some (`gap`) and falls silent at shutdown.
 ///
-/// The stream is read for the failure alone. Its step's result names the account, but no
-/// time: the mark goes at the first status change printed after that result, the earliest
-/// instant known to be past the failure (the run's end when none came after). That is exact
-/// when the next step changes a status at once, as `connect` does, and late by as long as the
-/// script waits otherwise.
+/// The stream is read for the failure alone: its step's result names the account and the
+/// time it failed (`at`), where the mark goes (no later than the run's end).
 struct ScenarioLogs: Sendable {
     var lanes: [LaneSource]
     /// Database files that could not be read, each `FILE: why`: named on the page, not fatal.
@@ -26,7 +23,7 @@ struct ScenarioLogs: Sendable {
     /// `sleep`): then the failure is marked on every lane.
     var failedAccount: String?
     /// Milliseconds since the epoch: where the failure is marked.
-    var failedBy: Int64
+    var failedAt: Int64
     /// Milliseconds since the epoch when the run's imsh ended: the timeline's end.
     var endedAt: Int64
 
@@ -43,12 +40,10 @@ struct ScenarioLogs: Sendable {
                 lanes.append(LaneSource(name: account.reference.description, userID: account.userID ?? read.userID, entries: read.entries))
             }
         }
-        let failed = objects.firstIndex { $0["type"] == "result" && $0["ok"] == .bool(false) }
-        let after = failed.map { objects[($0 + 1)...] } ?? []
-        let next = after.first { $0["type"] == "event" && $0["event"] == "status" }?["at"]?.integerValue
+        let failed = objects.first { $0["type"] == "result" && $0["ok"] == .bool(false) }
         return ScenarioLogs(
-            lanes: lanes, problems: problems, failedAccount: failed.flatMap { account(of: objects[$0]) },
-            failedBy: min(next ?? endedAt, endedAt), endedAt: endedAt)
+            lanes: lanes, problems: problems, failedAccount: failed.flatMap(account(of:)),
+            failedAt: min(failed?["at"]?.integerValue ?? endedAt, endedAt), endedAt: endedAt)
     }
 
     /// The account a failed result is about: its own (`expect`, `send`), or the first that
@@ -69,8 +64,8 @@ struct ScenarioLogs: Sendable {
         var timeline = Timeline(sources, since: nil, until: endedAt)
         for index in timeline.lanes.indices where failedAccount == nil || timeline.lanes[index].name == failedAccount {
             // The status the account was in then, as its spans say.
-            let status = timeline.lanes[index].spans.last { $0.start <= failedBy }?.status ?? .unconnected
-            timeline.lanes[index].marks.append(TimelineMark(kind: .failure, at: failedBy, status: status, code: nil, detail: failure))
+            let status = timeline.lanes[index].spans.last { $0.start <= failedAt }?.status ?? .unconnected
+            timeline.lanes[index].marks.append(TimelineMark(kind: .failure, at: failedAt, status: status, code: nil, detail: failure))
         }
         return timeline
     }
