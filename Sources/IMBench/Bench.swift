@@ -1,4 +1,5 @@
 import IMCommandLine
+import IMProcess
 import IMTimeline
 
 /// `imsh bench connect|messages|reconnect|login|shell|server`: many accounts at once, measured.
@@ -74,10 +75,10 @@ public enum Bench {
             return usageError(type.spec.name, error)
         }
         let progress = ProgressLine.forStandardOutput(json: command.common.json)
-        BenchInterruption.install(name: type.spec.name)
+        Interruption.install(name: type.spec.name)
         do throws(BenchError) {
             let report = try await command.run(progress: progress)
-            await BenchInterruption.yieldToSignal()
+            await Interruption.yieldToSignal()
             var lines = report.lines
             if let file = command.common.report {
                 if let failure = PrivateFile.write(BenchReportPage(report, command: type.spec.name).html, to: file) {
@@ -88,7 +89,7 @@ public enum Bench {
             progress.write(command.common.json ? report.json.jsonText + "\n" : lines.joined(separator: "\n") + "\n")
             return report.succeeded ? 0 : 1
         } catch {
-            await BenchInterruption.yieldToSignal()
+            await Interruption.yieldToSignal()
             progress.write("")
             CommandLineTool.writeError("\(type.spec.name): \(error)\n")
             return 1

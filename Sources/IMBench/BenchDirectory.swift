@@ -1,4 +1,5 @@
 import Foundation
+import IMProcess
 
 /// Where a bench keeps the server's store (`server/`) and the sessions' databases (`clients/`):
 /// `--data DIR`, kept, or a temporary directory removed when the bench ends.
@@ -21,7 +22,7 @@ struct BenchDirectory: Sendable {
         } catch {
             throw BenchError("cannot create the data directory \(directory.path): \(error.localizedDescription)")
         }
-        if directory.isTemporary { BenchInterruption.removeIfInterrupted(directory.path) }
+        if directory.isTemporary { Interruption.removeIfInterrupted(directory.path) }
         return directory
     }
 
@@ -29,6 +30,6 @@ struct BenchDirectory: Sendable {
     func release() {
         guard isTemporary else { return }
         try? FileManager.default.removeItem(atPath: path)
-        BenchInterruption.forget(path)
+        Interruption.forget(path)
     }
 }

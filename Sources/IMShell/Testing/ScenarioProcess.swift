@@ -37,7 +37,11 @@ struct ScenarioProcess: Sendable {
         guard let data = Self.makeDataDirectory() else {
             return .notRun("cannot make a data directory in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))")
         }
-        defer { try? FileManager.default.removeItem(atPath: data) }
+        Interruption.removeIfInterrupted(data)
+        defer {
+            try? FileManager.default.removeItem(atPath: data)
+            Interruption.forget(data)
+        }
         let arguments = ["--json", "--data", data] + shellArguments + [scenario.path]
         let (executable, timeout) = (self.executable, self.timeout)
         let started = ContinuousClock.now

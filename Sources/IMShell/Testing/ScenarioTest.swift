@@ -1,5 +1,6 @@
 import Foundation
 import IMCommandLine
+import IMProcess
 import IMTimeline
 #if canImport(Glibc)
 import Glibc
@@ -50,9 +51,12 @@ public enum ScenarioTest {
         if !options.json, scenarios.contains(where: \.isRandom) {
             CommandLineTool.writeOut("seed \(options.seed) (imsh test --seed \(options.seed) draws the same)\n")
         }
+        // Ctrl-C, or a CI's SIGTERM: the scenarios stop and their directories go.
+        Interruption.install(name: "imsh test")
         var process = ScenarioProcess(executable: ScenarioProcess.ownExecutable, shellArguments: shellArguments, timeout: options.timeout)
         if options.html != nil { process.timelineProfiles = startup.context.profiles }
         let outcomes = await run(scenarios, options: options, process: process, unreachable: unreachable)
+        await Interruption.yieldToSignal()
         let elapsed = started.duration(to: .now)
         let report = TestReport(
             outcomes: outcomes, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, seed: options.seed)

@@ -12,14 +12,15 @@ final class RunningImsh: Sendable {
     /// Whether the process was reaped (its pid may then belong to another) and its input closed.
     private let state = Mutex((reaped: false, inputClosed: false))
 
-    /// Starts `imsh --profiles … --data … ARGUMENTS` on `sandbox`; `name` names the output file.
-    init(_ sandbox: Sandbox, _ arguments: [String], name: String) throws {
+    /// Starts `imsh --profiles … --data … ARGUMENTS` on `sandbox` (`imsh ARGUMENTS` when not
+    /// `inSandbox`, for a subcommand such as `test`); `name` names the output file.
+    init(_ sandbox: Sandbox, _ arguments: [String], name: String, inSandbox: Bool = true) throws {
         outputPath = "\(sandbox.root)/\(name).out"
         let output = open(outputPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard output >= 0 else { throw TestFailure("cannot create \(outputPath)") }
         defer { close(output) }
         process = try ChildProcess.spawn(
-            ImshProcess.binary, ["--profiles", sandbox.profiles, "--data", sandbox.data] + arguments,
+            ImshProcess.binary, (inSandbox ? ["--profiles", sandbox.profiles, "--data", sandbox.data] : []) + arguments,
             environment: ImshProcess.environment(home: sandbox.home), directory: sandbox.home,
             stdin: .pipe, stdout: .descriptor(output), stderr: .descriptor(output))
     }

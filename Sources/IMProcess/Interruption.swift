@@ -1,23 +1,22 @@
 import Dispatch
 import Foundation
-import IMCommandLine
-import IMProcess
 import Synchronization
 
-/// Ends a bench cleanly on SIGINT, SIGTERM or SIGHUP: the processes it started (a spawned
-/// imserver, worker processes) are asked to stop, and its temporary directories are removed,
-/// before imsh exits with 128 + the signal, as the signal itself would have.
+/// Ends a command that runs other processes cleanly on SIGINT, SIGTERM or SIGHUP (`imsh bench`,
+/// `imsh test`): the processes it started (a spawned imserver, worker processes, scenarios)
+/// are asked to stop, and its temporary directories are removed, before it exits with 128 +
+/// the signal, as the signal itself would have.
 ///
 /// Without it an interrupted bench left its imserver running (in imsh's process group a
 /// terminal's Ctrl-C reaches it, a `kill` of imsh alone does not) and its temporary databases
-/// on disk.
-enum BenchInterruption {
+/// on disk; `imsh test` left its scenarios running.
+public enum Interruption {
     private static let directories = Mutex<Set<String>>([])
     private static let sources = Mutex<[any DispatchSourceSignal]>([])
     private static let ending = Atomic<Bool>(false)
 
-    /// Watches the signals from now on; `name` is the bench, for the message.
-    static func install(name: String) {
+    /// Watches the signals from now on; `name` is the command, for the message.
+    public static func install(name: String) {
         sources.withLock { sources in
             guard sources.isEmpty else { return }
             for (number, signalName) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")] {
@@ -31,24 +30,24 @@ enum BenchInterruption {
     }
 
     /// Removes `path` if the bench is interrupted.
-    static func removeIfInterrupted(_ path: String) {
+    public static func removeIfInterrupted(_ path: String) {
         _ = directories.withLock { $0.insert(path) }
     }
 
     /// `path` is gone, or kept: nothing to do for it any more.
-    static func forget(_ path: String) {
+    public static func forget(_ path: String) {
         _ = directories.withLock { $0.remove(path) }
     }
 
-    /// Called where the bench would end on its own: once a signal is being handled, waits
-    /// for that to end the process, so that what the stopped server made fail (a token
+    /// Called where the command would end on its own: once a signal is being handled, waits
+    /// for that to end the process, so that what the stopped processes made fail (a token
     /// refused, a connection closed) is neither reported nor taken for the exit status.
-    static func yieldToSignal() async {
+    public static func yieldToSignal() async {
         guard ending.load(ordering: .acquiring) else { return }
         while true { try? await Task.sleep(for: .seconds(60)) }
     }
 
-    /// Moves `path` aside, then removes it: the sessions still run and write (a status change
+    /// Moves `path` aside, then removes it: sessions may still run and write (a status change
     /// after the server stopped), and a file they made while the tree was being removed would
     /// leave it behind. Under its new name no path they use reaches it.
     private static func remove(_ path: String) {
@@ -61,7 +60,7 @@ enum BenchInterruption {
         guard !ending.exchange(true, ordering: .acquiringAndReleasing) else { return }
         ChildProcess.stopAll()
         for path in directories.withLock({ Array($0) }) { remove(path) }
-        CommandLineTool.writeError("\n\(name): interrupted by \(signalName)\n")
+        FileHandle.standardError.write(Data("\n\(name): interrupted by \(signalName)\n".utf8))
         _exit(128 + number)
     }
 }
