@@ -89,7 +89,7 @@ let package = Package(
         // imsh bench: many accounts at once, measured (connect, messages, reconnect).
         .target(name: "IMBench", dependencies: [
             "IMEngine", "IMServer", "IMProfiles", "IMTransport", "IMProcess", "IMCommandLine", "IMProtocol", "IMHTTP",
-            "IMHTTPClient", "IMTimeline", "IMJSON", "MQTT", "IMThreads",
+            "IMHTTPClient", "IMTimeline", "IMJSON", "MQTT", "IMThreads", "IMChaos",
         ]),
 
         .executableTarget(name: "imsh", dependencies: ["IMShell", "IMBench", "IMCommandLine", "IMProcess"]),

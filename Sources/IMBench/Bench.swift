@@ -2,11 +2,11 @@ import IMCommandLine
 import IMProcess
 import IMTimeline
 
-/// `imsh bench connect|messages|reconnect|login|shell|server`: many accounts at once, measured.
+/// `imsh bench connect|messages|reconnect|login|shell|server|chaos`: many accounts at once, measured.
 public enum Bench {
     static let commands: [String: any BenchCommand.Type] = [
         "connect": ConnectBench.self, "messages": MessagesBench.self, "reconnect": ReconnectBench.self,
-        "login": LoginBench.self, "shell": ShellBench.self, "server": ServerBench.self,
+        "login": LoginBench.self, "shell": ShellBench.self, "server": ServerBench.self, "chaos": ChaosBench.self,
     ]
 
     static let spec = CommandSpec(
@@ -20,6 +20,7 @@ public enum Bench {
             "login --connections N [--window W] [--hold S] [options]",
             "shell --accounts N [options]",
             "server --target mqtt://HOST[:PORT] [--pairs N] [--rate R] [options]",
+            "chaos --store URL [--store-restart COMMAND] [--duration S] [--seed N] [options]",
         ],
         epilogue: """
             Each bench runs an IM server (in this process, or a separate imserver with --server spawn;
@@ -42,7 +43,7 @@ public enum Bench {
     /// Runs `imsh bench` with the arguments after `bench`; returns the exit status.
     public static func main(arguments: [String]) async -> Int32 {
         guard let name = arguments.first else {
-            return usageError(spec.name, UsageError("missing bench: connect, messages, reconnect, login, shell or server (see 'imsh bench --help')"))
+            return usageError(spec.name, UsageError("missing bench: connect, messages, reconnect, login, shell, server or chaos (see 'imsh bench --help')"))
         }
         if name == "--help" || name == "-h" {
             CommandLineTool.writeOut(spec.helpText)
@@ -53,7 +54,7 @@ public enum Bench {
             return 0
         }
         guard let command = commands[name] else {
-            return usageError(spec.name, UsageError("unknown bench '\(name)': use connect, messages, reconnect, login, shell or server"))
+            return usageError(spec.name, UsageError("unknown bench '\(name)': use connect, messages, reconnect, login, shell, server or chaos"))
         }
         return await run(command, Array(arguments.dropFirst()))
     }

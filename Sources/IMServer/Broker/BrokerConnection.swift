@@ -40,6 +40,9 @@ final class BrokerConnection: ConnectionHandler {
     var keepAlive = Duration.zero
     /// Its row in the cluster's `presence` table, once recorded (several nodes only).
     var presenceSequence: Int64?
+    /// Logins on other nodes noticed while this one's presence row was being written (see
+    /// `BrokerCore.applyLaterLogins`); empty almost always.
+    var laterLogins: [ClusterLogin] = []
     /// The will to send if the connection ends abnormally; DISCONNECT 0x00 clears it.
     var will: WillMessage?
     /// The user's next connection in `BrokerCore.online` (see `OnlineUsers`).

@@ -18,18 +18,41 @@ extension BrokerCore {
             // The device is back, on another node: a will this node holds for it is not sent
             // (MQTT-3.1.3-9), as for a reconnection here.
             cancelPendingWill(DeviceKey(appKey: appKey, userID: userID, deviceID: deviceID))
+            let later = ClusterLogin(sequence: sequence, deviceID: deviceID, platform: platform)
             for broker in online.connections(of: UserKey(appKey: appKey, userID: userID)) {
-                guard broker.phase == .online, let login = broker.login,
-                      let mine = broker.presenceSequence, mine < sequence else { continue }
-                if login.deviceID == deviceID {
-                    confirmTakeover(of: broker, by: sequence)
-                } else if login.platform.rawValue == platform {
-                    disconnect(broker, .sessionTakenOver, .otherDeviceLogin)
+                if broker.phase == .authenticating && broker.presenceSequence == nil {
+                    // Its own row is being written: which of the two logins is the newer is
+                    // known once it is (`applyLaterLogins`). Skipped, a newer login elsewhere
+                    // left both devices online.
+                    broker.laterLogins.append(later)
+                    continue
                 }
+                give(broker, way: later)
             }
         case let .disconnect(appKey, userIDs, reasonCode, errorName):
             disconnect(appKey: appKey, userIDs: userIDs, ReasonCode(rawValue: reasonCode), IMErrorName(rawValue: errorName))
         }
+    }
+
+    /// Disconnects `broker` when `later`, a login on another node, is newer and displaces it:
+    /// the same device moves there (after `takeoverGrace`), another of its platform is let go.
+    func give(_ broker: BrokerConnection, way later: ClusterLogin) {
+        guard broker.phase == .online, let login = broker.login,
+              let mine = broker.presenceSequence, mine < later.sequence else { return }
+        if login.deviceID == later.deviceID {
+            confirmTakeover(of: broker, by: later.sequence)
+        } else if login.platform.rawValue == later.platform {
+            disconnect(broker, .sessionTakenOver, .otherDeviceLogin)
+        }
+    }
+
+    /// The logins elsewhere noticed while `broker`'s own row was being written, now that it is
+    /// online with its sequence: the newer ones displace it.
+    func applyLaterLogins(_ broker: BrokerConnection) {
+        let later = broker.laterLogins
+        guard !later.isEmpty else { return }
+        broker.laterLogins = []
+        for login in later { give(broker, way: login) }
     }
 
     /// The same device logged in on another node: the session moves there, unless that login

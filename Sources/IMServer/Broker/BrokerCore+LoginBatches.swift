@@ -85,6 +85,7 @@ extension BrokerCore {
                     continue
                 }
                 core.completeLogin(pending.broker, pending.connect)
+                core.applyLaterLogins(pending.broker)
             }
             core.flushRegistrations()
         }

@@ -26,7 +26,7 @@ public struct ShellOptions: Sendable, Equatable {
         usage: [
             "[options]", "[options] -c 'COMMAND; COMMAND...'", "[options] SCRIPT",
             "test [options] PATH... (see 'imsh test --help')",
-            "bench connect|messages|reconnect|login|shell|server [options] (see 'imsh bench --help')",
+            "bench connect|messages|reconnect|login|shell|server|chaos [options] (see 'imsh bench --help')",
         ],
         options: [
             OptionSpec("--profiles", value: "DIR", help: "read profiles from DIR (else $IMSH_PROFILES, ./profiles, ~/.config/imsh/profiles)"),

@@ -1,0 +1,183 @@
+import Foundation
+import IMJSON
+import IMProcess
+import IMThreads
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One imserver node of a chaos run, through all its lives: started on free ports with
+/// `--store` (through its PostgreSQL proxy) and `--advertise` (its clients' proxy), killed,
+/// frozen, stopped and started again by the run, and watched for an end the run did not cause.
+///
+/// Its output goes to a file in the run's directory, one per life, so that no pipe can fill
+/// and stall it and a failed run leaves what each node said.
+final class ChaosNode: Sendable {
+    struct Life: Sendable {
+        var process: ChildProcess
+        var mqttPort: UInt16
+        var apiPort: UInt16
+        var log: String
+    }
+
+    private struct State {
+        var life: Life?
+        var lives = 0
+        /// Whether the run froze it (SIGSTOP) and has not thawed it yet.
+        var isFrozen = false
+        /// Ends the run did not cause, in words.
+        var unexpectedEnds: [String] = []
+        /// Heap (RssAnon, KiB) sampled in each life, in order.
+        var heapSamples: [(life: Int, kilobytes: Int)] = []
+    }
+
+    let name: String
+    let index: Int
+    private let arguments: [String]
+    private let directory: String
+    private let state = Mutex(State())
+
+    /// `store`: the node's URL of the store (its PostgreSQL proxy); `advertise`: where its
+    /// clients reach it (its clients' proxy), named in the Server Reference of its stop.
+    init(index: Int, store: String, advertise: String, directory: String) {
+        self.index = index
+        name = "n\(index + 1)"
+        self.directory = directory
+        arguments = [
+            "--store", store, "--node-name", name, "--listen", "127.0.0.1:0", "--api", "127.0.0.1:0",
+            "--advertise", advertise, "--drain-timeout", "5", "--json",
+        ]
+    }
+
+    var life: Life? { state.withLock { $0.life } }
+    var lives: Int { state.withLock { $0.lives } }
+    var unexpectedEnds: [String] { state.withLock { $0.unexpectedEnds } }
+    var heapSamples: [(life: Int, kilobytes: Int)] { state.withLock { $0.heapSamples } }
+
+    /// Starts a new life and returns once it listens (within 60 s: a node whose store is cut off
+    /// waits for it).
+    @discardableResult
+    func start() async throws(BenchError) -> Life {
+        let executable = try ImserverProcess.executable()
+        let number = state.withLock { state -> Int in
+            state.lives += 1
+            return state.lives
+        }
+        let log = "\(directory)/\(name)-\(number).log"
+        let descriptor = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw BenchError("cannot create \(log)") }
+        defer { close(descriptor) }
+        let process: ChildProcess
+        do {
+            process = try ChildProcess.spawn(executable, arguments, stdout: .descriptor(descriptor), stderr: .descriptor(descriptor))
+        } catch {
+            throw BenchError("\(name): \(error)")
+        }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if let (mqtt, api) = Self.listening(in: log) {
+                let life = Life(process: process, mqttPort: mqtt, apiPort: api, log: log)
+                state.withLock { $0.life = life }
+                return life
+            }
+            if Self.reap(process) != nil { break }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        process.signal(SIGKILL)
+        _ = await BlockingCall.run { process.wait() }
+        throw BenchError("\(name) did not listen within 60 s: \(Self.tail(of: log))")
+    }
+
+    /// SIGKILL, and waits for the process to be gone.
+    func kill() async {
+        guard let life = state.withLock({ $0.life.take() }) else { return }
+        life.process.signal(SIGCONT)
+        life.process.signal(SIGKILL)
+        state.withLock { $0.isFrozen = false }
+        _ = await BlockingCall.run { life.process.wait() }
+    }
+
+    /// SIGTERM (the graceful stop that sends its clients elsewhere) and waits for it, up to
+    /// `limit`; a node that did not end by then, or ended with a failure, is an unexpected end.
+    func terminate(within limit: Duration) async {
+        guard let life = state.withLock({ $0.life }) else { return }
+        life.process.signal(SIGTERM)
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if let ending = Self.reap(life.process) {
+                state.withLock { state in
+                    state.life = nil
+                    if ending != .exited(0) { state.unexpectedEnds.append("\(name) ended with \(ending) after SIGTERM") }
+                }
+                return
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        state.withLock { $0.unexpectedEnds.append("\(name) still ran \(limit) after SIGTERM") }
+        await kill()
+    }
+
+    /// SIGSTOP: the node holds its sockets and answers nothing.
+    func freeze() {
+        state.withLock { state in
+            guard let life = state.life else { return }
+            life.process.signal(SIGSTOP)
+            state.isFrozen = true
+        }
+    }
+
+    /// SIGCONT after `freeze`.
+    func thaw() {
+        state.withLock { state in
+            guard state.isFrozen, let life = state.life else { return }
+            life.process.signal(SIGCONT)
+            state.isFrozen = false
+        }
+    }
+
+    /// Whether the life runs; one that ended by itself is recorded as an unexpected end.
+    func check() {
+        state.withLock { state in
+            guard let life = state.life, let ending = Self.reap(life.process) else { return }
+            state.unexpectedEnds.append("\(name) life \(state.lives) ended by itself (\(ending)): \(Self.tail(of: life.log))")
+            state.life = nil
+        }
+    }
+
+    /// Records the heap of the life running now.
+    func sampleMemory() {
+        state.withLock { state in
+            guard let life = state.life, !state.isFrozen, let status = ProcessStatus.of(pid: life.process.pid) else { return }
+            state.heapSamples.append((state.lives, status.anonymousKB))
+        }
+    }
+
+    /// How the process ended, reaped, if it has; nil while it runs.
+    private static func reap(_ process: ChildProcess) -> ChildProcess.Termination? {
+        var status: Int32 = 0
+        guard waitpid(process.pid, &status, WNOHANG) == process.pid else { return nil }
+        let signal = status & 0x7F
+        return signal == 0 ? .exited((status >> 8) & 0xFF) : .signaled(signal)
+    }
+
+    /// The MQTT and API ports of the `listening` line, once written.
+    private static func listening(in log: String) -> (UInt16, UInt16)? {
+        guard let text = try? String(contentsOfFile: log, encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.contains(#""event":"listening""#) }),
+              let event = (try? JSONValue(parsing: String(line)))?.objectValue,
+              let mqtt = event["mqtt"]?.stringValue.flatMap(port(of:)), let api = event["api"]?.stringValue.flatMap(port(of:))
+        else { return nil }
+        return (mqtt, api)
+    }
+
+    private static func port(of address: String) -> UInt16? {
+        address.split(separator: ":").last.flatMap { UInt16($0) }
+    }
+
+    static func tail(of path: String) -> String {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return String(text.suffix(1_500))
+    }
+}

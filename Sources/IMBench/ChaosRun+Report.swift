@@ -1,0 +1,73 @@
+extension ChaosRun {
+    /// The report of the run that started at `origin`, with every violation found.
+    func report(origin: ContinuousClock.Instant, settled: Bool) -> ChaosReport {
+        var report = ChaosReport(seed: settings.seed, duration: settings.duration, nodes: settings.nodes, users: settings.users)
+        report.settled = settled
+        report.faults = tally.counts
+        let messages = ledger.snapshot
+        report.sent = messages.sent.count
+        report.acknowledged = messages.acknowledged.count
+        report.refused = messages.refused.values.reduce(0, +)
+        report.sendErrors = messages.sendErrors.values.reduce(0, +)
+        report.delivered = messages.received
+        report.duplicated = messages.duplicates.count
+        report.outOfOrder = messages.outOfOrder.count
+        let missing = ledger.missing { [users] user in users.devices(of: user).map(\.name) }
+        report.lost = Set(missing.map { $0.split(separator: " ")[1] }).count
+        var violations: [String] = []
+        if !settled {
+            violations.append("the devices did not all come back with every message within \(settings.settleLimit)")
+            let offline = users.devices.filter { !self.presence.isOnline($0.name) }
+            violations += offline.prefix(10).map { device in
+                let change = users.engine.hub.snapshot(of: device.session.id)?.lastChange
+                return "not online at the end: \(device.name) \(change.map { "\($0.status) \($0.code.map { "\($0)" } ?? "") \($0.detail)" } ?? "")"
+            }
+        }
+        violations += missing.prefix(10).map { "lost: \($0)" }
+        violations += messages.duplicates.prefix(10).map { "duplicated: \($0)" }
+        violations += messages.outOfOrder.prefix(10).map { "out of order: \($0)" }
+        violations += ledger.unanswered.prefix(10).map { "sent, never answered: \($0)" }
+        violations += messages.refused.map { "refused \($0.value) times: \($0.key)" }
+
+        let presence = presence.snapshot
+        report.longestOverlap = presence.clean.length > .milliseconds(50) ? .zero : presence.clean.length
+        report.overlapUser = presence.clean.length > .milliseconds(50) ? "" : presence.clean.user
+        report.longestFaultyOverlap = presence.faulty.length
+        // A device on a frozen or killed node learns that it was taken over from its heartbeat.
+        for overlap in presence.longOverlaps {
+            guard let at = overlap.at else { continue }
+            let excused = tally.nodeDown(at - ChaosSettings.heartbeatLimit, at + overlap.length)
+                && overlap.length <= ChaosSettings.heartbeatLimit + ChaosSettings.overlapBound
+            if excused {
+                report.frozenOverlap = max(report.frozenOverlap, overlap.length)
+                continue
+            }
+            if overlap.length > report.longestOverlap { (report.longestOverlap, report.overlapUser) = (overlap.length, overlap.user) }
+            guard overlap.length > ChaosSettings.overlapBound else { continue }
+            violations.append("two mobile devices of \(overlap.user) online together for \(Units.secondsText(overlap.length)) "
+                + "from \(Units.oneDecimal(Units.seconds(origin.duration(to: at)))) s (faults then: "
+                + tally.around(at, at + overlap.length, origin: origin).joined(separator: "; ") + ")")
+        }
+        violations += presence.loginsAfterHold.prefix(10).map { "login after a hold: \($0)" }
+        for stay in presence.stays where stay.stay > report.longestStay { report.longestStay = stay.stay }
+        for stay in presence.stays.sorted(by: { $0.stay > $1.stay }).prefix(5) where stay.stay > ChaosSettings.holdBound {
+            violations.append("\(stay.device) online \(Units.secondsText(stay.stay)) after its \(stay.kind) answered at "
+                + "\(Units.oneDecimal(Units.seconds(origin.duration(to: stay.answered)))) s (faults then: "
+                + tally.around(stay.answered, stay.answered + stay.stay, origin: origin).joined(separator: "; ") + ")")
+        }
+        for node in cluster.nodes {
+            violations += node.unexpectedEnds
+            let samples = node.heapSamples
+            let peak = samples.map(\.kilobytes).max() ?? 0
+            report.nodeHeaps.append("\(node.name) \(Units.mebibytesText(kilobytes: peak)) (\(node.lives) lives)")
+            if peak > Self.heapBound { violations.append("\(node.name)'s heap reached \(Units.mebibytesText(kilobytes: peak))") }
+        }
+        report.troubles = control.withLock { $0.apiFailures }.sorted { $0.value > $1.value }.map { "\($0.key) (\($0.value) times)" }
+        report.violations = violations
+        return report
+    }
+
+    /// The most heap (RssAnon) a node may hold in a run of a few hundred devices: about ten
+    /// times what one holds after its start (KiB).
+    static let heapBound = 256 * 1024
+}
