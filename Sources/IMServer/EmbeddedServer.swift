@@ -233,7 +233,7 @@ public final class EmbeddedServer: Sendable {
 
     /// Makes the broker on its loop, where its message lane opens (SQLite's connection is the loop's).
     private static func makeCore(
-        loop: EventLoop, store: any ServerStore, cluster: PostgresCluster?, apps: [AppSettings], options: Options
+        loop: EventLoop, store: any MessageLaneStore, cluster: PostgresCluster?, apps: [AppSettings], options: Options
     ) async throws(ServerStoreError) -> LoopBound<BrokerCore> {
         let made = await withCheckedContinuation { (continuation: CheckedContinuation<Result<LoopBound<BrokerCore>, ServerStoreError>, Never>) in
             let queued = loop.execute {

@@ -77,8 +77,6 @@ final class BrokerConnection: ConnectionHandler {
     var publishBytesWaiting = 0
     /// Reading stopped because too much waits to be stored (`BrokerCore.holdBackIfBehind`).
     var heldBack = false
-    /// Acknowledged deliveries not yet removed from the store's queue.
-    var acknowledgements = PendingBatch<Int64>()
 
     init(id: UInt64, connection: Connection, core: BrokerCore, transport: MQTTTransport = .tcp) {
         self.id = id

@@ -53,26 +53,26 @@ extension BrokerCore {
             guard let core = self else { return }
             broker.fetching = false
             guard broker.phase == .online else { return }
-            guard case .success(let messages) = result else {
+            guard case .success(let read) = result else {
                 // Nothing would read this queue again before the device reconnects: ask it to
                 // (0x89, as for a PUBLISH that cannot be stored), so it is read then.
                 return core.disconnect(broker, .serverBusy, reason: "the server cannot read its database; connect again later")
             }
-            for message in messages { core.deliver(message, to: broker, login.device) }
+            for message in read.messages { core.deliver(message, to: broker, login.device) }
             // At QoS 0 nothing stays in flight, so the outgoing buffer is the only brake:
             // a full one resumes the pump from connectionDidBecomeWritable.
-            let more = messages.count == room || broker.fetchAgain
-            broker.caughtUp = !more && core.lane.keepsOrder
+            let more = read.messages.count == room || broker.fetchAgain
+            broker.caughtUp = !more && read.caughtUp
             if more && (broker.deliveryQoS == .atLeastOnce || broker.connection.isWritable) { core.pump(broker) }
         }
     }
 
     /// Sends a message just stored to `broker` without reading its queue, when that can neither
-    /// skip nor repeat one: the lane keeps order, the connection's last read found its queue
-    /// empty past what it holds, no read is under way, and the window has room. Returns whether
+    /// skip nor repeat one: the connection's last read left it caught up (`QueueRead.caughtUp`)
+    /// with every message stored since handed over, no read is under way, and the window has room. Returns whether
     /// the message is taken care of (sent now, or already read with the queue).
     func offer(_ message: QueuedMessage, to broker: BrokerConnection) -> Bool {
-        guard lane.keepsOrder, broker.caughtUp, !broker.fetching, broker.phase == .online, broker.subscribed,
+        guard broker.caughtUp, !broker.fetching, broker.phase == .online, broker.subscribed,
               let login = broker.login else { return false }
         guard message.messageID > broker.lastQueuedMessageID else { return true }
         guard broker.window > broker.inflight.count, broker.deliveryQoS == .atLeastOnce || broker.connection.isWritable else {
@@ -107,8 +107,7 @@ extension BrokerCore {
             counters.messagesDelivered += 1
         }
         if (!fits || broker.deliveryQoS == .atMostOnce) && broker.phase == .online {
-            broker.acknowledgements.add(message.messageID)
-            flushAcknowledgements(broker)
+            lane.acknowledge(device, messageIDs: [message.messageID]) { _ in }
         }
     }
 
@@ -122,26 +121,9 @@ extension BrokerCore {
         unacknowledged[login.device]?.remove(messageID)
         // Every device ever served would otherwise keep an entry for the server's lifetime.
         if unacknowledged[login.device]?.isEmpty == true { unacknowledged[login.device] = nil }
-        broker.acknowledgements.add(messageID)
-        flushAcknowledgements(broker)
+        // Handed over at once: the lane gathers acknowledgements as suits its store.
+        lane.acknowledge(login.device, messageIDs: [messageID]) { _ in }
         if !broker.caughtUp { pump(broker) }
-    }
-
-    /// Removes acknowledged messages from the store's queue: at once when the lane keeps
-    /// order (a later read of the queue, such as the device's next connection's, then sees
-    /// them gone), else a batch at a time.
-    private func flushAcknowledgements(_ broker: BrokerConnection) {
-        guard let login = broker.login else { return }
-        if lane.keepsOrder {
-            let acknowledged = broker.acknowledgements.takeWaiting()
-            guard !acknowledged.isEmpty else { return }
-            return lane.acknowledge(login.device, messageIDs: acknowledged) { _ in }
-        }
-        guard let batch = broker.acknowledgements.next() else { return }
-        lane.acknowledge(login.device, messageIDs: batch) { [weak self] _ in
-            broker.acknowledgements.finish()
-            self?.flushAcknowledgements(broker)
-        }
     }
 }
 

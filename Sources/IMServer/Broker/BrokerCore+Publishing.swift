@@ -145,8 +145,8 @@ extension BrokerCore {
     }
 
     /// Hands a message just stored to the online connections of its devices: at once to a
-    /// connection that has read its whole queue and has room (the lane keeps order, so nothing
-    /// stored before it can be missing), else by waking the connection to read its queue.
+    /// connection caught up with its queue and with room (`offer`: nothing stored before it can
+    /// be missing), else by waking the connection to read its queue.
     func notify(_ message: NewMessage, _ stored: StoredMessageResult) {
         if stored.overQuota == nil {
             counters.messagesStored += 1
