@@ -4,8 +4,7 @@ import MQTT
 extension BrokerCore {
     /// Removes a connection's presence row once it is closed.
     func leaveCluster(_ broker: BrokerConnection) {
-        guard let cluster, let sequence = broker.presenceSequence else { return }
-        broker.presenceSequence = nil
+        guard let cluster, let sequence = broker.takePresence() else { return }
         perform({ try await cluster.left(sequence: sequence) }) { _, _ in }
     }
 
@@ -19,7 +18,7 @@ extension BrokerCore {
             // (MQTT-3.1.3-9), as for a reconnection here.
             cancelPendingWill(DeviceKey(appKey: appKey, userID: userID, deviceID: deviceID))
             for broker in online.connections(of: UserKey(appKey: appKey, userID: userID)) {
-                guard broker.phase == .online, let login = broker.login,
+                guard broker.stage == .online, let login = broker.login,
                       let mine = broker.presenceSequence, mine < sequence else { continue }
                 if login.deviceID == deviceID {
                     confirmTakeover(of: broker, by: sequence)
@@ -43,11 +42,11 @@ extension BrokerCore {
                 guard case .success(true) = result else { return }
                 // The device is online on the other node: a will with a delay is not sent; one
                 // without goes at once, as for a takeover on one node.
-                guard let broker, broker.phase == .online, let mine = broker.presenceSequence, mine < sequence else {
+                guard let broker, broker.stage == .online, let mine = broker.presenceSequence, mine < sequence else {
                     // The connection here ended during the grace, and its will waits.
                     return core.cancelPendingWill(device)
                 }
-                if let will = broker.will, will.delay > .zero { broker.will = nil }
+                if let will = broker.will, will.delay > .zero { broker.dropWill() }
                 core.disconnect(broker, .sessionTakenOver)
             }
         }
@@ -92,7 +91,7 @@ extension BrokerCore {
     func rejoinCluster() {
         guard let cluster else { return }
         let logins = online.all.compactMap { broker -> (DeviceRegistration, UInt64, Int64)? in
-            guard broker.phase == .online, let login = broker.login, let sequence = broker.presenceSequence else { return nil }
+            guard broker.stage == .online, let login = broker.login, let sequence = broker.presenceSequence else { return nil }
             let registration = DeviceRegistration(appKey: login.appKey, userID: login.userID, deviceID: login.deviceID, platform: login.platform)
             return (registration, broker.id, sequence)
         }

@@ -23,7 +23,7 @@ extension BrokerCore {
     func watchKeepAlive(_ broker: BrokerConnection, seconds: UInt16) {
         guard seconds > 0 else { return }
         let keepAlive = Duration.seconds(Int(seconds)) * 1.5
-        broker.keepAlive = keepAlive
+        broker.expectPackets(every: keepAlive)
         addDeadline(DeadlineCheck(connectionID: broker.id, keepAlive: true), at: clock.monotonic() + keepAlive)
     }
 
@@ -43,7 +43,7 @@ extension BrokerCore {
             guard let broker = connections[check.connectionID] else { continue }
             if check.keepAlive {
                 let keepAlive = broker.keepAlive
-                guard broker.phase == .online, keepAlive > .zero else { continue }
+                guard broker.stage == .online, keepAlive > .zero else { continue }
                 // A client held back (its messages wait for the store) may have sent its
                 // PINGREQ: the wait is the server's, not the client's silence.
                 if now - broker.lastPacketAt >= keepAlive && !broker.heldBack {
@@ -51,7 +51,7 @@ extension BrokerCore {
                 } else {
                     addDeadline(check, at: (broker.heldBack ? now : broker.lastPacketAt) + keepAlive)
                 }
-            } else if broker.phase == .awaitingConnect {
+            } else if broker.stage == .connecting {
                 if now - broker.lastPacketAt >= limits.connectTimeout {
                     broker.close(.abortive)
                 } else {

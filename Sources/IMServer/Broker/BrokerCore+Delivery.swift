@@ -13,9 +13,9 @@ extension BrokerCore {
             if !Topic.isValidFilter(subscription.topicFilter) {
                 codes.append(.topicFilterInvalid)
             } else if subscription.topicFilter == IMTopic.inboxFilter {
-                broker.subscribed = true
-                broker.deliveryQoS = min(subscription.options.qos, .atLeastOnce)
-                codes.append(.granted(broker.deliveryQoS))
+                let qos = min(subscription.options.qos, .atLeastOnce)
+                broker.subscribe(at: qos)
+                codes.append(.granted(qos))
             } else {
                 codes.append(.notAuthorized)
             }
@@ -28,8 +28,7 @@ extension BrokerCore {
 
     func handleUnsubscribe(_ broker: BrokerConnection, _ unsubscribe: Unsubscribe) {
         let codes: [ReasonCode] = unsubscribe.topicFilters.map { filter in
-            guard filter == IMTopic.inboxFilter, broker.subscribed else { return .noSubscriptionExisted }
-            broker.subscribed = false
+            guard filter == IMTopic.inboxFilter, broker.unsubscribe() else { return .noSubscriptionExisted }
             return .success
         }
         broker.send(.unsuback(UnsubAck(packetIdentifier: unsubscribe.packetIdentifier, reasonCodes: codes)))
@@ -39,55 +38,48 @@ extension BrokerCore {
     ///
     /// One fetch at a time per connection; a wake-up during a fetch asks for another after it.
     func pump(_ broker: BrokerConnection) {
-        guard broker.phase == .online, broker.subscribed, let login = broker.login else { return }
-        guard !broker.fetching else {
-            broker.fetchAgain = true
-            return
-        }
-        let room = broker.window - broker.inflight.count
-        guard room > 0 else { return }
-        broker.fetching = true
-        broker.fetchAgain = false
-        broker.caughtUp = false
+        guard let (login, room) = broker.beginRead() else { return }
         lane.pending(login.device, after: broker.lastQueuedMessageID, limit: room) { [weak self] result in
             guard let core = self else { return }
-            broker.fetching = false
-            guard broker.phase == .online else { return }
+            let again = broker.endRead()
+            guard let qos = broker.delivery?.qos else { return }
             guard case .success(let read) = result else {
                 // Nothing would read this queue again before the device reconnects: ask it to
                 // (0x89, as for a PUBLISH that cannot be stored), so it is read then.
                 return core.disconnect(broker, .serverBusy, reason: "the server cannot read its database; connect again later")
             }
-            for message in read.messages { core.deliver(message, to: broker, login.device) }
+            for message in read.messages { core.deliver(message, to: broker, login.device, at: qos) }
             // At QoS 0 nothing stays in flight, so the outgoing buffer is the only brake:
             // a full one resumes the pump from connectionDidBecomeWritable.
-            let more = read.messages.count == room || broker.fetchAgain
-            broker.caughtUp = !more && read.caughtUp
-            if more && (broker.deliveryQoS == .atLeastOnce || broker.connection.isWritable) { core.pump(broker) }
+            let more = read.messages.count == room || again
+            if !more && read.caughtUp { broker.catchUp() }
+            if more && (qos == .atLeastOnce || broker.connection.isWritable) { core.pump(broker) }
         }
     }
 
     /// Sends a message just stored to `broker` without reading its queue, when that can neither
-    /// skip nor repeat one: the connection's last read left it caught up (`QueueRead.caughtUp`)
-    /// with every message stored since handed over, no read is under way, and the window has room. Returns whether
-    /// the message is taken care of (sent now, or already read with the queue).
+    /// skip nor repeat one: the connection is caught up (`Delivery.Reading.caughtUp`, so no
+    /// read is under way) and subscribed, and the window has room. Returns whether the message
+    /// is taken care of (sent now, or already read with the queue).
     func offer(_ message: QueuedMessage, to broker: BrokerConnection) -> Bool {
-        guard broker.caughtUp, !broker.fetching, broker.phase == .online, broker.subscribed,
+        guard let delivery = broker.delivery, delivery.reading == .caughtUp, delivery.subscribed,
               let login = broker.login else { return false }
         guard message.messageID > broker.lastQueuedMessageID else { return true }
-        guard broker.window > broker.inflight.count, broker.deliveryQoS == .atLeastOnce || broker.connection.isWritable else {
-            broker.caughtUp = false
+        guard broker.room > 0, delivery.qos == .atLeastOnce || broker.connection.isWritable else {
+            broker.fallBehind()
             return false
         }
-        deliver(message, to: broker, login.device)
+        deliver(message, to: broker, login.device, at: delivery.qos)
         return true
     }
 
-    private func deliver(_ message: QueuedMessage, to broker: BrokerConnection, _ device: DeviceKey) {
-        broker.lastQueuedMessageID = max(broker.lastQueuedMessageID, message.messageID)
+    /// Sends `message` at `qos` (the connection's, as it was when the delivery began: a
+    /// connection that closes on the way still counts what it was handed).
+    private func deliver(_ message: QueuedMessage, to broker: BrokerConnection, _ device: DeviceKey, at qos: QoS) {
+        broker.handedOver(message.messageID)
         let payload = TextMessage(text: message.text, cid: message.cid).delivered(from: message.from).encoded()
         var publish = Publish(
-            topic: IMTopic.inbox(from: message.from).name, payload: payload, qos: broker.deliveryQoS,
+            topic: IMTopic.inbox(from: message.from).name, payload: payload, qos: qos,
             properties: [
                 .payloadFormatIndicator(.utf8),
                 .contentType(TextMessage.contentType),
@@ -97,16 +89,15 @@ extension BrokerCore {
         // MQTT-3.1.2-24/25: a packet over the client's Maximum Packet Size is not sent; the
         // message is dropped from the device's queue as if delivered (or it would block it).
         let fits = broker.clientMaximumPacketSize.map { Packet.publish(publish).encoded().count <= Int($0) } ?? true
-        if fits && broker.deliveryQoS == .atLeastOnce {
-            publish.packetIdentifier = broker.takePacketIdentifier()
-            broker.inflight[publish.packetIdentifier] = message.messageID
+        if fits && qos == .atLeastOnce {
+            publish.packetIdentifier = broker.takePacketIdentifier(for: message.messageID)
             publish.dup = !unacknowledged[device, default: []].insert(message.messageID).inserted
         }
         if fits {
             broker.send(.publish(publish))
             counters.messagesDelivered += 1
         }
-        if (!fits || broker.deliveryQoS == .atMostOnce) && broker.phase == .online {
+        if (!fits || qos == .atMostOnce) && broker.stage == .online {
             lane.acknowledge(device, messageIDs: [message.messageID]) { _ in }
         }
     }
@@ -116,23 +107,13 @@ extension BrokerCore {
     /// is offered each new message as it is stored, so the freed room needs no read (at light
     /// load that read was a transaction per message).
     func handleDeliveryAcknowledgement(_ broker: BrokerConnection, _ packetID: UInt16) {
-        guard let login = broker.login, let messageID = broker.inflight.removeValue(forKey: packetID) else { return }
+        guard let login = broker.login, let messageID = broker.settle(packetID) else { return }
         counters.messagesAcknowledged += 1
         unacknowledged[login.device]?.remove(messageID)
         // Every device ever served would otherwise keep an entry for the server's lifetime.
         if unacknowledged[login.device]?.isEmpty == true { unacknowledged[login.device] = nil }
         // Handed over at once: the lane gathers acknowledgements as suits its store.
         lane.acknowledge(login.device, messageIDs: [messageID]) { _ in }
-        if !broker.caughtUp { pump(broker) }
-    }
-}
-
-extension BrokerConnection {
-    /// The next packet identifier not in flight (1...65535).
-    func takePacketIdentifier() -> UInt16 {
-        repeat {
-            nextPacketID = nextPacketID == .max ? 1 : nextPacketID + 1
-        } while inflight[nextPacketID] != nil
-        return nextPacketID
+        if broker.delivery?.reading != .caughtUp { pump(broker) }
     }
 }

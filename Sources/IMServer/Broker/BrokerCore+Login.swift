@@ -28,12 +28,12 @@ extension BrokerCore {
         case .failure(let refusal): return refuse(broker, refusal.code, refusal.name)
         }
         let userID = claims.userID
+        let will: WillMessage?
         switch checkWill(connect, userID: userID) {
-        case .success(let will): broker.will = will
+        case .success(let checked): will = checked
         case .failure(let refusal): return refuse(broker, refusal.code, nil, reason: refusal.reason)
         }
-        broker.phase = .authenticating
-        broker.login = .init(appKey: appKey, userID: userID, deviceID: connect.clientIdentifier, platform: platform)
+        broker.authenticate(.init(appKey: appKey, userID: userID, deviceID: connect.clientIdentifier, platform: platform), will: will)
         readStanding(LoginBatches.Pending(broker: broker, connect: connect, claims: claims))
     }
 
@@ -66,7 +66,7 @@ extension BrokerCore {
                 guard let evicted = others.first(where: { $0.id == eviction.connectionID }) else { continue }
                 // Admitted but its CONNACK still waits for the store: it logged in, then was
                 // taken over, and sees both in that order (a DISCONNECT may not come first).
-                if evicted.phase == .authenticating { acknowledgeLogin(evicted) }
+                if evicted.stage == .authenticating { acknowledgeLogin(evicted) }
                 switch eviction.reason {
                 case .sessionTakenOver: disconnect(evicted, .sessionTakenOver)
                 case .otherDeviceLogin: disconnect(evicted, .sessionTakenOver, .otherDeviceLogin)
@@ -90,10 +90,8 @@ extension BrokerCore {
 
     func completeLogin(_ broker: BrokerConnection, _ connect: Connect) {
         guard broker.login != nil else { return }
-        if let receiveMaximum = connect.properties.receiveMaximum {
-            broker.window = min(broker.window, Int(receiveMaximum))
-        }
-        broker.clientMaximumPacketSize = connect.properties.maximumPacketSize
+        broker.limitDeliveries(receiveMaximum: connect.properties.receiveMaximum,
+                               maximumPacketSize: connect.properties.maximumPacketSize)
         acknowledgeLogin(broker)
         watchKeepAlive(broker, seconds: connect.keepAlive)
         // A login's packets, token and store answers are garbage now, in holes between the
@@ -103,9 +101,7 @@ extension BrokerCore {
 
     /// CONNACK 0x00: the connection is online from here.
     private func acknowledgeLogin(_ broker: BrokerConnection) {
-        guard let login = broker.login else { return }
-        broker.phase = .online
-        broker.wentOnline = true
+        guard let login = broker.goOnline() else { return }
         counters.loginsAccepted += 1
         cancelPendingWill(login.device)
         // Session Present is always 0: subscriptions are not kept between connections, so the

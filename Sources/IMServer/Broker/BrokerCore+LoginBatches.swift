@@ -32,7 +32,7 @@ extension BrokerCore {
             core.loginBatches.standing.finish()
             let changed = core.loginBatches.changedDuringRead
             core.loginBatches.changedDuringRead = []
-            for (index, pending) in batch.enumerated() where pending.broker.phase == .authenticating {
+            for (index, pending) in batch.enumerated() where pending.broker.stage == .authenticating {
                 if let login = pending.broker.login, changed.contains(UserKey(appKey: login.appKey, userID: login.userID)) {
                     core.loginBatches.standing.add(pending)
                     continue
@@ -73,8 +73,8 @@ extension BrokerCore {
             core.loginBatches.registrations.finish()
             for (index, (pending, _)) in admitted.enumerated() {
                 let sequence = (try? result.get())??[index]
-                pending.broker.presenceSequence = sequence
-                guard pending.broker.phase == .authenticating else {
+                pending.broker.recordPresence(sequence)
+                guard pending.broker.stage == .authenticating else {
                     // It ended while the rows were written: they must not outlive it.
                     core.leaveCluster(pending.broker)
                     continue

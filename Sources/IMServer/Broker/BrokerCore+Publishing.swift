@@ -30,50 +30,34 @@ extension BrokerCore {
     /// Puts `pending` in line behind the client's earlier PUBLISHes, stores what can be, and
     /// holds the client back when too much waits.
     private func queue(_ pending: PendingPublish, payloadBytes: Int = 0, on broker: BrokerConnection) {
-        broker.publishes.add(pending)
-        broker.publishBytesWaiting += payloadBytes
+        broker.queue(pending, payloadBytes: payloadBytes)
         storePendingPublishes(broker)
-        holdBackIfBehind(broker)
+        // Stops reading a client that sends faster than its messages are stored (a slow or
+        // locked store, PostgreSQL's round trips): what waits in memory stays bounded, and TCP
+        // slows the sender. Reading resumes as the next batch is taken. QoS 0 is held back
+        // too, so Receive Maximum alone would not do.
+        broker.holdBackIfBehind(Self.publishesWaitingLimit)
     }
 
     /// How many PUBLISHes, and how many payload bytes, may wait behind the batch being stored
     /// before the connection stops reading.
     static let publishesWaitingLimit = (count: 256, bytes: 1 << 20)
 
-    /// Stops reading a client that sends faster than its messages are stored (a slow or locked
-    /// store, PostgreSQL's round trips): what waits in memory stays bounded, and TCP slows the
-    /// sender. Reading resumes as the next batch is taken. QoS 0 is held back too, so Receive
-    /// Maximum alone would not do.
-    private func holdBackIfBehind(_ broker: BrokerConnection) {
-        guard !broker.heldBack, broker.publishes.isBusy else { return }
-        let limit = Self.publishesWaitingLimit
-        guard broker.publishes.waiting.count >= limit.count || broker.publishBytesWaiting >= limit.bytes else { return }
-        broker.heldBack = true
-        broker.connection.pauseReading()
-    }
-
     /// Stores what the client sent, one batch at a time, then PUBACKs each in order (refusals
     /// among them in their turn) and delivers.
     private func storePendingPublishes(_ broker: BrokerConnection) {
-        guard let batch = broker.publishes.next() else { return }
-        broker.publishBytesWaiting = 0
-        if broker.heldBack {
-            broker.heldBack = false
-            // The wait was the server's: the Keep Alive counts from now, the client's packets
-            // being read only from the next turn.
-            broker.lastPacketAt = clock.monotonic()
-            broker.connection.resumeReading()
-        }
+        // A client held back is read again from the next turn, its Keep Alive counting from now.
+        guard let batch = broker.takePublishes(now: clock.monotonic()) else { return }
         let messages = batch.compactMap(\.message)
         guard !messages.isEmpty else {
-            broker.publishes.finish()
+            broker.finishPublishes()
             for pending in batch { refuse(pending, on: broker) }
             return storePendingPublishes(broker)
         }
         let quota = apps[messages[0].appKey]?.queueQuota ?? QueueQuota()
         lane.store(messages, quota: quota) { [weak self] result in
             guard let core = self else { return }
-            broker.publishes.finish()
+            broker.finishPublishes()
             switch result {
             case .success(let results):
                 var results = results.makeIterator()

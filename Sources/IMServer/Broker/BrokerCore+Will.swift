@@ -26,8 +26,8 @@ extension BrokerCore {
     /// ended with DISCONNECT 0x00, by an administrative action or the server's shutdown (those
     /// clear `broker.will` first), or the same device is online again (a takeover).
     func connectionEndedWithWill(_ broker: BrokerConnection) {
-        guard broker.wentOnline, let will = broker.will, let login = broker.login, !shuttingDown else { return }
-        broker.will = nil
+        // Only a connection that went online still has a will here.
+        guard let login = broker.login, !shuttingDown, let will = broker.takeWill() else { return }
         let device = login.device
         guard will.delay > .zero else { return sendWill(will, login: login) }
         let key = UserKey(appKey: login.appKey, userID: login.userID)

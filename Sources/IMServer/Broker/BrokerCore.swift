@@ -63,9 +63,9 @@ final class BrokerCore {
     /// Takes a freshly accepted connection: it must send CONNECT within the connect timeout.
     func accept(_ connection: Connection, transport: MQTTTransport = .tcp) {
         nextConnectionID += 1
-        let broker = BrokerConnection(id: nextConnectionID, connection: connection, core: self, transport: transport)
+        let broker = BrokerConnection(id: nextConnectionID, connection: connection, core: self, transport: transport,
+                                      acceptedAt: clock.monotonic())
         connections[broker.id] = broker
-        broker.lastPacketAt = clock.monotonic()
         connection.start(broker)
         watchConnectTimeout(broker)
     }
@@ -81,8 +81,7 @@ final class BrokerCore {
 
     func removeFromOnline(_ broker: BrokerConnection) {
         guard let login = broker.login else { return }
-        let key = UserKey(appKey: login.appKey, userID: login.userID)
-        online.remove(broker, for: key)
+        online.remove(broker, for: login.user)
     }
 
     /// Sends DISCONNECT with `reason` (and `im-error`), then closes: the server-side disconnects of section 2.
@@ -90,8 +89,8 @@ final class BrokerCore {
         _ broker: BrokerConnection, _ reason: ReasonCode, _ name: IMErrorName? = nil, reason text: String? = nil,
         serverReference: String? = nil
     ) {
-        guard broker.phase != .closed else { return }
-        guard broker.phase == .online else {
+        guard broker.stage != .closed else { return }
+        guard broker.stage == .online else {
             // No CONNACK yet, so no DISCONNECT may come first: just drop the attempt.
             removeFromOnline(broker)
             return broker.close(.abortive)
@@ -115,7 +114,7 @@ final class BrokerCore {
         for userID in userIDs {
             for broker in online.connections(of: UserKey(appKey: appKey, userID: userID)) {
                 // A user shut out by an operator does not speak once more through a will.
-                broker.will = nil
+                broker.dropWill()
                 disconnect(broker, reason, name)
             }
         }
@@ -127,10 +126,10 @@ final class BrokerCore {
         shuttingDown = true
         var next = 0
         for broker in connections.values {
-            if broker.phase == .online, !references.isEmpty {
+            if broker.stage == .online, !references.isEmpty {
                 disconnect(broker, .useAnotherServer, serverReference: references[next % references.count])
                 next += 1
-            } else if broker.phase == .online {
+            } else if broker.stage == .online {
                 disconnect(broker, .serverShuttingDown)
             } else {
                 broker.close(.graceful)
