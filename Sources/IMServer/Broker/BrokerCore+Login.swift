@@ -93,7 +93,7 @@ extension BrokerCore {
         broker.limitDeliveries(receiveMaximum: connect.properties.receiveMaximum,
                                maximumPacketSize: connect.properties.maximumPacketSize)
         acknowledgeLogin(broker)
-        watchKeepAlive(broker, seconds: connect.keepAlive)
+        deadlines.watchKeepAlive(broker, seconds: connect.keepAlive)
         // A login's packets, token and store answers are garbage now, in holes between the
         // connections' objects: without a trim they would stay resident while the client idles.
         loop.trimHeapWhenIdle()

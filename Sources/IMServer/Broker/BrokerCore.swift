@@ -40,11 +40,14 @@ final class BrokerCore {
     var pushDisabled: Set<DeviceKey> = []
     /// Wills waiting out their delay, by the device whose connection left them.
     var pendingWills: [DeviceKey: TimerID] = [:]
-    /// Every connection's connect timeout and keep-alive, on one timer (see `DeadlineWheel`).
-    var deadlines: DeadlineWheel<DeadlineCheck>
-    var deadlineTimerArmed = false
     /// What `/metrics` reports of the broker; counted on this loop.
     var counters = BrokerCounters()
+
+    // The parts, each owning its state. Made at first use (each keeps its core, unowned): they
+    // live and die with the core, and work under way holds them weakly, so a part that finds
+    // itself alive finds its core alive.
+    /// Connect timeouts and keep-alives.
+    private(set) lazy var deadlines = Deadlines(core: self)
 
     init(loop: EventLoop, store: any ServerStore, lane: any MessageLane, cluster: PostgresCluster? = nil,
          configuration: ServerConfiguration, apps: [AppSettings], clock: ServerClock) {
@@ -57,7 +60,6 @@ final class BrokerCore {
         self.configuredApps = configuration.apps
         self.apps = Dictionary(apps.map { ($0.appKey, $0) }, uniquingKeysWith: { _, last in last })
         self.rateLimiter = ConnectRateLimiter(rate: Double(configuration.limits.connectRate))
-        self.deadlines = DeadlineWheel(tick: Self.deadlineTick, now: clock.monotonic().nanoseconds)
     }
 
     /// Takes a freshly accepted connection: it must send CONNECT within the connect timeout.
@@ -67,7 +69,7 @@ final class BrokerCore {
                                       acceptedAt: clock.monotonic())
         connections[broker.id] = broker
         connection.start(broker)
-        watchConnectTimeout(broker)
+        deadlines.watchConnectTimeout(broker)
     }
 
     /// Forgets a connection that closed.
