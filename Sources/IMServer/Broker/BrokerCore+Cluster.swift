@@ -16,7 +16,7 @@ extension BrokerCore {
         case let .login(sequence, appKey, userID, deviceID, platform):
             // The device is back, on another node: a will this node holds for it is not sent
             // (MQTT-3.1.3-9), as for a reconnection here.
-            cancelPendingWill(DeviceKey(appKey: appKey, userID: userID, deviceID: deviceID))
+            wills.cancel(DeviceKey(appKey: appKey, userID: userID, deviceID: deviceID))
             for broker in online.connections(of: UserKey(appKey: appKey, userID: userID)) {
                 guard broker.stage == .online, let login = broker.login,
                       let mine = broker.presenceSequence, mine < sequence else { continue }
@@ -44,7 +44,7 @@ extension BrokerCore {
                 // without goes at once, as for a takeover on one node.
                 guard let broker, broker.stage == .online, let mine = broker.presenceSequence, mine < sequence else {
                     // The connection here ended during the grace, and its will waits.
-                    return core.cancelPendingWill(device)
+                    return core.wills.cancel(device)
                 }
                 if let will = broker.will, will.delay > .zero { broker.dropWill() }
                 core.disconnect(broker, .sessionTakenOver)

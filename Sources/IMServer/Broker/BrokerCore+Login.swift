@@ -29,7 +29,7 @@ extension BrokerCore {
         }
         let userID = claims.userID
         let will: WillMessage?
-        switch checkWill(connect, userID: userID) {
+        switch Wills.check(connect, userID: userID) {
         case .success(let checked): will = checked
         case .failure(let refusal): return refuse(broker, refusal.code, nil, reason: refusal.reason)
         }
@@ -103,7 +103,7 @@ extension BrokerCore {
     private func acknowledgeLogin(_ broker: BrokerConnection) {
         guard let login = broker.goOnline() else { return }
         counters.loginsAccepted += 1
-        cancelPendingWill(login.device)
+        wills.cancel(login.device)
         // Session Present is always 0: subscriptions are not kept between connections, so the
         // client subscribes again; its undelivered messages are kept whatever the session state.
         broker.send(.connack(ConnAck(sessionPresent: false, reasonCode: .success, properties: [

@@ -38,8 +38,6 @@ final class BrokerCore {
     var loginBatches = LoginBatches()
     /// Devices that left with `im-push` `off`, until they log in again (see `notePush`).
     var pushDisabled: Set<DeviceKey> = []
-    /// Wills waiting out their delay, by the device whose connection left them.
-    var pendingWills: [DeviceKey: TimerID] = [:]
     /// What `/metrics` reports of the broker; counted on this loop.
     var counters = BrokerCounters()
 
@@ -48,6 +46,8 @@ final class BrokerCore {
     // itself alive finds its core alive.
     /// Connect timeouts and keep-alives.
     private(set) lazy var deadlines = Deadlines(core: self)
+    /// The wills of connections that ended, until they are sent.
+    private(set) lazy var wills = Wills(core: self)
 
     init(loop: EventLoop, store: any ServerStore, lane: any MessageLane, cluster: PostgresCluster? = nil,
          configuration: ServerConfiguration, apps: [AppSettings], clock: ServerClock) {
@@ -77,7 +77,7 @@ final class BrokerCore {
         loop.trimHeapWhenIdle()
         connections[broker.id] = nil
         removeFromOnline(broker)
-        connectionEndedWithWill(broker)
+        wills.connectionEnded(broker)
         leaveCluster(broker)
     }
 
