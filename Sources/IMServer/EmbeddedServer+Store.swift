@@ -41,8 +41,8 @@ extension EmbeddedServer {
         let warning = options.warning
         try await cluster.start(
             now: options.clock.wallMilliseconds(),
-            onConnected: { loop.execute { core.value.catchUpAfterMissedNotices() } },
-            onNotice: { notice in loop.execute { core.value.apply(notice) } },
+            onConnected: { loop.execute { core.value.cluster.catchUp() } },
+            onNotice: { notice in loop.execute { core.value.cluster.apply(notice) } },
             onUnreadable: { error in warning("\(error) (from a newer node?); skipped") })
     }
 }

@@ -14,7 +14,7 @@ extension BrokerCore {
         guard let batch = loginBatches.standing.next() else { return }
         let users = batch.map { (appKey: $0.broker.login?.appKey ?? "", userID: $0.claims.userID) }
         let store = self.store
-        let cluster = self.cluster
+        let cluster = self.cluster.nodes
         let now = clock.wallMilliseconds()
         // Devices online on other nodes matter only to a login that may have to give way to
         // them (the policy's one refusal); the others' evictions happen on those nodes.
@@ -62,7 +62,7 @@ extension BrokerCore {
         }
         let registrations = admitted.map(\.1)
         let connections = admitted.map(\.0.broker.id)
-        let (store, cluster) = (self.store, self.cluster)
+        let (store, cluster) = (self.store, self.cluster.nodes)
         let now = clock.wallMilliseconds()
         // With other nodes, the logins join the cluster before their CONNACKs, so that every
         // node sees a device online as soon as the device does.
@@ -76,7 +76,7 @@ extension BrokerCore {
                 pending.broker.recordPresence(sequence)
                 guard pending.broker.stage == .authenticating else {
                     // It ended while the rows were written: they must not outlive it.
-                    core.leaveCluster(pending.broker)
+                    core.cluster.leave(pending.broker)
                     continue
                 }
                 guard case .success = result else {

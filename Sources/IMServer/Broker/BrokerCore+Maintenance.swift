@@ -10,7 +10,7 @@ extension BrokerCore {
             guard !shuttingDown else { return }
             ticks += 1
             reloadAppsIfChanged()
-            if ticks % 2 == 0 { clusterHeartbeat() }
+            if ticks % 2 == 0 { cluster.heartbeat() }
             if ticks % 60 == 0 { purgeExpiredMessages() }
             loop.scheduleTimer(after: .seconds(1), tick)
         }

@@ -15,8 +15,8 @@ final class BrokerCore {
     let store: any ServerStore
     /// The store calls every message makes (store, fetch, acknowledge), answered on the loop.
     let lane: any MessageLane
-    /// The other nodes on the same PostgreSQL database, when there can be any.
-    let cluster: PostgresCluster?
+    /// The other nodes on the same PostgreSQL database, for `cluster` to keep.
+    private let clusterNodes: PostgresCluster?
     /// The limits; a reload (`reconfigure`) changes those that apply as connections come.
     var limits: ServerLimits
     let clock: ServerClock
@@ -48,13 +48,15 @@ final class BrokerCore {
     private(set) lazy var deadlines = Deadlines(core: self)
     /// The wills of connections that ended, until they are sent.
     private(set) lazy var wills = Wills(core: self)
+    /// This node among the others on the same database (with SQLite, alone).
+    private(set) lazy var cluster = ClusterLink(core: self, nodes: clusterNodes)
 
     init(loop: EventLoop, store: any ServerStore, lane: any MessageLane, cluster: PostgresCluster? = nil,
          configuration: ServerConfiguration, apps: [AppSettings], clock: ServerClock) {
         self.loop = loop
         self.store = store
         self.lane = lane
-        self.cluster = cluster
+        self.clusterNodes = cluster
         self.limits = configuration.limits
         self.clock = clock
         self.configuredApps = configuration.apps
@@ -78,7 +80,7 @@ final class BrokerCore {
         connections[broker.id] = nil
         removeFromOnline(broker)
         wills.connectionEnded(broker)
-        leaveCluster(broker)
+        cluster.leave(broker)
     }
 
     func removeFromOnline(_ broker: BrokerConnection) {

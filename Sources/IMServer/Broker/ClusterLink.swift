@@ -1,33 +1,48 @@
 import IMProtocol
 import MQTT
 
-extension BrokerCore {
+/// This node's part among the nodes sharing one PostgreSQL database: its connections' presence
+/// there, the other nodes' notices carried out here, the heartbeat and what follows a
+/// connection lost to the database. A part of `BrokerCore`; without other nodes, it does nothing.
+final class ClusterLink {
+    /// How long a same-device login on another node must last to take a session over.
+    static let takeoverGrace: Duration = .seconds(1)
+
+    private unowned let core: BrokerCore
+    /// The other nodes on the same PostgreSQL database, when there can be any.
+    let nodes: PostgresCluster?
+
+    init(core: BrokerCore, nodes: PostgresCluster?) {
+        self.core = core
+        self.nodes = nodes
+    }
+
     /// Removes a connection's presence row once it is closed.
-    func leaveCluster(_ broker: BrokerConnection) {
-        guard let cluster, let sequence = broker.takePresence() else { return }
-        perform({ try await cluster.left(sequence: sequence) }) { _, _ in }
+    func leave(_ broker: BrokerConnection) {
+        guard let nodes, let sequence = broker.takePresence() else { return }
+        core.perform({ try await nodes.left(sequence: sequence) }) { _, _ in }
     }
 
     /// Carries out another node's notice on this node's connections.
     func apply(_ notice: ClusterNotice) {
         switch notice.event {
         case let .deliver(appKey, deliveries):
-            notify(appKey: appKey, deliveries)
+            core.notify(appKey: appKey, deliveries)
         case let .login(sequence, appKey, userID, deviceID, platform):
             // The device is back, on another node: a will this node holds for it is not sent
             // (MQTT-3.1.3-9), as for a reconnection here.
-            wills.cancel(DeviceKey(appKey: appKey, userID: userID, deviceID: deviceID))
-            for broker in online.connections(of: UserKey(appKey: appKey, userID: userID)) {
+            core.wills.cancel(DeviceKey(appKey: appKey, userID: userID, deviceID: deviceID))
+            for broker in core.online.connections(of: UserKey(appKey: appKey, userID: userID)) {
                 guard broker.stage == .online, let login = broker.login,
                       let mine = broker.presenceSequence, mine < sequence else { continue }
                 if login.deviceID == deviceID {
                     confirmTakeover(of: broker, by: sequence)
                 } else if login.platform.rawValue == platform {
-                    disconnect(broker, .sessionTakenOver, .otherDeviceLogin)
+                    core.disconnect(broker, .sessionTakenOver, .otherDeviceLogin)
                 }
             }
         case let .disconnect(appKey, userIDs, reasonCode, errorName):
-            disconnect(appKey: appKey, userIDs: userIDs, ReasonCode(rawValue: reasonCode), IMErrorName(rawValue: errorName))
+            core.disconnect(appKey: appKey, userIDs: userIDs, ReasonCode(rawValue: reasonCode), IMErrorName(rawValue: errorName))
         }
     }
 
@@ -35,10 +50,10 @@ extension BrokerCore {
     /// ends within `takeoverGrace`. An engine racing its server list can log in on two nodes
     /// at once and keep the first to answer, closing the other at once; taking the kept one
     /// over for the closed one would end the session (0x8E is not retried).
-    func confirmTakeover(of broker: BrokerConnection, by sequence: Int64) {
-        guard let cluster, let device = broker.login?.device else { return }
-        loop.scheduleTimer(after: Self.takeoverGrace) { [weak self, weak broker] in
-            self?.perform({ try await cluster.isPresent(sequence: sequence) }) { core, result in
+    private func confirmTakeover(of broker: BrokerConnection, by sequence: Int64) {
+        guard let nodes, let device = broker.login?.device else { return }
+        core.loop.scheduleTimer(after: Self.takeoverGrace) { [weak self, weak broker] in
+            self?.core.perform({ try await nodes.isPresent(sequence: sequence) }) { core, result in
                 guard case .success(true) = result else { return }
                 // The device is online on the other node: a will with a delay is not sent; one
                 // without goes at once, as for a takeover on one node.
@@ -52,22 +67,19 @@ extension BrokerCore {
         }
     }
 
-    /// How long a same-device login on another node must last to take a session over.
-    static let takeoverGrace: Duration = .seconds(1)
-
     /// After the listener (re)connected, notices may have been missed: every online device
     /// looks at its queue again, and the logins made elsewhere meanwhile are carried out as
     /// their notices would have been (the newer login wins, as always).
-    func catchUpAfterMissedNotices() {
-        for broker in online.all { pump(broker) }
-        guard let cluster else { return }
-        let users = online.users.map { (appKey: $0.appKey, userID: $0.userID) }
-        let now = clock.wallMilliseconds()
-        perform({ try await cluster.onlineElsewhere(users, now: now) }) { core, result in
+    func catchUp() {
+        for broker in core.online.all { core.pump(broker) }
+        guard let nodes else { return }
+        let users = core.online.users.map { (appKey: $0.appKey, userID: $0.userID) }
+        let now = core.clock.wallMilliseconds()
+        core.perform({ try await nodes.onlineElsewhere(users, now: now) }) { core, result in
             guard case .success(let devices) = result else { return }
             for (user, remote) in zip(users, devices) {
                 for device in remote {
-                    core.apply(ClusterNotice(node: "", event: .login(
+                    core.cluster.apply(ClusterNotice(node: "", event: .login(
                         sequence: device.sequence, appKey: user.appKey, userID: user.userID,
                         deviceID: device.deviceID, platform: device.platform)))
                 }
@@ -76,26 +88,26 @@ extension BrokerCore {
     }
 
     /// Keeps this node's heartbeat fresh (every two seconds, from the maintenance tick).
-    func clusterHeartbeat() {
-        guard let cluster else { return }
-        let now = clock.wallMilliseconds()
-        perform({ try await cluster.heartbeat(now: now) }) { core, result in
+    func heartbeat() {
+        guard let nodes else { return }
+        let now = core.clock.wallMilliseconds()
+        core.perform({ try await nodes.heartbeat(now: now) }) { core, result in
             guard case .success(true) = result else { return }
-            core.rejoinCluster()
+            core.cluster.rejoin()
         }
     }
 
     /// Writes the presence of every online connection again, with its first sequence number,
     /// after the other nodes removed this node's rows (it was out of PostgreSQL's reach for
     /// longer than a heartbeat allows).
-    func rejoinCluster() {
-        guard let cluster else { return }
-        let logins = online.all.compactMap { broker -> (DeviceRegistration, UInt64, Int64)? in
+    private func rejoin() {
+        guard let nodes else { return }
+        let logins = core.online.all.compactMap { broker -> (DeviceRegistration, UInt64, Int64)? in
             guard broker.stage == .online, let login = broker.login, let sequence = broker.presenceSequence else { return nil }
             let registration = DeviceRegistration(appKey: login.appKey, userID: login.userID, deviceID: login.deviceID, platform: login.platform)
             return (registration, broker.id, sequence)
         }
-        let now = clock.wallMilliseconds()
-        perform({ try await cluster.rejoined(logins, now: now) }) { _, _ in }
+        let now = core.clock.wallMilliseconds()
+        core.perform({ try await nodes.rejoined(logins, now: now) }) { _, _ in }
     }
 }
