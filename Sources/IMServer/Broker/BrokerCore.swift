@@ -20,9 +20,9 @@ final class BrokerCore {
     /// The limits; a reload (`reconfigure`) changes those that apply as connections come.
     var limits: ServerLimits
     let clock: ServerClock
-    /// The apps as configured (read again at a reload); `apps` is these with the store's overrides applied.
-    var configuredApps: [AppSettings]
-    var apps: [String: AppSettings]
+    /// The apps, as configured and with the store's overrides; a reload and the maintenance
+    /// tick change them (through `Apps`).
+    var apps: Apps
     var rateLimiter: ConnectRateLimiter
     /// Every open MQTT connection, by connection id.
     var connections: [UInt64: BrokerConnection] = [:]
@@ -32,8 +32,6 @@ final class BrokerCore {
     var unacknowledged: [DeviceKey: Set<Int64>] = [:]
     var nextConnectionID: UInt64 = 0
     var shuttingDown = false
-    /// The store's change counter as last seen, to notice `imserver app` edits.
-    var lastExternalChange: Int64?
     /// Logins waiting for the store, gathered so that those arriving together share one call.
     var loginBatches = LoginBatches()
     /// Devices that left with `im-push` `off`, until they log in again (see `notePush`).
@@ -59,8 +57,7 @@ final class BrokerCore {
         self.clusterNodes = cluster
         self.limits = configuration.limits
         self.clock = clock
-        self.configuredApps = configuration.apps
-        self.apps = Dictionary(apps.map { ($0.appKey, $0) }, uniquingKeysWith: { _, last in last })
+        self.apps = Apps(configured: configuration.apps, effective: apps)
         self.rateLimiter = ConnectRateLimiter(rate: Double(configuration.limits.connectRate))
     }
 
