@@ -255,7 +255,7 @@ public final class EmbeddedServer: Sendable {
     /// not logged in since, sorted.
     public func pushDisabledDevices(appKey: String, userID: String) async -> [String] {
         let core = self.core
-        return await onLoop { core.value.pushDisabledDevices(appKey: appKey, userID: userID) } ?? []
+        return await onLoop { core.value.logins.pushDisabledDevices(appKey: appKey, userID: userID) } ?? []
     }
 
     /// Runs `body` on the loop; nil once the loop has stopped.

@@ -13,7 +13,7 @@ extension BrokerConnection {
         }
         switch (state, packet) {
         case (.connecting, .connect(let connect)):
-            core.handleConnect(self, connect)
+            core.logins.connect(self, connect)
         case (.connecting, _), (.authenticating, _):
             // MQTT: the first packet must be CONNECT; nothing else is read before CONNACK.
             close(.abortive)
@@ -28,7 +28,7 @@ extension BrokerConnection {
         case (.online, .pingreq):
             send(.pingresp)
         case (.online, .disconnect(let disconnect)):
-            core.notePush(self, disconnect)
+            core.logins.notePush(self, disconnect)
             if disconnect.reasonCode == .normalDisconnection { dropWill() }
             core.removeFromOnline(self)
             close(.graceful)

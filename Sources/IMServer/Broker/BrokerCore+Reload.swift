@@ -6,7 +6,7 @@ extension BrokerCore {
     func reconfigure(_ configuration: ServerConfiguration, apps: [AppSettings]) {
         self.apps.reconfigure(configuration.apps, effective: apps)
         if configuration.limits.connectRate != limits.connectRate {
-            rateLimiter = ConnectRateLimiter(rate: Double(configuration.limits.connectRate))
+            logins.connectRateChanged(to: configuration.limits.connectRate)
         }
         limits.maxConnections = configuration.limits.maxConnections
         limits.connectRate = configuration.limits.connectRate

@@ -23,7 +23,6 @@ final class BrokerCore {
     /// The apps, as configured and with the store's overrides; a reload and the maintenance
     /// tick change them (through `Apps`).
     var apps: Apps
-    var rateLimiter: ConnectRateLimiter
     /// Every open MQTT connection, by connection id.
     var connections: [UInt64: BrokerConnection] = [:]
     /// Logged-in connections of each user, in login order.
@@ -32,16 +31,14 @@ final class BrokerCore {
     var unacknowledged: [DeviceKey: Set<Int64>] = [:]
     var nextConnectionID: UInt64 = 0
     var shuttingDown = false
-    /// Logins waiting for the store, gathered so that those arriving together share one call.
-    var loginBatches = LoginBatches()
-    /// Devices that left with `im-push` `off`, until they log in again (see `notePush`).
-    var pushDisabled: Set<DeviceKey> = []
     /// What `/metrics` reports of the broker; counted on this loop.
     var counters = BrokerCounters()
 
     // The parts, each owning its state. Made at first use (each keeps its core, unowned): they
     // live and die with the core, and work under way holds them weakly, so a part that finds
     // itself alive finds its core alive.
+    /// CONNECT to CONNACK.
+    private(set) lazy var logins = Logins(core: self)
     /// Connect timeouts and keep-alives.
     private(set) lazy var deadlines = Deadlines(core: self)
     /// The wills of connections that ended, until they are sent.
@@ -58,7 +55,6 @@ final class BrokerCore {
         self.limits = configuration.limits
         self.clock = clock
         self.apps = Apps(configured: configuration.apps, effective: apps)
-        self.rateLimiter = ConnectRateLimiter(rate: Double(configuration.limits.connectRate))
     }
 
     /// Takes a freshly accepted connection: it must send CONNECT within the connect timeout.
@@ -109,9 +105,7 @@ final class BrokerCore {
     /// Disconnects every device of these users with `reason` and `name`; their logins whose
     /// standing is being read are read again (`LoginBatches.changedDuringRead`).
     func disconnect(appKey: String, userIDs: [String], _ reason: ReasonCode, _ name: IMErrorName) {
-        if loginBatches.standing.isBusy {
-            loginBatches.changedDuringRead.formUnion(userIDs.map { UserKey(appKey: appKey, userID: $0) })
-        }
+        logins.usersChanged(appKey: appKey, userIDs: userIDs)
         for userID in userIDs {
             for broker in online.connections(of: UserKey(appKey: appKey, userID: userID)) {
                 // A user shut out by an operator does not speak once more through a will.
