@@ -18,13 +18,13 @@ extension BrokerConnection {
             // MQTT: the first packet must be CONNECT; nothing else is read before CONNACK.
             close(.abortive)
         case (.online, .publish(let publish)):
-            core.handlePublish(self, publish)
+            core.publishing.receive(publish, from: self)
         case (.online, .puback(let ack)):
-            core.handleDeliveryAcknowledgement(self, ack.packetIdentifier)
+            core.deliveries.acknowledged(self, ack.packetIdentifier)
         case (.online, .subscribe(let subscribe)):
-            core.handleSubscribe(self, subscribe)
+            core.deliveries.subscribe(self, subscribe)
         case (.online, .unsubscribe(let unsubscribe)):
-            core.handleUnsubscribe(self, unsubscribe)
+            core.deliveries.unsubscribe(self, unsubscribe)
         case (.online, .pingreq):
             send(.pingresp)
         case (.online, .disconnect(let disconnect)):
@@ -43,7 +43,7 @@ extension BrokerConnection {
 
     /// QoS 0 deliveries wait for room in the outgoing buffer rather than for PUBACKs.
     func connectionDidBecomeWritable(_ connection: Connection) {
-        if delivery?.qos == .atMostOnce { core.pump(self) }
+        if delivery?.qos == .atMostOnce { core.deliveries.pump(self) }
     }
 
     func connection(_ connection: Connection, didCloseWith error: TransportError?) {

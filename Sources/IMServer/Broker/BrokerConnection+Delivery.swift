@@ -14,7 +14,7 @@ extension BrokerConnection {
             case fetching(again: Bool)
             /// The last read left the connection caught up (`QueueRead.caughtUp`) and every
             /// message stored for the device since was handed over: a new one may go out
-            /// without a read (`BrokerCore.offer`).
+            /// without a read (`Deliveries.offer`).
             case caughtUp
         }
 

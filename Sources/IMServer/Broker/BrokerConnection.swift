@@ -35,7 +35,7 @@ final class BrokerConnection: ConnectionHandler {
     unowned let core: BrokerCore
     private(set) var state = State.connecting
     /// When the last packet came (the accept until the first one): keep-alive and connect
-    /// timeout count from it (`BrokerCore.checkDeadlines`).
+    /// timeout count from it (`Deadlines`).
     private(set) var lastPacketAt: Duration
     /// 1.5 × the client's Keep Alive, once online; zero when it asked for none (not an optional:
     /// its flag would cost 8 bytes of padding).
@@ -67,7 +67,7 @@ final class BrokerConnection: ConnectionHandler {
     private(set) var publishes = PendingBatch<PendingPublish>()
     /// The payload bytes of `publishes.waiting`.
     private var publishBytesWaiting = 0
-    /// Reading stopped because too much waits to be stored (`holdBackIfBehind`).
+    /// Reading stopped because too much waits to be stored (`holdBackIfBehind`, asked by `Publishing`).
     private(set) var heldBack = false
 
     init(id: UInt64, connection: Connection, core: BrokerCore, transport: MQTTTransport = .tcp, acceptedAt: Duration) {

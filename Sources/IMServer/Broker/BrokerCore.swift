@@ -27,8 +27,6 @@ final class BrokerCore {
     var connections: [UInt64: BrokerConnection] = [:]
     /// Logged-in connections of each user, in login order.
     var online = OnlineUsers()
-    /// Messages sent to a device and not acknowledged, so a resend after reconnection carries DUP.
-    var unacknowledged: [DeviceKey: Set<Int64>] = [:]
     var nextConnectionID: UInt64 = 0
     var shuttingDown = false
     /// What `/metrics` reports of the broker; counted on this loop.
@@ -39,6 +37,10 @@ final class BrokerCore {
     // itself alive finds its core alive.
     /// CONNECT to CONNACK.
     private(set) lazy var logins = Logins(core: self)
+    /// PUBLISH: stored in order, then acknowledged.
+    private(set) lazy var publishing = Publishing(core: self)
+    /// What is stored, to the connections of its devices.
+    private(set) lazy var deliveries = Deliveries(core: self)
     /// Connect timeouts and keep-alives.
     private(set) lazy var deadlines = Deadlines(core: self)
     /// The wills of connections that ended, until they are sent.

@@ -27,7 +27,7 @@ final class ClusterLink {
     func apply(_ notice: ClusterNotice) {
         switch notice.event {
         case let .deliver(appKey, deliveries):
-            core.notify(appKey: appKey, deliveries)
+            core.deliveries.notify(appKey: appKey, deliveries)
         case let .login(sequence, appKey, userID, deviceID, platform):
             // The device is back, on another node: a will this node holds for it is not sent
             // (MQTT-3.1.3-9), as for a reconnection here.
@@ -71,7 +71,7 @@ final class ClusterLink {
     /// looks at its queue again, and the logins made elsewhere meanwhile are carried out as
     /// their notices would have been (the newer login wins, as always).
     func catchUp() {
-        for broker in core.online.all { core.pump(broker) }
+        for broker in core.online.all { core.deliveries.pump(broker) }
         guard let nodes else { return }
         let users = core.online.users.map { (appKey: $0.appKey, userID: $0.userID) }
         let now = core.clock.wallMilliseconds()

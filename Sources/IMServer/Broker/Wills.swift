@@ -61,6 +61,6 @@ final class Wills {
         let message = NewMessage(appKey: login.appKey, from: login.userID, to: [will.recipient], cid: will.cid,
                                  text: will.text, sentAt: core.clock.wallMilliseconds())
         let quota = core.apps[login.appKey]?.queueQuota ?? QueueQuota()
-        core.store(message, quota: quota) { _ in }
+        core.publishing.store(message, quota: quota) { _ in }
     }
 }

@@ -1,13 +1,27 @@
 import IMProtocol
 import MQTT
 
-extension BrokerCore {
+/// The broker's deliveries to its clients: the inbox subscription, reads of a device's queue
+/// into its connection's window, messages offered as they are stored, and the PUBACKs that
+/// drop them from the queue. A part of `BrokerCore`.
+///
+/// A connection's own side of it (its subscription, the reading of its queue, what is in
+/// flight) is the connection's (`BrokerConnection.Delivery`); what outlives a connection is here.
+final class Deliveries {
+    private unowned let core: BrokerCore
+    /// Messages sent to a device and not acknowledged, so a resend after reconnection carries DUP.
+    private(set) var unacknowledged: [DeviceKey: Set<Int64>] = [:]
+
+    init(core: BrokerCore) {
+        self.core = core
+    }
+
     /// A SUBSCRIBE: the inbox is granted at QoS 1 at most; any other filter is refused (0x87).
     ///
     /// Deliveries go at the granted QoS (MQTT-3.8.4-8: no message is above QoS 1). At QoS 0 a
     /// stored message is sent once and dropped from the device's queue as soon as it is written
     /// to the connection: no PUBACK comes, so none is awaited and nothing is resent.
-    func handleSubscribe(_ broker: BrokerConnection, _ subscribe: Subscribe) {
+    func subscribe(_ broker: BrokerConnection, _ subscribe: Subscribe) {
         var codes: [ReasonCode] = []
         for subscription in subscribe.subscriptions {
             if !Topic.isValidFilter(subscription.topicFilter) {
@@ -23,10 +37,10 @@ extension BrokerCore {
         broker.send(.suback(SubAck(packetIdentifier: subscribe.packetIdentifier, reasonCodes: codes)))
         pump(broker)
         // The first fetch of the queue follows, and then the client usually idles.
-        loop.trimHeapWhenIdle()
+        core.loop.trimHeapWhenIdle()
     }
 
-    func handleUnsubscribe(_ broker: BrokerConnection, _ unsubscribe: Unsubscribe) {
+    func unsubscribe(_ broker: BrokerConnection, _ unsubscribe: Unsubscribe) {
         let codes: [ReasonCode] = unsubscribe.topicFilters.map { filter in
             guard filter == IMTopic.inboxFilter, broker.unsubscribe() else { return .noSubscriptionExisted }
             return .success
@@ -39,8 +53,8 @@ extension BrokerCore {
     /// One fetch at a time per connection; a wake-up during a fetch asks for another after it.
     func pump(_ broker: BrokerConnection) {
         guard let (login, room) = broker.beginRead() else { return }
-        lane.pending(login.device, after: broker.lastQueuedMessageID, limit: room) { [weak self] result in
-            guard let core = self else { return }
+        core.lane.pending(login.device, after: broker.lastQueuedMessageID, limit: room) { [weak self] result in
+            guard let self else { return }
             let again = broker.endRead()
             guard let qos = broker.delivery?.qos else { return }
             guard case .success(let read) = result else {
@@ -48,12 +62,12 @@ extension BrokerCore {
                 // (0x89, as for a PUBLISH that cannot be stored), so it is read then.
                 return core.disconnect(broker, .serverBusy, reason: "the server cannot read its database; connect again later")
             }
-            for message in read.messages { core.deliver(message, to: broker, login.device, at: qos) }
+            for message in read.messages { deliver(message, to: broker, login.device, at: qos) }
             // At QoS 0 nothing stays in flight, so the outgoing buffer is the only brake:
             // a full one resumes the pump from connectionDidBecomeWritable.
             let more = read.messages.count == room || again
             if !more && read.caughtUp { broker.catchUp() }
-            if more && (qos == .atLeastOnce || broker.connection.isWritable) { core.pump(broker) }
+            if more && (qos == .atLeastOnce || broker.connection.isWritable) { pump(broker) }
         }
     }
 
@@ -61,7 +75,7 @@ extension BrokerCore {
     /// skip nor repeat one: the connection is caught up (`Delivery.Reading.caughtUp`, so no
     /// read is under way) and subscribed, and the window has room. Returns whether the message
     /// is taken care of (sent now, or already read with the queue).
-    func offer(_ message: QueuedMessage, to broker: BrokerConnection) -> Bool {
+    private func offer(_ message: QueuedMessage, to broker: BrokerConnection) -> Bool {
         guard let delivery = broker.delivery, delivery.reading == .caughtUp, delivery.subscribed,
               let login = broker.login else { return false }
         guard message.messageID > broker.lastQueuedMessageID else { return true }
@@ -95,10 +109,10 @@ extension BrokerCore {
         }
         if fits {
             broker.send(.publish(publish))
-            counters.messagesDelivered += 1
+            core.counters.messagesDelivered += 1
         }
         if (!fits || qos == .atMostOnce) && broker.stage == .online {
-            lane.acknowledge(device, messageIDs: [message.messageID]) { _ in }
+            core.lane.acknowledge(device, messageIDs: [message.messageID]) { _ in }
         }
     }
 
@@ -106,14 +120,42 @@ extension BrokerCore {
     /// more, reading the queue only when it may hold more than was sent: a caught-up connection
     /// is offered each new message as it is stored, so the freed room needs no read (at light
     /// load that read was a transaction per message).
-    func handleDeliveryAcknowledgement(_ broker: BrokerConnection, _ packetID: UInt16) {
+    func acknowledged(_ broker: BrokerConnection, _ packetID: UInt16) {
         guard let login = broker.login, let messageID = broker.settle(packetID) else { return }
-        counters.messagesAcknowledged += 1
+        core.counters.messagesAcknowledged += 1
         unacknowledged[login.device]?.remove(messageID)
         // Every device ever served would otherwise keep an entry for the server's lifetime.
         if unacknowledged[login.device]?.isEmpty == true { unacknowledged[login.device] = nil }
         // Handed over at once: the lane gathers acknowledgements as suits its store.
-        lane.acknowledge(login.device, messageIDs: [messageID]) { _ in }
+        core.lane.acknowledge(login.device, messageIDs: [messageID]) { _ in }
         if broker.delivery?.reading != .caughtUp { pump(broker) }
+    }
+
+    /// Hands a message just stored to the online connections of its devices: at once to a
+    /// connection caught up with its queue and with room (`offer`: nothing stored before it can
+    /// be missing), else by waking the connection to read its queue.
+    func notify(_ message: NewMessage, _ stored: StoredMessageResult) {
+        if stored.overQuota == nil {
+            core.counters.messagesStored += 1
+        } else {
+            core.counters.messagesRefused[BrokerCounters.Reason(.quotaExceeded, .quotaExceeded), default: 0] += 1
+        }
+        let queued = QueuedMessage(messageID: stored.messageID, uid: stored.uid, from: message.from, to: message.to,
+                                   text: message.text, cid: message.cid, sentAt: stored.sentAt)
+        for delivery in stored.deliveries {
+            core.online.forEach(of: UserKey(appKey: message.appKey, userID: delivery.userID)) { broker in
+                guard broker.login?.deviceID == delivery.deviceID else { return }
+                if !offer(queued, to: broker) { pump(broker) }
+            }
+        }
+    }
+
+    /// Wakes the online connections of these devices to fetch their queues.
+    func notify(appKey: String, _ deliveries: [Delivery]) {
+        for delivery in deliveries {
+            core.online.forEach(of: UserKey(appKey: appKey, userID: delivery.userID)) { broker in
+                if broker.login?.deviceID == delivery.deviceID { pump(broker) }
+            }
+        }
     }
 }
