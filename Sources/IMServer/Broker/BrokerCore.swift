@@ -2,14 +2,15 @@ import IMProtocol
 import IMTransport
 import MQTT
 
-/// The MQTT side's live state and decisions: who is online on which device, logins, message
-/// routing and server-side disconnects.
+/// The MQTT side: every connection and who is online on which device, the server-side
+/// disconnects and the shutdown, and the parts that serve the connections, each owning its
+/// state: `logins`, `publishing`, `deliveries`, `wills`, `deadlines`, `cluster` (and `apps`).
 ///
 /// Confined to one event loop: every connection it serves runs on that loop, so connection
-/// callbacks use it directly with no locks or hops. A message's store calls go through `lane`
-/// (with SQLite, on this loop, a transaction per turn); other work on the store runs in tasks
-/// and comes back with `perform`. Each continuation first checks that its connection is still
-/// the one it started for.
+/// callbacks use it and its parts directly with no locks or hops. A message's store calls go
+/// through `lane` (with SQLite, on this loop, a transaction per turn); other work on the store
+/// runs in tasks and comes back with `perform`. Each continuation first checks that its
+/// connection is still the one it started for.
 final class BrokerCore {
     let loop: EventLoop
     let store: any ServerStore
@@ -24,12 +25,13 @@ final class BrokerCore {
     /// tick change them (through `Apps`).
     var apps: Apps
     /// Every open MQTT connection, by connection id.
-    var connections: [UInt64: BrokerConnection] = [:]
-    /// Logged-in connections of each user, in login order.
-    var online = OnlineUsers()
-    var nextConnectionID: UInt64 = 0
-    var shuttingDown = false
-    /// What `/metrics` reports of the broker; counted on this loop.
+    private(set) var connections: [UInt64: BrokerConnection] = [:]
+    /// Logged-in connections of each user, in login order (admitted by `logins`, whose CONNACK
+    /// may still wait for the store).
+    private(set) var online = OnlineUsers()
+    private var nextConnectionID: UInt64 = 0
+    private(set) var shuttingDown = false
+    /// What `/metrics` reports of the broker; each part counts its own, on this loop.
     var counters = BrokerCounters()
 
     // The parts, each owning its state. Made at first use (each keeps its core, unowned): they
@@ -78,6 +80,13 @@ final class BrokerCore {
         cluster.leave(broker)
     }
 
+    /// An admitted login joins its user's connections.
+    func addToOnline(_ broker: BrokerConnection) {
+        guard let login = broker.login else { return }
+        online.append(broker, for: login.user)
+    }
+
+    /// A connection leaves its user's connections (it is closing, or its login failed).
     func removeFromOnline(_ broker: BrokerConnection) {
         guard let login = broker.login else { return }
         online.remove(broker, for: login.user)
@@ -132,6 +141,13 @@ final class BrokerCore {
                 broker.close(.graceful)
             }
         }
+    }
+
+    /// Starts a stop that looks like a crash to clients: every connection is reset without a
+    /// DISCONNECT, and no will is sent.
+    func beginCrash() {
+        shuttingDown = true
+        for broker in connections.values { broker.close(.abortive) }
     }
 
     /// Runs `work` off the loop, then `then` with its result back on the loop, unless the

@@ -82,8 +82,7 @@ final class Logins {
             if case .refuse(let code, let name) = verdict { refuse(broker, code, name) }
             return
         }
-        let key = UserKey(appKey: login.appKey, userID: login.userID)
-        let others = core.online.connections(of: key)
+        let others = core.online.connections(of: login.user)
         guard let attempt = policyLogin(pending) else { return }
         // Connection ids start at 1, so 0 marks the devices of other nodes.
         let devices = others.compactMap { other in
@@ -104,7 +103,7 @@ final class Logins {
                 }
             }
         }
-        core.online.append(broker, for: key)
+        core.addToOnline(broker)
         pushDisabled.remove(login.device)
         registerDevice(pending)
     }
