@@ -4,9 +4,6 @@ extension EmbeddedServer {
     /// published. What the store committed stays, as on disk after a crash; the server is
     /// then closed as `stop()` closes it. A second call, or one after `stop()`, does nothing.
     public func kill() async {
-        await shutDown { core, _ in
-            core.shuttingDown = true
-            for broker in core.connections.values { broker.close(.abortive) }
-        }
+        await shutDown { core, _ in core.beginCrash() }
     }
 }

@@ -7,9 +7,9 @@ import Glibc
 extension EmbeddedServer {
     /// The store the options name: PostgreSQL (with this node's part in the cluster) for a
     /// `storeURL`, else SQLite in the data directory.
-    static func openStore(_ options: Options) async throws(ServerStoreError) -> (any ServerStore, PostgresCluster?) {
+    static func openStore(_ options: Options) async throws(ServerStoreError) -> (any MessageLaneStore, PostgresCluster?) {
         let location = StoreLocation(directory: options.dataDirectory, storeURL: options.storeURL)
-        let store = try await location.open(nodeName: options.nodeName ?? defaultNodeName(), connections: options.storeConnections)
+        let store = try await location.openForBroker(nodeName: options.nodeName ?? defaultNodeName(), connections: options.storeConnections)
         guard let shared = store as? PostgresServerStore, case .postgres(let url) = location else { return (store, nil) }
         return (store, PostgresCluster(store: shared, conninfo: url))
     }
@@ -41,8 +41,8 @@ extension EmbeddedServer {
         let warning = options.warning
         try await cluster.start(
             now: options.clock.wallMilliseconds(),
-            onConnected: { loop.execute { core.value.catchUpAfterMissedNotices() } },
-            onNotice: { notice in loop.execute { core.value.apply(notice) } },
+            onConnected: { loop.execute { core.value.cluster.catchUp() } },
+            onNotice: { notice in loop.execute { core.value.cluster.apply(notice) } },
             onUnreadable: { error in warning("\(error) (from a newer node?); skipped") })
     }
 }

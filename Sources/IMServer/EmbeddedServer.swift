@@ -241,7 +241,7 @@ public final class EmbeddedServer: Sendable {
 
     /// Makes the broker on its loop, where its message lane opens (SQLite's connection is the loop's).
     private static func makeCore(
-        loop: EventLoop, store: any ServerStore, cluster: PostgresCluster?, apps: [AppSettings], options: Options
+        loop: EventLoop, store: any MessageLaneStore, cluster: PostgresCluster?, apps: [AppSettings], options: Options
     ) async throws(ServerStoreError) -> LoopBound<BrokerCore> {
         let made = await withCheckedContinuation { (continuation: CheckedContinuation<Result<LoopBound<BrokerCore>, ServerStoreError>, Never>) in
             let queued = loop.execute {
@@ -263,7 +263,7 @@ public final class EmbeddedServer: Sendable {
     /// not logged in since, sorted.
     public func pushDisabledDevices(appKey: String, userID: String) async -> [String] {
         let core = self.core
-        return await onLoop { core.value.pushDisabledDevices(appKey: appKey, userID: userID) } ?? []
+        return await onLoop { core.value.logins.pushDisabledDevices(appKey: appKey, userID: userID) } ?? []
     }
 
     /// Runs `body` on the loop; nil once the loop has stopped.

@@ -6,24 +6,26 @@ import MQTT
 /// One client's MQTT connection as the broker sees it: its login, keep-alive and deliveries.
 ///
 /// Lives on the broker's event loop; the transport calls it there, and so does `BrokerCore`.
+/// Its state changes only through its own methods: the broker's parts ask, the connection
+/// checks that the change fits where it is (`State`).
 final class BrokerConnection: ConnectionHandler {
-    enum Phase: Equatable {
+    /// Where the connection is in its life, with what it knows there.
+    enum State {
         /// Accepted; only CONNECT may come.
-        case awaitingConnect
-        /// CONNECT received; the store is being asked about the user and device.
-        case authenticating
+        case connecting
+        /// CONNECT checked; the store is being asked about the user and device.
+        case authenticating(Login)
         /// CONNACK 0x00 sent.
-        case online
-        case closed
+        case online(Login, Delivery)
+        /// Closed, by either side; with the login it had, if it came that far: what the
+        /// connection left behind (its place among the user's connections, its presence, its
+        /// will) is found by it.
+        case closed(afterLogin: Login?)
     }
 
-    /// Who logged in on this connection.
-    struct Login {
-        var appKey: String
-        var userID: String
-        var deviceID: String
-        var platform: Platform
-        var device: DeviceKey { DeviceKey(appKey: appKey, userID: userID, deviceID: deviceID) }
+    /// The cases of `State` without their data.
+    enum Stage {
+        case connecting, authenticating, online, closed
     }
 
     // Stored properties go from the widest to the narrowest: Swift lays them out in this order,
@@ -31,67 +33,78 @@ final class BrokerConnection: ConnectionHandler {
     let id: UInt64
     let connection: Connection
     unowned let core: BrokerCore
-    var login: Login?
+    private(set) var state = State.connecting
     /// When the last packet came (the accept until the first one): keep-alive and connect
-    /// timeout count from it (`BrokerCore.checkDeadlines`).
-    var lastPacketAt: Duration = .zero
+    /// timeout count from it (`Deadlines`).
+    private(set) var lastPacketAt: Duration
     /// 1.5 × the client's Keep Alive, once online; zero when it asked for none (not an optional:
     /// its flag would cost 8 bytes of padding).
-    var keepAlive = Duration.zero
+    private(set) var keepAlive = Duration.zero
     /// Its row in the cluster's `presence` table, once recorded (several nodes only).
-    var presenceSequence: Int64?
-    /// Logins on other nodes noticed while this one's presence row was being written (see
-    /// `BrokerCore.applyLaterLogins`); empty almost always.
-    var laterLogins: [ClusterLogin] = []
-    /// The will to send if the connection ends abnormally; DISCONNECT 0x00 clears it.
-    var will: WillMessage?
-    /// The user's next connection in `BrokerCore.online` (see `OnlineUsers`).
+    private(set) var presenceSequence: Int64?
+    /// The will to send if the connection ends abnormally; DISCONNECT 0x00 clears it, and so
+    /// does an end before CONNACK 0x00 (only a connection that went online leaves a will).
+    private(set) var will: WillMessage?
+    /// The user's next connection in `BrokerCore.online`, threaded by `OnlineUsers`, its owner.
     var nextOfUser: BrokerConnection?
 
-    /// Deliveries: messages in flight by packet id, and paging state.
-    var inflight: [UInt16: Int64] = [:]
-    var lastQueuedMessageID: Int64 = 0
+    /// Messages in flight by packet id.
+    private var inflight: [UInt16: Int64] = [:]
+    /// The newest message handed over: the next read of the queue starts past it.
+    private(set) var lastQueuedMessageID: Int64 = 0
     /// How many deliveries may be unacknowledged at once (the client's Receive Maximum, capped).
-    var window = 32
+    private(set) var window = 32
     /// The client's Maximum Packet Size (CONNECT): no delivery larger than it is sent.
-    var clientMaximumPacketSize: UInt32?
-    var nextPacketID: UInt16 = 0
-    var phase = Phase.awaitingConnect
+    private(set) var clientMaximumPacketSize: UInt32?
+    private var nextPacketID: UInt16 = 0
     /// The listener that accepted it (for `/metrics`).
     let transport: MQTTTransport
     /// The client speaks MQTT 3.1.1 (CONNECT at level 4): packets go both ways in that form.
-    var speaks311 = false
-    /// CONNACK 0x00 went out: from then on the connection's end may send its will.
-    var wentOnline = false
-    /// Subscribed to the inbox.
-    var subscribed = false
-    /// The QoS granted for the inbox: deliveries go at it (a QoS 1 message at QoS 0 or 1).
-    var deliveryQoS = QoS.atLeastOnce
-    var fetching = false
-    var fetchAgain = false
-    /// The last read of the queue found nothing past `lastQueuedMessageID`, and every message
-    /// stored for the device since was handed over: a new one may go out without a read.
-    var caughtUp = false
+    private(set) var speaks311 = false
 
     /// Messages from this client waiting to be stored: stores run one batch at a time so
     /// PUBACKs go out in the order the PUBLISHes came.
-    var publishes = PendingBatch<PendingPublish>()
+    private(set) var publishes = PendingBatch<PendingPublish>()
     /// The payload bytes of `publishes.waiting`.
-    var publishBytesWaiting = 0
-    /// Reading stopped because too much waits to be stored (`BrokerCore.holdBackIfBehind`).
-    var heldBack = false
-    /// Acknowledged deliveries not yet removed from the store's queue.
-    var acknowledgements = PendingBatch<Int64>()
+    private var publishBytesWaiting = 0
+    /// Reading stopped because too much waits to be stored (`holdBackIfBehind`, asked by `Publishing`).
+    private(set) var heldBack = false
 
-    init(id: UInt64, connection: Connection, core: BrokerCore, transport: MQTTTransport = .tcp) {
+    init(id: UInt64, connection: Connection, core: BrokerCore, transport: MQTTTransport = .tcp, acceptedAt: Duration) {
         self.id = id
         self.connection = connection
         self.core = core
         self.transport = transport
+        self.lastPacketAt = acceptedAt
+    }
+
+    /// The login, from CONNECT on (after the connection closed too).
+    var login: Login? {
+        switch state {
+        case .connecting: nil
+        case .authenticating(let login), .online(let login, _), .closed(afterLogin: let login?): login
+        case .closed(afterLogin: nil): nil
+        }
+    }
+
+    /// Where the connection is, without what it knows there: for comparisons.
+    var stage: Stage {
+        switch state {
+        case .connecting: .connecting
+        case .authenticating: .authenticating
+        case .online: .online
+        case .closed: .closed
+        }
+    }
+
+    /// The deliveries of an online connection.
+    var delivery: Delivery? {
+        guard case .online(_, let delivery) = state else { return nil }
+        return delivery
     }
 
     func send(_ packet: Packet) {
-        guard phase != .closed else { return }
+        guard stage != .closed else { return }
         do {
             if speaks311 {
                 // 3.1.1 has no server DISCONNECT: the close that follows says it all.
@@ -103,101 +116,171 @@ final class BrokerConnection: ConnectionHandler {
         } catch {
             // The transport closed the connection (buffer overflow or already closed): a
             // client that does not read is dropped so it never stalls the others.
-            phase = .closed
+            markClosed()
         }
     }
 
     func close(_ mode: CloseMode) {
-        guard phase != .closed else { return }
-        phase = .closed
+        guard stage != .closed else { return }
+        markClosed()
         connection.close(mode)
     }
 
-    // MARK: ConnectionHandler
+    /// The transport closed the connection (the client left, or it was closed here).
+    func transportClosed() {
+        markClosed()
+    }
 
-    func connection(_ connection: Connection, didReceive frame: [UInt8]) {
-        guard phase != .closed else { return }
+    /// Notes when a packet came and decodes it in the client's protocol: MQTT 3.1.1 from a
+    /// CONNECT at level 4 on.
+    func read(_ frame: [UInt8]) throws(MQTTError) -> Packet {
         lastPacketAt = core.clock.monotonic()
-        let packet: Packet
-        do {
-            if phase == .awaitingConnect && MQTT311.isPre5Connect(frame) { speaks311 = true }
-            packet = speaks311 ? try MQTT311.decode(frame: frame) : try Packet(frame: frame)
-        } catch {
-            refuseMalformed(error)
-            return
-        }
-        switch (phase, packet) {
-        case (.awaitingConnect, .connect(let connect)):
-            core.handleConnect(self, connect)
-        case (.awaitingConnect, _), (.authenticating, _):
-            // MQTT: the first packet must be CONNECT; nothing else is read before CONNACK.
-            close(.abortive)
-        case (.online, .publish(let publish)):
-            core.handlePublish(self, publish)
-        case (.online, .puback(let ack)):
-            core.handleDeliveryAcknowledgement(self, ack.packetIdentifier)
-        case (.online, .subscribe(let subscribe)):
-            core.handleSubscribe(self, subscribe)
-        case (.online, .unsubscribe(let unsubscribe)):
-            core.handleUnsubscribe(self, unsubscribe)
-        case (.online, .pingreq):
-            send(.pingresp)
-        case (.online, .disconnect(let disconnect)):
-            core.notePush(self, disconnect)
-            if disconnect.reasonCode == .normalDisconnection { will = nil }
-            core.removeFromOnline(self)
-            close(.graceful)
-        case (.online, .connect):
-            core.disconnect(self, .protocolError)
-        case (.online, .pubrec), (.online, .pubrel), (.online, .pubcomp):
-            core.disconnect(self, .qosNotSupported)
-        default:
-            core.disconnect(self, .protocolError)
+        if stage == .connecting && MQTT311.isPre5Connect(frame) { speaks311 = true }
+        return speaks311 ? try MQTT311.decode(frame: frame) : try Packet(frame: frame)
+    }
+
+    /// Closed, whatever it was doing: a will stays only if the connection went online.
+    private func markClosed() {
+        switch state {
+        case .connecting: state = .closed(afterLogin: nil)
+        case .authenticating(let login):
+            will = nil
+            state = .closed(afterLogin: login)
+        case .online(let login, _): state = .closed(afterLogin: login)
+        case .closed: break
         }
     }
 
-    /// QoS 0 deliveries wait for room in the outgoing buffer rather than for PUBACKs.
-    func connectionDidBecomeWritable(_ connection: Connection) {
-        if deliveryQoS == .atMostOnce { core.pump(self) }
+    // MARK: Login
+
+    /// CONNECT checked out as far as it could without the store: the login waits for it.
+    func authenticate(_ login: Login, will: WillMessage?) {
+        guard stage == .connecting else { return }
+        self.will = will
+        state = .authenticating(login)
     }
 
-    func connection(_ connection: Connection, didCloseWith error: TransportError?) {
-        phase = .closed
-        core.connectionClosed(self)
+    /// The client's limits on deliveries, from its CONNECT: Receive Maximum and Maximum Packet Size.
+    func limitDeliveries(receiveMaximum: UInt16?, maximumPacketSize: UInt32?) {
+        if let receiveMaximum { window = min(window, Int(receiveMaximum)) }
+        clientMaximumPacketSize = maximumPacketSize
     }
 
-    /// A packet over our Maximum Packet Size or with a bad length: say so (0x95 / 0x81) before closing.
-    func connection(_ connection: Connection, didRefuseFraming error: FrameError) {
-        guard phase != .closed else { return }
-        refuseMalformed(MQTTError(error))
+    /// CONNACK 0x00 is going out: online from here, with nothing subscribed yet. Returns the
+    /// login, or nil when the connection was not waiting for it.
+    func goOnline() -> Login? {
+        guard case .authenticating(let login) = state else { return nil }
+        state = .online(login, Delivery())
+        return login
     }
 
-    /// A packet that does not decode: CONNACK before login, DISCONNECT after, with its reason (0x81/0x82/...).
-    private func refuseMalformed(_ error: MQTTError) {
-        if phase == .awaitingConnect {
-            send(.connack(ConnAck(reasonCode: error.reasonCode, properties: [.reasonString(error.message)])))
-            core.counters.loginsRefused[BrokerCounters.Reason(error.reasonCode), default: 0] += 1
-            close(.graceful)
-        } else {
-            core.disconnect(self, error.reasonCode)
+    /// Starts the keep-alive: `period` is 1.5 × the client's Keep Alive.
+    func expectPackets(every period: Duration) {
+        keepAlive = period
+    }
+
+    /// The will is not sent: DISCONNECT 0x00, an operator's action, a takeover.
+    func dropWill() {
+        will = nil
+    }
+
+    /// The will, once: the connection's end sends it.
+    func takeWill() -> WillMessage? {
+        defer { will = nil }
+        return will
+    }
+
+    /// The login's row in the cluster's `presence` table, written (nil where it was not).
+    func recordPresence(_ sequence: Int64?) {
+        presenceSequence = sequence
+    }
+
+    /// The presence row to remove, once.
+    func takePresence() -> Int64? {
+        defer { presenceSequence = nil }
+        return presenceSequence
+    }
+
+    // MARK: Deliveries
+
+    /// How many more deliveries may be in flight.
+    var room: Int { window - inflight.count }
+
+    /// SUBSCRIBE to the inbox granted at `qos`.
+    func subscribe(at qos: QoS) { updateDelivery { $0.subscribe(at: qos) } }
+    /// UNSUBSCRIBE from the inbox; false when it was not subscribed.
+    func unsubscribe() -> Bool { updateDelivery { $0.unsubscribe() } ?? false }
+    /// Starts a read of the queue if one may start (`Delivery.beginRead`): returns the login
+    /// and the room to fill.
+    func beginRead() -> (login: Login, room: Int)? {
+        guard let login, updateDelivery({ $0.beginRead(room: room) }) == true else { return nil }
+        return (login, room)
+    }
+    /// The read under way was answered; returns whether another was asked for meanwhile.
+    func endRead() -> Bool { updateDelivery { $0.endRead() } ?? false }
+    /// The read just answered left the connection caught up.
+    func catchUp() { updateDelivery { $0.catchUp() } }
+    /// A new message was left for a read: no longer caught up.
+    func fallBehind() { updateDelivery { $0.fallBehind() } }
+
+    /// `messageID` was handed over: reads of the queue start past it.
+    func handedOver(_ messageID: Int64) {
+        lastQueuedMessageID = max(lastQueuedMessageID, messageID)
+    }
+
+    /// The next packet identifier not in flight (1...65535), now in flight with `messageID`.
+    func takePacketIdentifier(for messageID: Int64) -> UInt16 {
+        repeat {
+            nextPacketID = nextPacketID == .max ? 1 : nextPacketID + 1
+        } while inflight[nextPacketID] != nil
+        inflight[nextPacketID] = messageID
+        return nextPacketID
+    }
+
+    /// The message that `packetID` carried, no longer in flight; nil for a packet id not in flight.
+    func settle(_ packetID: UInt16) -> Int64? {
+        inflight.removeValue(forKey: packetID)
+    }
+
+    /// Changes the deliveries of an online connection; nil when it is not online.
+    private func updateDelivery<T>(_ change: (inout Delivery) -> T) -> T? {
+        guard case .online(let login, var delivery) = state else { return nil }
+        defer { state = .online(login, delivery) }
+        return change(&delivery)
+    }
+
+    // MARK: Publishes
+
+    /// Puts `pending` in line behind the client's earlier PUBLISHes.
+    func queue(_ pending: PendingPublish, payloadBytes: Int) {
+        publishes.add(pending)
+        publishBytesWaiting += payloadBytes
+    }
+
+    /// Stops reading the client while a batch is being stored and `limit` or more wait behind it.
+    func holdBackIfBehind(_ limit: (count: Int, bytes: Int)) {
+        guard !heldBack, publishes.isBusy else { return }
+        guard publishes.waiting.count >= limit.count || publishBytesWaiting >= limit.bytes else { return }
+        heldBack = true
+        connection.pauseReading()
+    }
+
+    /// The next batch of PUBLISHes to store, if none is under way; reading resumes if it was
+    /// held back (and `mayResume`: not a client being sent away), the Keep Alive counting from
+    /// `now` (the wait was the server's).
+    func takePublishes(now: Duration, mayResume: Bool) -> [PendingPublish]? {
+        guard let batch = publishes.next() else { return nil }
+        publishBytesWaiting = 0
+        if heldBack, mayResume {
+            heldBack = false
+            lastPacketAt = now
+            connection.resumeReading()
         }
-    }
-}
-
-/// A PUBLISH from a client, checked and waiting for its PUBACK: stored first, or refused in its
-/// turn (PUBACKs go in the order of their PUBLISHes, MQTT-4.6.0-2, so a refusal waits for the
-/// earlier PUBLISHes still being stored).
-struct PendingPublish {
-    enum Content {
-        case store(NewMessage)
-        case refuse(ReasonCode)
+        return batch
     }
 
-    var packetIdentifier: UInt16?
-    var content: Content
-
-    var message: NewMessage? {
-        guard case .store(let message) = content else { return nil }
-        return message
+    /// The batch under way is stored (or refused).
+    func finishPublishes() {
+        publishes.finish()
     }
 }

@@ -10,7 +10,7 @@ extension BrokerCore {
             guard !shuttingDown else { return }
             ticks += 1
             reloadAppsIfChanged()
-            if ticks % 2 == 0 { clusterHeartbeat() }
+            if ticks % 2 == 0 { cluster.heartbeat() }
             if ticks % 60 == 0 { purgeExpiredMessages() }
             loop.scheduleTimer(after: .seconds(1), tick)
         }
@@ -21,22 +21,21 @@ extension BrokerCore {
     /// the counter says (after a change this server made itself, which leaves the counter).
     func reloadAppsIfChanged(always: Bool = false) {
         let store = self.store
-        let configured = configuredApps
-        let seen = lastExternalChange
+        let configured = apps.configured
+        let seen = apps.lastExternalChange
         perform({ () async throws -> (Int64, [AppSettings]?) in
             let counter = try await store.externalChangeCounter()
             return (counter, counter == seen && !always ? nil : try await store.effectiveApps(configured: configured))
         }) { core, result in
             // A reload meanwhile brought other apps: they win, and the next tick reads the overrides again.
-            guard case .success(let (counter, apps)) = result, core.configuredApps == configured else { return }
-            core.lastExternalChange = counter
-            if let apps { core.apps = Dictionary(apps.map { ($0.appKey, $0) }, uniquingKeysWith: { _, last in last }) }
+            guard case .success(let (counter, apps)) = result, core.apps.configured == configured else { return }
+            core.apps.reloaded(counter: counter, effective: apps)
         }
     }
 
     func purgeExpiredMessages() {
         let store = self.store
-        let apps = Array(self.apps.values)
+        let apps = self.apps.all
         let now = clock.wallMilliseconds()
         perform({
             try await store.purgeExpired(apps: apps, now: now)

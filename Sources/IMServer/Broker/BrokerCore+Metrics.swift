@@ -4,7 +4,7 @@ extension BrokerCore {
     func snapshot() -> BrokerSnapshot {
         var connections: [BrokerSnapshot.ConnectionKind: Int] = [:]
         for broker in self.connections.values {
-            let version = broker.phase == .awaitingConnect ? "pending" : broker.speaks311 ? "3.1.1" : "5"
+            let version = broker.stage == .connecting ? "pending" : broker.speaks311 ? "3.1.1" : "5"
             connections[BrokerSnapshot.ConnectionKind(transport: broker.transport, protocolVersion: version), default: 0] += 1
         }
         return BrokerSnapshot(counters: counters, connections: connections, commits: lane.commitStatistics)

@@ -4,10 +4,9 @@ extension BrokerCore {
     /// the limits checked as connections come (maxConnections, connectRate, connectTimeout).
     /// The others are fixed in the listeners at start (`ServerLimits.fixedAtStart`).
     func reconfigure(_ configuration: ServerConfiguration, apps: [AppSettings]) {
-        configuredApps = configuration.apps
-        self.apps = Dictionary(apps.map { ($0.appKey, $0) }, uniquingKeysWith: { _, last in last })
+        self.apps.reconfigure(configuration.apps, effective: apps)
         if configuration.limits.connectRate != limits.connectRate {
-            rateLimiter = ConnectRateLimiter(rate: Double(configuration.limits.connectRate))
+            logins.connectRateChanged(to: configuration.limits.connectRate)
         }
         limits.maxConnections = configuration.limits.maxConnections
         limits.connectRate = configuration.limits.connectRate

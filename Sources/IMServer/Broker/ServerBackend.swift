@@ -90,7 +90,7 @@ final class ServerBackend: ServerAPIBackend {
         let message = NewMessage(appKey: appKey, from: from, to: to, cid: cid, text: text, sentAt: clock.wallMilliseconds())
         let core = self.core
         let stored: StoredMessageResult = try await withCheckedThrowingContinuation { continuation in
-            let accepted = loop.execute { core.value.store(message, quota: nil) { continuation.resume(with: $0) } }
+            let accepted = loop.execute { core.value.publishing.store(message, quota: nil) { continuation.resume(with: $0) } }
             if !accepted { continuation.resume(throwing: ServerError.stopping) }
         }
         return stored.uid

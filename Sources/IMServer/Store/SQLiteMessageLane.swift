@@ -83,9 +83,6 @@ final class SQLiteMessageLane: MessageLane {
         }
     }
 
-    /// Whether calls run and are answered in the order they were made: yes.
-    var keepsOrder: Bool { true }
-
     func store(_ messages: [NewMessage], quota: QueueQuota?, then: @escaping (Result<[StoredMessageResult], any Error>) -> Void) {
         guard !messages.isEmpty else { return then(.success([])) }
         let uids: [String]
@@ -95,10 +92,14 @@ final class SQLiteMessageLane: MessageLane {
         }, then: then)
     }
 
-    func pending(_ device: DeviceKey, after: Int64, limit: Int, then: @escaping (Result<[QueuedMessage], any Error>) -> Void) {
+    /// A read that found fewer than `limit` leaves its reader caught up: calls run and are
+    /// answered in the order they were made, so every store answered after it is one it did
+    /// not see.
+    func pending(_ device: DeviceKey, after: Int64, limit: Int, then: @escaping (Result<QueueRead, any Error>) -> Void) {
         submit("read the queue of device \(device.deviceID)", .read, {
-            try SQLiteServerStore.pending($0.db, appKey: device.appKey, userID: device.userID, deviceID: device.deviceID,
-                                          after: after, limit: limit)
+            let messages = try SQLiteServerStore.pending($0.db, appKey: device.appKey, userID: device.userID,
+                                                         deviceID: device.deviceID, after: after, limit: limit)
+            return QueueRead(messages: messages, caughtUp: messages.count < limit)
         }, then: then)
     }
 

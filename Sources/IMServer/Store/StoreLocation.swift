@@ -13,6 +13,11 @@ public enum StoreLocation: Sendable, Equatable {
 
     /// Opens (and migrates) the store; `nodeName` names this process among PostgreSQL's clients.
     public func open(nodeName: String, connections: Int = 4) async throws(ServerStoreError) -> any ServerStore {
+        try await openForBroker(nodeName: nodeName, connections: connections)
+    }
+
+    /// The store `open` opens, as the broker runs on it: with the message lane it makes.
+    func openForBroker(nodeName: String, connections: Int = 4) async throws(ServerStoreError) -> any MessageLaneStore {
         switch self {
         case .directory(let directory):
             return try await SQLiteServerStore.open(directory: directory)

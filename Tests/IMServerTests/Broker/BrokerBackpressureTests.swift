@@ -6,7 +6,7 @@ import TestSupport
 @testable import IMServer
 
 /// A client that sends faster than the server stores is read no further once
-/// `publishesWaitingLimit` of its messages wait: what waits in memory stays bounded (Receive
+/// `Publishing.waitingLimit` of its messages wait: what waits in memory stays bounded (Receive
 /// Maximum would bound QoS 1 only), and TCP slows the sender.
 ///
 /// SQLite's store, held locked by another connection here; the broker's side is the same with
@@ -20,12 +20,12 @@ struct BrokerBackpressureTests {
         let holder = try Database(path: directory.path + "/" + SQLiteServerStore.fileName)
         try holder.executeScript("BEGIN IMMEDIATE")
 
-        let count = 2 * BrokerCore.publishesWaitingLimit.count
+        let count = 2 * Publishing.waitingLimit.count
         try await alice.connection.write(Self.messages(count) + Packet.pingreq.encoded())
         // The PINGREQ behind the messages is not read while they wait for the store.
         #expect(await alice.next(within: .milliseconds(500)) == nil)
         let (waiting, heldBack) = try await waitingPublishes(server)
-        #expect(heldBack && waiting <= BrokerCore.publishesWaitingLimit.count, "\(waiting) waiting, held back: \(heldBack)")
+        #expect(heldBack && waiting <= Publishing.waitingLimit.count, "\(waiting) waiting, held back: \(heldBack)")
 
         try holder.executeScript("COMMIT")
         holder.close()
@@ -58,7 +58,7 @@ struct BrokerBackpressureTests {
         #expect(connack?.reasonCode == .success)
         let holder = try Database(path: directory.path + "/" + SQLiteServerStore.fileName)
         try holder.executeScript("BEGIN IMMEDIATE")
-        let count = 2 * BrokerCore.publishesWaitingLimit.count
+        let count = 2 * Publishing.waitingLimit.count
         try await alice.connection.write(Self.messages(count))
         // Past 1.5 times the Keep Alive, well within the lane's patience with a lock (5 s).
         try await Task.sleep(for: .milliseconds(2_000))

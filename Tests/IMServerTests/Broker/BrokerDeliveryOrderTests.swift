@@ -70,11 +70,11 @@ struct BrokerDeliveryOrderTests {
             return await server.stop()
         }
         let core = server.server.core
-        #expect(await server.server.onLoop { core.value.unacknowledged.count } == 1)
+        #expect(await server.server.onLoop { core.value.deliveries.unacknowledged.count } == 1)
         try await bob.send(.puback(PubAck(packetIdentifier: publish.packetIdentifier)))
         try await bob.send(.pingreq)
         #expect(await bob.next() == .pingresp)
-        #expect(await server.server.onLoop { core.value.unacknowledged.count } == 0)
+        #expect(await server.server.onLoop { core.value.deliveries.unacknowledged.count } == 0)
         await server.stop()
     }
 }

@@ -186,7 +186,7 @@ import TestSupport
         // the late write goes first, in the same transaction.
         let left: [Int64] = try await fixture.onLoop { lane, done in
             lane.acknowledge(device, messageIDs: [ids[0]]) { _ in }
-            lane.pending(device, after: 0, limit: 10) { done((try? $0.get())?.map(\.messageID) ?? [-1]) }
+            lane.pending(device, after: 0, limit: 10) { done((try? $0.get())?.messages.map(\.messageID) ?? [-1]) }
         }
         #expect(left == [ids[1]])
     }

@@ -1,57 +1,73 @@
 import IMProtocol
 import MQTT
 
-extension BrokerCore {
+/// This node's part among the nodes sharing one PostgreSQL database: its connections' presence
+/// there, the other nodes' notices carried out here, the heartbeat and what follows a
+/// connection lost to the database. A part of `BrokerCore`; without other nodes, it does nothing.
+final class ClusterLink {
+    /// How long a same-device login on another node must last to take a session over.
+    static let takeoverGrace: Duration = .seconds(1)
+
+    private unowned let core: BrokerCore
+    /// The other nodes on the same PostgreSQL database, when there can be any.
+    let nodes: PostgresCluster?
+    /// Logins on other nodes noticed while a local login of the same user was still writing
+    /// its presence row, by that connection's id (see `applyLaterLogins`); empty almost always.
+    private var laterLogins: [UInt64: [ClusterLogin]] = [:]
+
+    init(core: BrokerCore, nodes: PostgresCluster?) {
+        self.core = core
+        self.nodes = nodes
+    }
+
     /// Removes a connection's presence row once it is closed.
-    func leaveCluster(_ broker: BrokerConnection) {
-        guard let cluster, let sequence = broker.presenceSequence else { return }
-        broker.presenceSequence = nil
-        perform({ try await cluster.left(sequence: sequence) }) { _, _ in }
+    func leave(_ broker: BrokerConnection) {
+        laterLogins[broker.id] = nil
+        guard let nodes, let sequence = broker.takePresence() else { return }
+        core.perform({ try await nodes.left(sequence: sequence) }) { _, _ in }
     }
 
     /// Carries out another node's notice on this node's connections.
     func apply(_ notice: ClusterNotice) {
         switch notice.event {
         case let .deliver(appKey, deliveries):
-            notify(appKey: appKey, deliveries)
+            core.deliveries.notify(appKey: appKey, deliveries)
         case let .login(sequence, appKey, userID, deviceID, platform):
             // The device is back, on another node: a will this node holds for it is not sent
             // (MQTT-3.1.3-9), as for a reconnection here.
-            cancelPendingWill(DeviceKey(appKey: appKey, userID: userID, deviceID: deviceID))
+            core.wills.cancel(DeviceKey(appKey: appKey, userID: userID, deviceID: deviceID))
             let later = ClusterLogin(sequence: sequence, deviceID: deviceID, platform: platform)
-            for broker in online.connections(of: UserKey(appKey: appKey, userID: userID)) {
-                if broker.phase == .authenticating && broker.presenceSequence == nil {
+            for broker in core.online.connections(of: UserKey(appKey: appKey, userID: userID)) {
+                if broker.stage == .authenticating && broker.presenceSequence == nil {
                     // Its own row is being written: which of the two logins is the newer is
                     // known once it is (`applyLaterLogins`). Skipped, a newer login elsewhere
                     // left both devices online.
-                    broker.laterLogins.append(later)
+                    laterLogins[broker.id, default: []].append(later)
                     continue
                 }
                 give(broker, way: later)
             }
         case let .disconnect(appKey, userIDs, reasonCode, errorName):
-            disconnect(appKey: appKey, userIDs: userIDs, ReasonCode(rawValue: reasonCode), IMErrorName(rawValue: errorName))
+            core.disconnect(appKey: appKey, userIDs: userIDs, ReasonCode(rawValue: reasonCode), IMErrorName(rawValue: errorName))
         }
     }
 
     /// Disconnects `broker` when `later`, a login on another node, is newer and displaces it:
     /// the same device moves there (after `takeoverGrace`), another of its platform is let go.
-    func give(_ broker: BrokerConnection, way later: ClusterLogin) {
-        guard broker.phase == .online, let login = broker.login,
+    private func give(_ broker: BrokerConnection, way later: ClusterLogin) {
+        guard broker.stage == .online, let login = broker.login,
               let mine = broker.presenceSequence, mine < later.sequence else { return }
         if login.deviceID == later.deviceID {
             confirmTakeover(of: broker, by: later.sequence)
         } else if login.platform.rawValue == later.platform {
-            disconnect(broker, .sessionTakenOver, .otherDeviceLogin)
+            core.disconnect(broker, .sessionTakenOver, .otherDeviceLogin)
         }
     }
 
     /// The logins elsewhere noticed while `broker`'s own row was being written, now that it is
     /// online with its sequence: the newer ones displace it.
     func applyLaterLogins(_ broker: BrokerConnection) {
-        let later = broker.laterLogins
-        guard !later.isEmpty else { return }
-        broker.laterLogins = []
+        guard let later = laterLogins.removeValue(forKey: broker.id) else { return }
         for login in later { give(broker, way: login) }
     }
 
@@ -59,39 +75,36 @@ extension BrokerCore {
     /// ends within `takeoverGrace`. An engine racing its server list can log in on two nodes
     /// at once and keep the first to answer, closing the other at once; taking the kept one
     /// over for the closed one would end the session (0x8E is not retried).
-    func confirmTakeover(of broker: BrokerConnection, by sequence: Int64) {
-        guard let cluster, let device = broker.login?.device else { return }
-        loop.scheduleTimer(after: Self.takeoverGrace) { [weak self, weak broker] in
-            self?.perform({ try await cluster.isPresent(sequence: sequence) }) { core, result in
+    private func confirmTakeover(of broker: BrokerConnection, by sequence: Int64) {
+        guard let nodes, let device = broker.login?.device else { return }
+        core.loop.scheduleTimer(after: Self.takeoverGrace) { [weak self, weak broker] in
+            self?.core.perform({ try await nodes.isPresent(sequence: sequence) }) { core, result in
                 guard case .success(true) = result else { return }
                 // The device is online on the other node: a will with a delay is not sent; one
                 // without goes at once, as for a takeover on one node.
-                guard let broker, broker.phase == .online, let mine = broker.presenceSequence, mine < sequence else {
+                guard let broker, broker.stage == .online, let mine = broker.presenceSequence, mine < sequence else {
                     // The connection here ended during the grace, and its will waits.
-                    return core.cancelPendingWill(device)
+                    return core.wills.cancel(device)
                 }
-                if let will = broker.will, will.delay > .zero { broker.will = nil }
+                if let will = broker.will, will.delay > .zero { broker.dropWill() }
                 core.disconnect(broker, .sessionTakenOver)
             }
         }
     }
 
-    /// How long a same-device login on another node must last to take a session over.
-    static let takeoverGrace: Duration = .seconds(1)
-
     /// After the listener (re)connected, notices may have been missed: every online device
     /// looks at its queue again, and the logins made elsewhere meanwhile are carried out as
     /// their notices would have been (the newer login wins, as always).
-    func catchUpAfterMissedNotices() {
-        for broker in online.all { pump(broker) }
-        guard let cluster else { return }
-        let users = online.users.map { (appKey: $0.appKey, userID: $0.userID) }
-        let now = clock.wallMilliseconds()
-        perform({ try await cluster.onlineElsewhere(users, now: now) }) { core, result in
+    func catchUp() {
+        for broker in core.online.all { core.deliveries.pump(broker) }
+        guard let nodes else { return }
+        let users = core.online.users.map { (appKey: $0.appKey, userID: $0.userID) }
+        let now = core.clock.wallMilliseconds()
+        core.perform({ try await nodes.onlineElsewhere(users, now: now) }) { core, result in
             guard case .success(let devices) = result else { return }
             for (user, remote) in zip(users, devices) {
                 for device in remote {
-                    core.apply(ClusterNotice(node: "", event: .login(
+                    core.cluster.apply(ClusterNotice(node: "", event: .login(
                         sequence: device.sequence, appKey: user.appKey, userID: user.userID,
                         deviceID: device.deviceID, platform: device.platform)))
                 }
@@ -100,26 +113,26 @@ extension BrokerCore {
     }
 
     /// Keeps this node's heartbeat fresh (every two seconds, from the maintenance tick).
-    func clusterHeartbeat() {
-        guard let cluster else { return }
-        let now = clock.wallMilliseconds()
-        perform({ try await cluster.heartbeat(now: now) }) { core, result in
+    func heartbeat() {
+        guard let nodes else { return }
+        let now = core.clock.wallMilliseconds()
+        core.perform({ try await nodes.heartbeat(now: now) }) { core, result in
             guard case .success(true) = result else { return }
-            core.rejoinCluster()
+            core.cluster.rejoin()
         }
     }
 
     /// Writes the presence of every online connection again, with its first sequence number,
     /// after the other nodes removed this node's rows (it was out of PostgreSQL's reach for
     /// longer than a heartbeat allows).
-    func rejoinCluster() {
-        guard let cluster else { return }
-        let logins = online.all.compactMap { broker -> (DeviceRegistration, UInt64, Int64)? in
-            guard broker.phase == .online, let login = broker.login, let sequence = broker.presenceSequence else { return nil }
+    private func rejoin() {
+        guard let nodes else { return }
+        let logins = core.online.all.compactMap { broker -> (DeviceRegistration, UInt64, Int64)? in
+            guard broker.stage == .online, let login = broker.login, let sequence = broker.presenceSequence else { return nil }
             let registration = DeviceRegistration(appKey: login.appKey, userID: login.userID, deviceID: login.deviceID, platform: login.platform)
             return (registration, broker.id, sequence)
         }
-        let now = clock.wallMilliseconds()
-        perform({ try await cluster.rejoined(logins, now: now) }) { _, _ in }
+        let now = core.clock.wallMilliseconds()
+        core.perform({ try await nodes.rejoined(logins, now: now) }) { _, _ in }
     }
 }

@@ -1,10 +1,21 @@
 import IMProtocol
+import IMTransport
 import MQTT
 
-extension BrokerCore {
+/// The wills of the broker's connections: checked at CONNECT, sent when a connection that went
+/// online ends abnormally, at once or after their delay. A part of `BrokerCore`.
+final class Wills {
+    private unowned let core: BrokerCore
+    /// Wills waiting out their delay, by the device whose connection left them.
+    private var delayed: [DeviceKey: TimerID] = [:]
+
+    init(core: BrokerCore) {
+        self.core = core
+    }
+
     /// The will of `connect` as the broker will send it, or the CONNACK refusal it deserves: a
     /// will is a message like any other, so it must be one the client may publish.
-    func checkWill(_ connect: Connect, userID: String) -> Result<WillMessage?, WillMessage.Refusal> {
+    static func check(_ connect: Connect, userID: String) -> Result<WillMessage?, WillMessage.Refusal> {
         guard let will = connect.will else { return .success(nil) }
         // We announce Retain Available 0 and Maximum QoS 1 (MQTT-3.2.2-13, -12).
         guard !will.retain else { return .failure(WillMessage.Refusal(.retainNotSupported, "will retain is not supported")) }
@@ -24,33 +35,32 @@ extension BrokerCore {
 
     /// The connection of `broker` ended: sends its will, at once or after its delay, unless it
     /// ended with DISCONNECT 0x00, by an administrative action or the server's shutdown (those
-    /// clear `broker.will` first), or the same device is online again (a takeover).
-    func connectionEndedWithWill(_ broker: BrokerConnection) {
-        guard broker.wentOnline, let will = broker.will, let login = broker.login, !shuttingDown else { return }
-        broker.will = nil
+    /// drop the will first), or the same device is online again (a takeover). Only a
+    /// connection that went online still has a will here.
+    func connectionEnded(_ broker: BrokerConnection) {
+        guard let login = broker.login, !core.shuttingDown, let will = broker.takeWill() else { return }
         let device = login.device
-        guard will.delay > .zero else { return sendWill(will, login: login) }
-        let key = UserKey(appKey: login.appKey, userID: login.userID)
-        if online.connections(of: key).contains(where: { $0.login?.deviceID == login.deviceID }) { return }
-        if let earlier = pendingWills.removeValue(forKey: device) { loop.cancelTimer(earlier) }
-        pendingWills[device] = loop.scheduleTimer(after: will.delay) { [weak self] in
-            guard let self, pendingWills.removeValue(forKey: device) != nil, !shuttingDown else { return }
-            sendWill(will, login: login)
+        guard will.delay > .zero else { return send(will, login: login) }
+        if core.online.connections(of: login.user).contains(where: { $0.login?.deviceID == login.deviceID }) { return }
+        cancel(device)
+        delayed[device] = core.loop.scheduleTimer(after: will.delay) { [weak self] in
+            guard let self, delayed.removeValue(forKey: device) != nil, !core.shuttingDown else { return }
+            send(will, login: login)
         }
     }
 
     /// A new connection of `device` came before its previous connection's will was due: that
     /// will is not sent (MQTT-3.1.3-9).
-    func cancelPendingWill(_ device: DeviceKey) {
-        if let timer = pendingWills.removeValue(forKey: device) { loop.cancelTimer(timer) }
+    func cancel(_ device: DeviceKey) {
+        if let timer = delayed.removeValue(forKey: device) { core.loop.cancelTimer(timer) }
     }
 
     /// Stores the will as the client's message to its recipient and delivers it as any other
     /// (within the sender's quota: past it, the will is dropped).
-    private func sendWill(_ will: WillMessage, login: BrokerConnection.Login) {
+    private func send(_ will: WillMessage, login: BrokerConnection.Login) {
         let message = NewMessage(appKey: login.appKey, from: login.userID, to: [will.recipient], cid: will.cid,
-                                 text: will.text, sentAt: clock.wallMilliseconds())
-        let quota = apps[login.appKey]?.queueQuota ?? QueueQuota()
-        store(message, quota: quota) { _ in }
+                                 text: will.text, sentAt: core.clock.wallMilliseconds())
+        let quota = core.apps[login.appKey]?.queueQuota ?? QueueQuota()
+        core.publishing.store(message, quota: quota) { _ in }
     }
 }

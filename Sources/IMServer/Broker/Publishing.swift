@@ -1,14 +1,28 @@
 import IMProtocol
 import MQTT
 
-extension BrokerCore {
+/// The broker's side of PUBLISH: a client's messages checked, stored in the order they came
+/// (a batch at a time, reading held back when too much waits) and acknowledged in that order;
+/// the server's own messages (the API's, wills) stored the same way. What is stored goes on to
+/// `Deliveries`. A part of `BrokerCore`; what waits is each connection's (`BrokerConnection.queue`).
+final class Publishing {
+    /// How many PUBLISHes, and how many payload bytes, may wait behind the batch being stored
+    /// before the connection stops reading.
+    static let waitingLimit = (count: 256, bytes: 1 << 20)
+
+    private unowned let core: BrokerCore
+
+    init(core: BrokerCore) {
+        self.core = core
+    }
+
     /// A client's PUBLISH: only `im/send/<to>` as itself, QoS 0 or 1, a text payload (section 5).
-    func handlePublish(_ broker: BrokerConnection, _ publish: Publish) {
+    func receive(_ publish: Publish, from broker: BrokerConnection) {
         guard let login = broker.login else { return }
-        counters.messagesReceived += 1
-        guard publish.qos != .exactlyOnce else { return disconnect(broker, .qosNotSupported) }
-        guard !publish.retain else { return disconnect(broker, .retainNotSupported) }
-        guard publish.properties.topicAlias == nil else { return disconnect(broker, .topicAliasInvalid) }
+        core.counters.messagesReceived += 1
+        guard publish.qos != .exactlyOnce else { return core.disconnect(broker, .qosNotSupported) }
+        guard !publish.retain else { return core.disconnect(broker, .retainNotSupported) }
+        guard publish.properties.topicAlias == nil else { return core.disconnect(broker, .topicAliasInvalid) }
         let packetID = publish.qos == .atLeastOnce ? publish.packetIdentifier : nil
         func answer(_ code: ReasonCode) {
             guard let packetID else { return }
@@ -23,64 +37,44 @@ extension BrokerCore {
         }
         if let from = message.from, from != login.userID { return answer(.notAuthorized) }
         let stored = NewMessage(appKey: login.appKey, from: login.userID, to: [recipient], cid: message.cid,
-                                text: message.text, sentAt: clock.wallMilliseconds())
+                                text: message.text, sentAt: core.clock.wallMilliseconds())
         queue(PendingPublish(packetIdentifier: packetID, content: .store(stored)), payloadBytes: publish.payload.count, on: broker)
     }
 
     /// Puts `pending` in line behind the client's earlier PUBLISHes, stores what can be, and
     /// holds the client back when too much waits.
     private func queue(_ pending: PendingPublish, payloadBytes: Int = 0, on broker: BrokerConnection) {
-        broker.publishes.add(pending)
-        broker.publishBytesWaiting += payloadBytes
+        broker.queue(pending, payloadBytes: payloadBytes)
         storePendingPublishes(broker)
-        holdBackIfBehind(broker)
-    }
-
-    /// How many PUBLISHes, and how many payload bytes, may wait behind the batch being stored
-    /// before the connection stops reading.
-    static let publishesWaitingLimit = (count: 256, bytes: 1 << 20)
-
-    /// Stops reading a client that sends faster than its messages are stored (a slow or locked
-    /// store, PostgreSQL's round trips): what waits in memory stays bounded, and TCP slows the
-    /// sender. Reading resumes as the next batch is taken. QoS 0 is held back too, so Receive
-    /// Maximum alone would not do.
-    private func holdBackIfBehind(_ broker: BrokerConnection) {
-        guard !broker.heldBack, broker.publishes.isBusy else { return }
-        let limit = Self.publishesWaitingLimit
-        guard broker.publishes.waiting.count >= limit.count || broker.publishBytesWaiting >= limit.bytes else { return }
-        broker.heldBack = true
-        broker.connection.pauseReading()
+        // Stops reading a client that sends faster than its messages are stored (a slow or
+        // locked store, PostgreSQL's round trips): what waits in memory stays bounded, and TCP
+        // slows the sender. Reading resumes as the next batch is taken. QoS 0 is held back
+        // too, so Receive Maximum alone would not do.
+        broker.holdBackIfBehind(Self.waitingLimit)
     }
 
     /// Stores what the client sent, one batch at a time, then PUBACKs each in order (refusals
     /// among them in their turn) and delivers.
     private func storePendingPublishes(_ broker: BrokerConnection) {
-        guard let batch = broker.publishes.next() else { return }
-        broker.publishBytesWaiting = 0
-        // A client being sent away is read no more (see `sendAway`).
-        if broker.heldBack, departures[broker.id] == nil {
-            broker.heldBack = false
-            // The wait was the server's: the Keep Alive counts from now, the client's packets
-            // being read only from the next turn.
-            broker.lastPacketAt = clock.monotonic()
-            broker.connection.resumeReading()
-        }
+        // A client held back is read again from the next turn, its Keep Alive counting from
+        // now; one being sent away is read no more.
+        guard let batch = broker.takePublishes(now: core.clock.monotonic(), mayResume: core.departures[broker.id] == nil) else { return }
         let messages = batch.compactMap(\.message)
         guard !messages.isEmpty else {
-            broker.publishes.finish()
+            broker.finishPublishes()
             for pending in batch { refuse(pending, on: broker) }
             return storePendingPublishes(broker)
         }
-        let quota = apps[messages[0].appKey]?.queueQuota ?? QueueQuota()
-        lane.store(messages, quota: quota) { [weak self] result in
-            guard let core = self else { return }
-            broker.publishes.finish()
+        let quota = core.apps[messages[0].appKey]?.queueQuota ?? QueueQuota()
+        core.lane.store(messages, quota: quota) { [weak self] result in
+            guard let self else { return }
+            broker.finishPublishes()
             switch result {
             case .success(let results):
                 var results = results.makeIterator()
                 for pending in batch {
                     guard let message = pending.message else {
-                        core.refuse(pending, on: broker)
+                        refuse(pending, on: broker)
                         continue
                     }
                     // One result for each message stored, in order.
@@ -88,7 +82,7 @@ extension BrokerCore {
                     if let packetID = pending.packetIdentifier {
                         broker.send(.puback(Self.acknowledgement(packetID, stored, quota: quota)))
                     }
-                    if !stored.isDuplicate { core.notify(message, stored) }
+                    if !stored.isDuplicate { core.deliveries.notify(message, stored) }
                 }
             case .failure(ServerStoreError.unavailable):
                 core.counters.messagesRefused[BrokerCounters.Reason(.serverBusy), default: 0] += messages.count
@@ -101,7 +95,7 @@ extension BrokerCore {
                 // `unavailable`, above): PUBACK 0x80 tells the client to give the message up.
                 for pending in batch {
                     guard let packetID = pending.packetIdentifier, pending.message != nil else {
-                        core.refuse(pending, on: broker)
+                        refuse(pending, on: broker)
                         continue
                     }
                     core.counters.messagesRefused[BrokerCounters.Reason(.unspecifiedError), default: 0] += 1
@@ -109,14 +103,14 @@ extension BrokerCore {
                                                properties: [.reasonString("the server could not store the message")])))
                 }
             }
-            core.storePendingPublishes(broker)
+            storePendingPublishes(broker)
             core.leaveIfSettled(broker)
         }
     }
 
     private func refuse(_ pending: PendingPublish, on broker: BrokerConnection) {
         guard case .refuse(let code) = pending.content else { return }
-        counters.messagesRefused[BrokerCounters.Reason(code), default: 0] += 1
+        core.counters.messagesRefused[BrokerCounters.Reason(code), default: 0] += 1
         guard let packetID = pending.packetIdentifier else { return }
         broker.send(.puback(PubAck(packetIdentifier: packetID, reasonCode: code)))
     }
@@ -136,41 +130,13 @@ extension BrokerCore {
     /// and hands it to its recipients' connections, as for a client's: through the lane, so
     /// that the lane sees every message this server stores, in order.
     func store(_ message: NewMessage, quota: QueueQuota?, then: @escaping (Result<StoredMessageResult, any Error>) -> Void) {
-        lane.store([message], quota: quota) { [weak self] result in
+        core.lane.store([message], quota: quota) { [weak self] result in
             then(result.map { results in
                 // One message in, one result out.
                 let stored = results[0]
-                if !stored.isDuplicate { self?.notify(message, stored) }
+                if !stored.isDuplicate { self?.core.deliveries.notify(message, stored) }
                 return stored
             })
-        }
-    }
-
-    /// Hands a message just stored to the online connections of its devices: at once to a
-    /// connection that has read its whole queue and has room (the lane keeps order, so nothing
-    /// stored before it can be missing), else by waking the connection to read its queue.
-    func notify(_ message: NewMessage, _ stored: StoredMessageResult) {
-        if stored.overQuota == nil {
-            counters.messagesStored += 1
-        } else {
-            counters.messagesRefused[BrokerCounters.Reason(.quotaExceeded, .quotaExceeded), default: 0] += 1
-        }
-        let queued = QueuedMessage(messageID: stored.messageID, uid: stored.uid, from: message.from, to: message.to,
-                                   text: message.text, cid: message.cid, sentAt: stored.sentAt)
-        for delivery in stored.deliveries {
-            online.forEach(of: UserKey(appKey: message.appKey, userID: delivery.userID)) { broker in
-                guard broker.login?.deviceID == delivery.deviceID else { return }
-                if !offer(queued, to: broker) { pump(broker) }
-            }
-        }
-    }
-
-    /// Wakes the online connections of these devices to fetch their queues.
-    func notify(appKey: String, _ deliveries: [Delivery]) {
-        for delivery in deliveries {
-            online.forEach(of: UserKey(appKey: appKey, userID: delivery.userID)) { broker in
-                if broker.login?.deviceID == delivery.deviceID { pump(broker) }
-            }
         }
     }
 }
