@@ -42,7 +42,7 @@ extension CommandExecutor {
             return CommandResult(command: "expect", output: .expectation(account: account, expected: expectation.description, met: evidence))
         case .failed(let why):
             let message = "\(expected): \(why); \(evidence(account))"
-            return CommandResult(command: "expect", ok: false, error: message, output: output)
+            return CommandResult(command: "expect", outcome: .failed(message), output: output)
         }
     }
 

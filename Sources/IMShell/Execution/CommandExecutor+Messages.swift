@@ -22,7 +22,7 @@ extension CommandExecutor {
             rejection = report.failure
         }
         let sent = SentMessage(account: account.reference, message: message, rejection: rejection)
-        return CommandResult(command: "send", ok: rejection == nil, error: rejection, output: .sent(sent))
+        return CommandResult(command: "send", outcome: rejection.map(CommandResult.Outcome.failed) ?? .ok, output: .sent(sent))
     }
 
     /// The report for `cid`, or nil when none came within `limit`.
