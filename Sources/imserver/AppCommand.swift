@@ -50,13 +50,16 @@ enum AppCommand {
         case rotateSecret(String)
     }
 
-    /// Whether the process was started as `imserver app ...`.
-    static var isInvoked: Bool {
-        CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "app"
-    }
+    /// `imserver app` in imserver's command table; completion offers its commands as subcommands, each with its options.
+    static let subcommand = Subcommand(
+        spec, synopsis: "\(commandNames.joined(separator: "|")) [KEY] [--data DIR | --store URL] [--config FILE]",
+        completion: CompletionTree(spec, subcommands: commandNames.map {
+            CompletionTree(name: $0, summary: spec.summary, options: CompletionTree(spec).options)
+        }),
+        run: { await main($0) })
 
     /// Runs `imserver app` with the arguments after `app` and exits.
-    static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst(2))) async -> Never {
+    static func main(_ arguments: [String]) async -> Never {
         let parsed = CommandLineTool.parseOrExit(spec, arguments: arguments)
         let action: Action
         do {
@@ -92,11 +95,11 @@ enum AppCommand {
     /// The action named by the positional arguments.
     static func action(_ positionals: [String]) throws(UsageError) -> Action {
         guard let command = positionals.first else {
-            throw UsageError("missing command: list, block, unblock or rotate-secret (see 'imserver app --help')")
+            throw UsageError("missing command: \(UsageError.choices(commandNames)) (see '\(spec.name) --help')")
         }
         let key = positionals.dropFirst().first
         guard positionals.count <= 2 else {
-            throw UsageError("unexpected argument '\(positionals[2])' (see 'imserver app --help')")
+            throw UsageError("unexpected argument '\(positionals[2])' (see '\(spec.name) --help')")
         }
         switch (command, key) {
         case ("list", nil): return .list
@@ -106,7 +109,7 @@ enum AppCommand {
         case ("rotate-secret", let key?): return .rotateSecret(key)
         case ("block", nil), ("unblock", nil), ("rotate-secret", nil): throw UsageError("\(command) needs an app key")
         default:
-            throw UsageError("unknown command '\(command)': use list, block, unblock or rotate-secret")
+            throw UsageError("unknown command '\(command)': use \(UsageError.choices(commandNames))")
         }
     }
 

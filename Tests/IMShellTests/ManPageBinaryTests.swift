@@ -113,12 +113,16 @@ struct ManPageBinaryTests {
         #expect(usage.contains("imsh test [options] PATH..."), "imsh --help lists test")
     }
 
-    /// imserver's subcommands as its SYNOPSIS gives them: `cert` and `app ACTION`, each with its options.
+    /// imserver's subcommands as its SYNOPSIS gives them (`cert`, `app ACTION`: those of its usage), each with its options.
     @Test func imserverSubcommandsAndTheirOptionsAreAccepted() async throws {
         let sandbox = Sandbox(), home = sandbox.root
         let synopsis = ManPage("imserver.8").section("SYNOPSIS").lines
         let forms = synopsis.split(separator: ".Nm").map(Array.init).filter { $0.first?.hasPrefix(".Cm ") == true }
-        #expect(forms.count == 2, "cert and app")
+        // The subcommands of imserver's table, as its usage lines name them.
+        let usage = try await Self.run("imserver", ["--help"], home: home).output.split(separator: "\n")
+            .filter { $0.hasPrefix("       imserver ") }.compactMap { $0.split(separator: " ").dropFirst().first.map(String.init) }
+        let named = forms.compactMap { $0.first?.split(separator: " ").dropFirst().first.map(String.init) }
+        #expect(named.sorted() == usage.sorted() && named.count >= 2, "imserver(8) SYNOPSIS \(named), imserver --help \(usage)")
         for form in forms {
             let words = form.filter { $0.hasPrefix(".Cm ") }.map { $0.split(separator: " ")[1] }.map(String.init)
             let options = form.flatMap(ManPage.options)
