@@ -2,26 +2,28 @@ import IMCommandLine
 import IMProcess
 import IMTimeline
 
-/// `imsh bench connect|messages|reconnect|login|shell|server|chaos`: many accounts at once, measured.
+/// `imsh bench BENCH`: many accounts at once, measured.
 public enum Bench {
-    static let commands: [String: any BenchCommand.Type] = [
-        "connect": ConnectBench.self, "messages": MessagesBench.self, "reconnect": ReconnectBench.self,
-        "login": LoginBench.self, "shell": ShellBench.self, "server": ServerBench.self, "chaos": ChaosBench.self,
+    /// The benches, in the order the usage lists them, each with what follows its name there.
+    /// A bench's name is the last word of its spec's (`imsh bench connect`), declared in its file.
+    static let benches: [(command: any BenchCommand.Type, synopsis: String)] = [
+        (ConnectBench.self, "--accounts N [--profile P] [--rate R] [--hold S] [--workers N] [options]"),
+        (MessagesBench.self, "--pairs N [--rate R] [--duration S] [--workers N] [options]"),
+        (ReconnectBench.self, "--accounts N [--down S] [--jitter J] [options]"),
+        (LoginBench.self, "--connections N [--window W] [--hold S] [options]"),
+        (ShellBench.self, "--accounts N [options]"),
+        (ServerBench.self, "--target mqtt://HOST[:PORT] [--pairs N] [--rate R] [options]"),
+        (ChaosBench.self, "--store URL [--store-restart COMMAND] [--duration S] [--seed N] [options]"),
     ]
+
+    /// The benches' names, in the table's order.
+    static var names: [String] { benches.map { $0.command.spec.word } }
 
     static let spec = CommandSpec(
         name: "imsh bench",
         version: imshVersion,
         summary: "measure many accounts at once: connecting, messaging, reconnecting, and the server's logins",
-        usage: [
-            "connect --accounts N [--profile P] [--rate R] [--hold S] [--workers N] [options]",
-            "messages --pairs N [--rate R] [--duration S] [--workers N] [options]",
-            "reconnect --accounts N [--down S] [--jitter J] [options]",
-            "login --connections N [--window W] [--hold S] [options]",
-            "shell --accounts N [options]",
-            "server --target mqtt://HOST[:PORT] [--pairs N] [--rate R] [options]",
-            "chaos --store URL [--store-restart COMMAND] [--duration S] [--seed N] [options]",
-        ],
+        usage: benches.map { "\($0.command.spec.word) \($0.synopsis)" },
         epilogue: """
             Each bench runs an IM server (in this process, or a separate imserver with --server spawn;
             connect, messages and reconnect also drive running servers, --server URL,URL,...),
@@ -35,15 +37,17 @@ public enum Bench {
             128 + N ended by signal N (what it started stopped, its temporary directory removed)
             """)
 
-    /// `imsh bench` and its benches with their options, for shell completion.
-    public static var completionTree: CompletionTree {
-        CompletionTree(spec, subcommands: commands.keys.sorted().compactMap { commands[$0].map { CompletionTree($0.spec) } })
-    }
+    /// `imsh bench` as imsh's command table lists it: its usage line names every bench, and
+    /// completion offers each with its options.
+    public static let subcommand = Subcommand(
+        spec, synopsis: "\(names.joined(separator: "|")) [options]",
+        completion: CompletionTree(spec, subcommands: benches.map { CompletionTree($0.command.spec) }.sorted { $0.name < $1.name }),
+        run: { await main(arguments: $0) })
 
     /// Runs `imsh bench` with the arguments after `bench`; returns the exit status.
     public static func main(arguments: [String]) async -> Int32 {
         guard let name = arguments.first else {
-            return usageError(spec.name, UsageError("missing bench: connect, messages, reconnect, login, shell, server or chaos (see 'imsh bench --help')"))
+            return usageError(spec.name, UsageError("missing bench: \(UsageError.choices(names)) (see '\(spec.name) --help')"))
         }
         if name == "--help" || name == "-h" {
             CommandLineTool.writeOut(spec.helpText)
@@ -53,8 +57,8 @@ public enum Bench {
             CommandLineTool.writeOut("imsh \(imshVersion)\n")
             return 0
         }
-        guard let command = commands[name] else {
-            return usageError(spec.name, UsageError("unknown bench '\(name)': use connect, messages, reconnect, login, shell, server or chaos"))
+        guard let command = benches.first(where: { $0.command.spec.word == name })?.command else {
+            return usageError(spec.name, UsageError("unknown bench '\(name)': use \(UsageError.choices(names))"))
         }
         return await run(command, Array(arguments.dropFirst()))
     }

@@ -25,6 +25,9 @@ public struct CommandSpec: Sendable {
         self.epilogue = epilogue
     }
 
+    /// The word that selects the command: the last word of its name (`imsh bench connect` is `connect`).
+    public var word: String { name.split(separator: " ").last.map(String.init) ?? name }
+
     static let builtIn: [OptionSpec] = [
         OptionSpec("--help", short: "-h", help: "show this help and exit"),
         OptionSpec("--version", help: "show the version and exit"),

@@ -17,7 +17,7 @@ public struct CompletionTree: Sendable {
     /// The tree of `spec`; its name is the last word of the spec's name (`imsh bench connect` is `connect`).
     public init(_ spec: CommandSpec, subcommands: [CompletionTree] = [], arguments: ValueCompletion = .none) {
         self.init(
-            name: spec.name.split(separator: " ").last.map(String.init) ?? spec.name, summary: spec.summary,
+            name: spec.word, summary: spec.summary,
             options: spec.options + CommandSpec.builtIn, subcommands: subcommands, arguments: arguments)
     }
 

@@ -6,4 +6,10 @@ public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     public init(_ message: String) { self.message = message }
 
     public var description: String { message }
+
+    /// `words` as a message offers them to choose from: `a, b or c`.
+    public static func choices(_ words: [String]) -> String {
+        guard let last = words.last, words.count > 1 else { return words.joined() }
+        return words.dropLast().joined(separator: ", ") + " or " + last
+    }
 }

@@ -5,39 +5,27 @@ import IMServer
 import Glibc
 #endif
 
-/// `imserver app list|block|unblock|rotate-secret [KEY]`: the apps' run-time state, kept in
+/// `imserver app COMMAND [KEY]`: the apps' run-time state, kept in
 /// the data directory's database, which a running server on the same directory re-reads.
 enum AppCommand {
     static let spec = CommandSpec(
         name: "imserver app",
         version: imshVersion,
         summary: "list the apps, block or unblock one, rotate its secret",
-        usage: [
-            "list [--data DIR | --store URL] [--config FILE] [--json]",
-            "block KEY [--data DIR | --store URL] [--config FILE]",
-            "unblock KEY [--data DIR | --store URL] [--config FILE]",
-            "rotate-secret KEY [--data DIR | --store URL] [--config FILE] [--json]",
-        ],
+        usage: Command.allCases.map(\.usage),
         options: [
             OptionSpec("--data", value: "DIR", help: "the server's data directory (default $XDG_STATE_HOME/imserver, else ~/.local/state/imserver)"),
             OptionSpec("--store", value: "URL", help: "the PostgreSQL database of the server's nodes (postgres://...), instead of --data"),
             OptionSpec("--config", value: "FILE", help: "the server's configuration file (default: the development app only)"),
             OptionSpec("--json", help: "print JSON objects, one a line"),
         ],
-        epilogue: """
-            commands:
-              list           each app with its state (active or blocked), token lifetime, client kick policy, retention
-              block KEY      refuse every login to the app (CONNACK 0x87 app-blocked)
-              unblock KEY    lift the block, whatever the configuration file says
-              rotate-secret KEY
-                             give the app a new random secret and print it; every token of the app stops working
-
+        epilogue: "commands:\n\(Command.listing)\n\n" + """
             A server running on the same data directory (every node on the same --store) notices a change within a second.
             exit status: 0 done, 1 unknown app key or database error, 2 usage error, 3 bad configuration file
             """)
 
     /// The commands, as the first argument names them.
-    static let commandNames = ["list", "block", "unblock", "rotate-secret"]
+    static var commandNames: [String] { Command.allCases.map(\.rawValue) }
 
     /// Exit status of a runtime failure (unknown key, database error).
     static let failureExitStatus: Int32 = 1
@@ -50,13 +38,16 @@ enum AppCommand {
         case rotateSecret(String)
     }
 
-    /// Whether the process was started as `imserver app ...`.
-    static var isInvoked: Bool {
-        CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "app"
-    }
+    /// `imserver app` in imserver's command table; completion offers its commands as subcommands, each with its options.
+    static let subcommand = Subcommand(
+        spec, synopsis: "\(commandNames.joined(separator: "|")) [KEY] [--data DIR | --store URL] [--config FILE]",
+        completion: CompletionTree(spec, subcommands: commandNames.map {
+            CompletionTree(name: $0, summary: spec.summary, options: CompletionTree(spec).options)
+        }),
+        run: { await main($0) })
 
     /// Runs `imserver app` with the arguments after `app` and exits.
-    static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst(2))) async -> Never {
+    static func main(_ arguments: [String]) async -> Never {
         let parsed = CommandLineTool.parseOrExit(spec, arguments: arguments)
         let action: Action
         do {
@@ -91,22 +82,23 @@ enum AppCommand {
 
     /// The action named by the positional arguments.
     static func action(_ positionals: [String]) throws(UsageError) -> Action {
-        guard let command = positionals.first else {
-            throw UsageError("missing command: list, block, unblock or rotate-secret (see 'imserver app --help')")
+        guard let word = positionals.first else {
+            throw UsageError("missing command: \(UsageError.choices(commandNames)) (see '\(spec.name) --help')")
         }
         let key = positionals.dropFirst().first
         guard positionals.count <= 2 else {
-            throw UsageError("unexpected argument '\(positionals[2])' (see 'imserver app --help')")
+            throw UsageError("unexpected argument '\(positionals[2])' (see '\(spec.name) --help')")
+        }
+        guard let command = Command(rawValue: word) else {
+            throw UsageError("unknown command '\(word)': use \(UsageError.choices(commandNames))")
         }
         switch (command, key) {
-        case ("list", nil): return .list
-        case ("list", let key?): throw UsageError("list takes no app key, got '\(key)'")
-        case ("block", let key?): return .block(key)
-        case ("unblock", let key?): return .unblock(key)
-        case ("rotate-secret", let key?): return .rotateSecret(key)
-        case ("block", nil), ("unblock", nil), ("rotate-secret", nil): throw UsageError("\(command) needs an app key")
-        default:
-            throw UsageError("unknown command '\(command)': use list, block, unblock or rotate-secret")
+        case (.list, nil): return .list
+        case (.list, let key?): throw UsageError("\(word) takes no app key, got '\(key)'")
+        case (_, nil): throw UsageError("\(word) needs an app key")
+        case (.block, let key?): return .block(key)
+        case (.unblock, let key?): return .unblock(key)
+        case (.rotateSecret, let key?): return .rotateSecret(key)
         }
     }
 

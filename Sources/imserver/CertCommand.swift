@@ -27,15 +27,14 @@ enum CertCommand {
             exit status: 0 written, 1 cannot write, 2 usage error (a bad --host or DIR included)
             """)
 
-    static var isInvoked: Bool {
-        CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "cert"
-    }
+    /// `imserver cert` in imserver's command table.
+    static let subcommand = Subcommand(spec, synopsis: "--out DIR --host NAME...", run: { main($0) })
 
     /// Runs `imserver cert` with the arguments after `cert` and exits.
-    static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst(2))) -> Never {
+    static func main(_ arguments: [String]) -> Never {
         let parsed = CommandLineTool.parseOrExit(spec, arguments: arguments)
         if let extra = parsed.positionals.first {
-            CommandLineTool.fail(spec, UsageError("unexpected argument '\(extra)' (see 'imserver cert --help')"))
+            CommandLineTool.fail(spec, UsageError("unexpected argument '\(extra)' (see '\(spec.name) --help')"))
         }
         guard let directory = parsed.value("--out") else { CommandLineTool.fail(spec, UsageError("--out DIR is required")) }
         let given = parsed.values["--host"] ?? []

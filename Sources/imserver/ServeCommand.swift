@@ -22,8 +22,6 @@ enum ServeCommand {
                 + "         [--cert FILE --key FILE [--client-ca FILE]]\n"
                 + "         [--data DIR | --store URL [--node-name NAME] [--store-connections N] [--advertise HOST:PORT]]\n"
                 + "         [--drain-timeout S] [--config FILE] [--json]",
-            "app list|block|unblock|rotate-secret [KEY] [--data DIR | --store URL] [--config FILE] (see 'imserver app --help')",
-            "cert --out DIR --host NAME... (see 'imserver cert --help')",
         ],
         options: [
             OptionSpec("--listen", value: "HOST:PORT", help: "where MQTT clients connect (default 127.0.0.1:1883; port 0 picks one)"),
@@ -48,8 +46,8 @@ enum ServeCommand {
         ],
         epilogue: "Stops gracefully on SIGINT or SIGTERM; SIGHUP reloads --cert, --key and --config. See imserver(8).")
 
-    static func main(arguments: [String]) async -> Never {
-        let parsed = CommandLineTool.parseOrExit(spec, arguments: arguments)
+    /// Serves as `parsed` says (imserver's command line without a subcommand) until a signal stops it.
+    static func main(_ parsed: ParsedArguments) async -> Never {
         if let extra = parsed.positionals.first {
             CommandLineTool.fail(spec, UsageError("unexpected argument '\(extra)' (see 'imserver --help')"))
         }

@@ -1,21 +1,14 @@
 import IMCommandLine
+#if canImport(Glibc)
+import Glibc
+#endif
 
-// The completion script, from the specs below (the subcommands of `app` are its commands).
-CompletionScript.printIfAsked(
-    Array(CommandLine.arguments.dropFirst()), spec: ServeCommand.spec,
-    tree: CompletionTree(ServeCommand.spec, subcommands: [
-        CompletionTree(AppCommand.spec, subcommands: AppCommand.commandNames.map {
-            CompletionTree(name: $0, summary: AppCommand.spec.summary, options: CompletionTree(AppCommand.spec).options)
-        }),
-    ]))
-
-// `imserver app ...` is app administration, with its own options (AppCommand.swift);
-// `imserver cert ...` writes development certificates (CertCommand.swift);
-// anything else runs the server (ServeCommand.swift).
-if AppCommand.isInvoked {
-    await AppCommand.main()
+// imserver's command line: serving (ServeCommand.swift) unless the first argument names a
+// subcommand; usage, dispatch and the completion script all read this table.
+let table = CommandTable(ServeCommand.spec, subcommands: [AppCommand.subcommand, CertCommand.subcommand])
+let arguments = Array(CommandLine.arguments.dropFirst())
+table.printCompletionIfAsked(arguments)
+if let (subcommand, rest) = table.selected(by: arguments) {
+    exit(await subcommand.run(rest))
 }
-if CertCommand.isInvoked {
-    CertCommand.main()
-}
-await ServeCommand.main(arguments: Array(CommandLine.arguments.dropFirst()))
+await ServeCommand.main(CommandLineTool.parseOrExit(table.spec, arguments: arguments))

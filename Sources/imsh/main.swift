@@ -8,11 +8,16 @@ import Glibc
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
-// What shell completion asks of imsh: its script (from the specs the parsers use), and the
-// profile names, found where the shell itself would look for them.
-CompletionScript.printIfAsked(
-    arguments, spec: ShellOptions.spec, tree: CompletionTree(ShellOptions.spec, subcommands: [Bench.completionTree, ScenarioTest.completionTree], arguments: .files))
-if arguments.first != "bench", arguments.first != "test", case .run(let parsed)? = try? ArgumentParser(spec: ShellOptions.spec).parse(arguments),
+// imsh's command line: the shell, unless the first argument names a subcommand: `imsh test`
+// runs scenarios (IMShell), `imsh bench` the benchmarks (IMBench). Usage, dispatch and the
+// completion script all read this table.
+let table = CommandTable(ShellOptions.spec, arguments: .files, subcommands: [ScenarioTest.subcommand, Bench.subcommand])
+let selected = table.selected(by: arguments)?.subcommand
+
+// What shell completion asks of imsh: its script, and the profile names, found where the shell
+// itself would look for them.
+table.printCompletionIfAsked(arguments)
+if selected == nil, case .run(let parsed)? = try? ArgumentParser(spec: table.spec).parse(arguments),
     parsed.has("--list-profiles"), let options = try? ShellOptions(parsed)
 {
     let names = ShellStartup(options: options).context.profiles.profiles.map(\.name)
@@ -21,8 +26,7 @@ if arguments.first != "bench", arguments.first != "test", case .run(let parsed)?
 }
 
 // What a token command leaves outside its process group (setsid, a daemon) is adopted by imsh
-// and killed when the command's run ends.
-if arguments.first != "bench" { Orphans.adopt() }
+// and killed when the command's run ends (not under imsh bench).
+if selected?.name != Bench.subcommand.name { Orphans.adopt() }
 
-// `imsh bench ...` runs the benchmarks (IMBench), `imsh test ...` scenarios; anything else is the shell.
-exit(await Imsh.main(arguments: arguments, subcommands: ["bench": Bench.main, "test": ScenarioTest.main]))
+exit(await Imsh.main(arguments: arguments, table: table))

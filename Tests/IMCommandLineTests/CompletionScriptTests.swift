@@ -6,7 +6,7 @@ import Testing
 /// The executables' completion scripts, run in a real bash the way bash runs a completion function.
 struct CompletionScriptTests {
     /// The completions bash's `complete -F` function offers for the last of `words`.
-    static func complete(_ name: String, _ words: [String]) throws -> [String] {
+    static func complete(_ name: String, _ words: [String], directory: String? = nil) throws -> [String] {
         let script = try ProcessRunner.run(name, ["--completion", "bash"])
         #expect(script.status == 0)
         let driver = """
@@ -16,7 +16,7 @@ struct CompletionScriptTests {
             printf '%s\\n' "${COMPREPLY[@]}"
             """
         let output = try ChildProcess.run(
-            "/bin/bash", ["-c", driver, "bash", name] + words, input: Array(script.stdout.utf8), timeout: .seconds(30))
+            "/bin/bash", ["-c", driver, "bash", name] + words, directory: directory, input: Array(script.stdout.utf8), timeout: .seconds(30))
         #expect(output.termination.status == 0, "\(String(decoding: output.stderr, as: UTF8.self))")
         return String(decoding: output.stdout, as: UTF8.self).split(separator: "\n").map(String.init).filter { !$0.isEmpty }.sorted()
     }
@@ -31,6 +31,31 @@ struct CompletionScriptTests {
         }.sorted()
     }
 
+    /// The subcommands `--help`'s usage lines name: the word after the program's name where it
+    /// is one (`imsh test [options] PATH...`), not an option or an argument.
+    static func usageSubcommands(_ name: String) throws -> [String] {
+        let help = try ProcessRunner.run(name, ["--help"]).stdout
+        return help.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("usage: \(name) ") || line.hasPrefix("       \(name) ") else { return nil }
+            let word = line.split(separator: " ").drop { $0 != name }.dropFirst().first ?? ""
+            return word.first?.isLetter == true && word.allSatisfy({ $0.isLowercase || $0 == "-" }) ? String(word) : nil
+        }.sorted()
+    }
+
+    @Test(arguments: ExecutableTests.executables) func completesTheSubcommandsUsageLists(name: String) throws {
+        // In an empty directory: imsh's first argument also completes to a script file.
+        let directory = NSTemporaryDirectory() + "imsh-completion-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(try Self.complete(name, [""], directory: directory) == Self.usageSubcommands(name))
+    }
+
+    @Test func usageLinesNameTheSubcommands() throws {
+        #expect(try Self.usageSubcommands("imsh") == ["bench", "test"])
+        #expect(try Self.usageSubcommands("imserver") == ["app", "cert"])
+        #expect(try Self.usageSubcommands("imchaos") == [])
+    }
+
     @Test(arguments: ExecutableTests.executables) func completesEveryOptionHelpLists(name: String) throws {
         #expect(try Self.complete(name, ["-"]) == Self.helpOptions(name))
     }
@@ -43,6 +68,7 @@ struct CompletionScriptTests {
         #expect(try Self.complete("imserver", ["app", ""]) == ["block", "list", "rotate-secret", "unblock"])
         #expect(try Self.complete("imserver", ["app", "list", "--j"]) == ["--json"])
         #expect(try Self.complete("imserver", ["--data", "/tmp", "--l"]) == ["--listen"])
+        #expect(try Self.complete("imserver", ["cert", "--h"]) == ["--help", "--host"])
     }
 
     @Test func imshCompletesBenchesAndTheirOptionsNotTheShells() throws {

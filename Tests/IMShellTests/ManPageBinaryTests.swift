@@ -113,6 +113,20 @@ struct ManPageBinaryTests {
         #expect(usage.contains("imsh test [options] PATH..."), "imsh --help lists test")
     }
 
+    /// The subcommands a page's SYNOPSIS gives (`.Nm` then `.Cm NAME`) are those of the binary's
+    /// command table, as the usage lines of its `--help` name them.
+    @Test(arguments: [("imsh", "imsh.1"), ("imserver", "imserver.8")])
+    func theSynopsisGivesTheSubcommandsOfTheUsage(tool: String, page: String) async throws {
+        let sandbox = Sandbox()
+        let forms = ManPage(page).section("SYNOPSIS").lines.split(separator: ".Nm").compactMap(\.first).filter { $0.hasPrefix(".Cm ") }
+        let synopsis = forms.compactMap { $0.split(separator: " ").dropFirst().first.map(String.init) }
+        let help = try await Self.run(tool, ["--help"], home: sandbox.root).output
+        let usage = help.split(separator: "\n").filter { $0.hasPrefix("usage: \(tool) ") || $0.hasPrefix("       \(tool) ") }
+            .compactMap { $0.split(separator: " ").drop { $0 != tool }.dropFirst().first.map(String.init) }
+            .filter { $0.first?.isLetter == true && $0.allSatisfy { $0.isLowercase || $0 == "-" } }
+        #expect(synopsis.count >= 2 && synopsis.sorted() == usage.sorted(), "\(page) SYNOPSIS: \(synopsis); \(tool) --help: \(usage)")
+    }
+
     /// imserver's subcommands as its SYNOPSIS gives them: `cert` and `app ACTION`, each with its options.
     @Test func imserverSubcommandsAndTheirOptionsAreAccepted() async throws {
         let sandbox = Sandbox(), home = sandbox.root

@@ -4,7 +4,7 @@ import IMProfiles
 extension CommandExecutor {
     /// Runs a server API call on the account's user: kick, block, unblock, expire-token.
     func admin(
-        _ name: String, _ reference: AccountReference, done: String,
+        _ reference: AccountReference, done: String,
         _ call: @escaping @Sendable (ServerAPIClient, String) async throws(ServerAPIError) -> Void
     ) async throws(ShellError) -> CommandResult {
         let account = try context.account(reference)
@@ -17,8 +17,8 @@ extension CommandExecutor {
         do {
             try await call(client, user)
         } catch {
-            return .outcomes(name, [AccountOutcome(account: account.reference, ok: false, userID: user, message: error.description)])
+            return .outcomes([AccountOutcome(account: account.reference, ok: false, userID: user, message: error.description)])
         }
-        return .outcomes(name, [AccountOutcome(account: account.reference, ok: true, userID: user, message: "user \(user) \(done)")])
+        return .outcomes([AccountOutcome(account: account.reference, ok: true, userID: user, message: "user \(user) \(done)")])
     }
 }

@@ -9,7 +9,7 @@ extension CommandExecutor {
         let outcomes = await forEach(accounts) { [self] account in
             await connect(account, timeout: timeout, kickEnable: kickEnable, wait: wait)
         }
-        return .outcomes("connect", outcomes)
+        return .outcomes(outcomes)
     }
 
     private func connect(_ account: Account, timeout: Double?, kickEnable: Bool, wait: Bool) async -> AccountOutcome {
@@ -125,7 +125,7 @@ extension CommandExecutor {
                 account: account.reference, ok: true, status: await session.status, userID: await session.userID,
                 message: wasActive ? nil : "was not connected (\(before.name))")
         }
-        return .outcomes("disconnect", outcomes)
+        return .outcomes(outcomes)
     }
 
     private static func socksProxy(_ proxy: ProxyAddress) -> SOCKS5Proxy {

@@ -39,10 +39,10 @@ extension CommandExecutor {
         let output = CommandOutput.expectation(account: account, expected: expectation.description, met: nil)
         switch final {
         case .met(let evidence):
-            return CommandResult(command: "expect", output: .expectation(account: account, expected: expectation.description, met: evidence))
+            return CommandResult(output: .expectation(account: account, expected: expectation.description, met: evidence))
         case .failed(let why):
             let message = "\(expected): \(why); \(evidence(account))"
-            return CommandResult(command: "expect", ok: false, error: message, output: output)
+            return CommandResult(.failed(message), output: output)
         }
     }
 

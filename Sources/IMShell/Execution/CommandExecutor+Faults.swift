@@ -17,14 +17,14 @@ extension CommandExecutor {
         case .stop, .kill:
             try await registry.server.interrupt(crash: action == .kill)
             let how = action == .kill ? "killed: every connection reset, no DISCONNECT" : "stopped: every client told (DISCONNECT 0x8B)"
-            return CommandResult(command: "server", output: .done("embedded server \(how); its store is kept"))
+            return CommandResult(output: .done("embedded server \(how); its store is kept"))
         case .move:
             let new = try await registry.server.move()
-            return CommandResult(command: "server", output: .done(
+            return CommandResult(output: .done(
                 "embedded server moved to \(new.host):\(new.port); every client was sent there (DISCONNECT 0x9C with it as Server Reference)"))
         case .start:
             let server = try await registry.server.resume()
-            return CommandResult(command: "server", output: .done("embedded server started again on \(server.mqttAddress.host):\(server.mqttAddress.port)"))
+            return CommandResult(output: .done("embedded server started again on \(server.mqttAddress.host):\(server.mqttAddress.port)"))
         case .blockApp, .unblockApp:
             let blocked = action == .blockApp
             // The engine first: it takes the data directory, where the embedded server keeps its files.
@@ -35,7 +35,7 @@ extension CommandExecutor {
                 throw ShellError("server \(action.rawValue): \(error)")
             }
             let what = blocked ? "blocked: its logins are refused (31008)" : "unblocked: its logins are let in again"
-            return CommandResult(command: "server", output: .done("app \(profile.appKey) \(what)"))
+            return CommandResult(output: .done("app \(profile.appKey) \(what)"))
         }
     }
 
@@ -79,7 +79,7 @@ extension CommandExecutor {
         var message = "link \(fault.description) (proxy 127.0.0.1:\(proxy.port) to \(target.host):\(target.port))"
         // What was lost can be drawn again: imsh --seed N.
         if case .loss = fault { message += ", seed \(registry.links.seed)" }
-        return .outcomes("link", [AccountOutcome(account: account.reference, ok: true, message: message)])
+        return .outcomes([AccountOutcome(account: account.reference, ok: true, message: message)])
     }
 
     /// `database ACCOUNT damage`: the account's session closed, then the head of its database
@@ -97,7 +97,7 @@ extension CommandExecutor {
         guard pwrite(descriptor, garbage, garbage.count, 0) == garbage.count else {
             throw ShellError("database: cannot write \(file): \(String(cString: strerror(errno)))")
         }
-        return .outcomes("database", [AccountOutcome(account: account, ok: true, message: "session ended; \(file) damaged (its first 4 KiB overwritten)")])
+        return .outcomes([AccountOutcome(account: account, ok: true, message: "session ended; \(file) damaged (its first 4 KiB overwritten)")])
     }
 
     /// `require api|embedded`: nothing when the active profile meets it; a skip otherwise.
@@ -115,8 +115,8 @@ extension CommandExecutor {
         }
         guard let unmet else {
             let met = requirement == .api ? "can call the server API" : "is on the embedded server"
-            return CommandResult(command: "require", output: .done("profile \(profile.name) \(met)"))
+            return CommandResult(output: .done("profile \(profile.name) \(met)"))
         }
-        return CommandResult(command: "require", output: .skipped(reason: unmet))
+        return CommandResult(output: .skipped(reason: unmet))
     }
 }

@@ -22,7 +22,7 @@ extension CommandExecutor {
             rejection = report.failure
         }
         let sent = SentMessage(account: account.reference, message: message, rejection: rejection)
-        return CommandResult(command: "send", ok: rejection == nil, error: rejection, output: .sent(sent))
+        return CommandResult(rejection.map(CommandResult.Outcome.failed) ?? .ok, output: .sent(sent))
     }
 
     /// The report for `cid`, or nil when none came within `limit`.
@@ -47,11 +47,11 @@ extension CommandExecutor {
         guard let session = await registry.session(account.reference) else {
             let path = try await databaseFile(of: account)
             let messages = try await Self.offPool(account) { try SessionDatabase.readHistory(path: path, peer: peer, limit: limit) }
-            return CommandResult(command: "history", output: .history(account: account.reference, peer: peer, messages))
+            return CommandResult(output: .history(account: account.reference, peer: peer, messages))
         }
         do {
             let messages = try await session.history(peer: peer, limit: limit)
-            return CommandResult(command: "history", output: .history(account: account.reference, peer: peer, messages))
+            return CommandResult(output: .history(account: account.reference, peer: peer, messages))
         } catch {
             throw ShellError("\(account.reference): \(error)")
         }
@@ -59,17 +59,17 @@ extension CommandExecutor {
 
     func log(_ reference: AccountReference?, limit: Int) async throws(ShellError) -> CommandResult {
         guard let reference else {
-            return CommandResult(command: "log", output: .journal(book.journal(limit: limit)))
+            return CommandResult(output: .journal(book.journal(limit: limit)))
         }
         let account = try context.account(reference)
         guard let session = await registry.session(account.reference) else {
             let path = try await databaseFile(of: account)
             let entries = try await Self.offPool(account) { try SessionDatabase.readConnectionLog(path: path, limit: limit) }
-            return CommandResult(command: "log", output: .connectionLog(account: account.reference, entries))
+            return CommandResult(output: .connectionLog(account: account.reference, entries))
         }
         do {
             let entries = try await session.connectionLog(limit: limit)
-            return CommandResult(command: "log", output: .connectionLog(account: account.reference, entries))
+            return CommandResult(output: .connectionLog(account: account.reference, entries))
         } catch {
             throw ShellError("\(account.reference): \(error)")
         }

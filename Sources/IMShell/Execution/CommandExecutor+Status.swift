@@ -6,7 +6,7 @@ extension CommandExecutor {
         let profile = if let name { try context.profile(named: name) } else { try context.activeOrFail() }
         var rows: [AccountStatus] = []
         for account in profile.accounts { rows.append(await status(of: account, detailed: false)) }
-        return CommandResult(command: "accounts", output: .accounts(profile: profile.name, rows))
+        return CommandResult(output: .accounts(profile: profile.name, rows))
     }
 
     func status(_ reference: AccountReference?) async throws(ShellError) -> CommandResult {
@@ -14,7 +14,7 @@ extension CommandExecutor {
         await registry.flushEvents()
         if let reference {
             let account = try context.account(reference)
-            return CommandResult(command: "status", output: .status([await status(of: account, detailed: true)], detailed: true))
+            return CommandResult(output: .status([await status(of: account, detailed: true)], detailed: true))
         }
         var accounts = (try? context.activeOrFail())?.accounts ?? []
         let shown = Set(accounts.map(\.reference))
@@ -23,7 +23,7 @@ extension CommandExecutor {
         }
         var rows: [AccountStatus] = []
         for account in accounts { rows.append(await status(of: account, detailed: false)) }
-        return CommandResult(command: "status", output: .status(rows, detailed: false))
+        return CommandResult(output: .status(rows, detailed: false))
     }
 
     /// The account's row: one snapshot from the book, never fields read at different moments.
@@ -53,6 +53,6 @@ extension CommandExecutor {
             let snapshot = await session.snapshot()
             return AccountOutcome(account: account.reference, ok: true, status: snapshot.status, userID: snapshot.userID)
         }
-        return .outcomes("net", outcomes)
+        return .outcomes(outcomes)
     }
 }

@@ -25,7 +25,7 @@ extension CommandExecutor {
             if let failure = PrivateFile.write(text(), to: file) { throw ShellError(failure) }
             written.append(file)
         }
-        return CommandResult(command: "timeline", output: .timeline(timeline, written: written))
+        return CommandResult(output: .timeline(timeline, written: written))
     }
 
     /// The log of the file `reference`'s session has open, by path; empty without a session.

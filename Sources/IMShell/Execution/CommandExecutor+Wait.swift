@@ -50,7 +50,7 @@ extension CommandExecutor {
                 account: account.reference, ok: done, status: status, code: done ? nil : book.lastChange(of: account.reference)?.code,
                 message: done ? nil : "\(why), not \(state.name) (\(state.rawValue))")
         }
-        return .outcomes("wait", outcomes)
+        return .outcomes(outcomes)
     }
 
     /// How the account's session ended, when it stopped for good (no retry will come).

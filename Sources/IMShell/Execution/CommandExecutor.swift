@@ -33,9 +33,11 @@ public final class CommandExecutor: Sendable {
 
     /// Runs one command. `quit` does nothing here: the front end ends and calls `shutdown`.
     public func execute(_ command: ShellCommand) async -> CommandResult {
-        let result: CommandResult
+        var result: CommandResult
         do throws(ShellError) {
             result = try await run(command)
+            // Named here, from the command's table entry, rather than by each command's code.
+            result.command = command.name
         } catch {
             result = .failure(command.name, error.message, profileError: error.isProfileError)
         }
@@ -52,19 +54,19 @@ public final class CommandExecutor: Sendable {
         return await registry.shutdown()
     }
 
+    /// The command's result, which `execute` names.
     private func run(_ command: ShellCommand) async throws(ShellError) -> CommandResult {
-        let name = command.name
         switch command {
         case .help(let topic):
-            return CommandResult(command: name, output: .help(topic.flatMap(CommandCatalog.named)))
+            return CommandResult(output: .help(topic.flatMap(CommandCatalog.named)))
         case .profiles:
             var report = context.report()
             report.notes += serverNotes
-            return CommandResult(command: name, output: .profiles(report))
+            return CommandResult(output: .profiles(report))
         case .use(let profile):
             _ = try context.profile(named: profile)
             context.setActiveProfile(profile)
-            return CommandResult(command: name, output: .activeProfile(profile))
+            return CommandResult(output: .activeProfile(profile))
         case .accounts(let profile):
             return try await listAccounts(profile)
         case let .connect(selection, timeout, kickEnable, wait):
@@ -72,28 +74,28 @@ public final class CommandExecutor: Sendable {
         case let .disconnect(selection, disablePush):
             return try await disconnect(selection, disablePush: disablePush)
         case .kick(let account):
-            return try await admin(name, account, done: "kicked: every device of the user is disconnected") { client, user throws(ServerAPIError) in
+            return try await admin(account, done: "kicked: every device of the user is disconnected") { client, user throws(ServerAPIError) in
                 try await client.kick(userIDs: [user])
             }
         case let .block(account, minutes):
-            return try await admin(name, account, done: "blocked for \(minutes) min") { client, user throws(ServerAPIError) in
+            return try await admin(account, done: "blocked for \(minutes) min") { client, user throws(ServerAPIError) in
                 try await client.block(userIDs: [user], minutes: minutes)
             }
         case .unblock(let account):
-            return try await admin(name, account, done: "unblocked") { client, user throws(ServerAPIError) in
+            return try await admin(account, done: "unblocked") { client, user throws(ServerAPIError) in
                 try await client.unblock(userIDs: [user])
             }
         case .expireToken(let account):
             let now = WallClock.milliseconds()
-            return try await admin(name, account, done: "tokens issued until now no longer log in") { client, user throws(ServerAPIError) in
+            return try await admin(account, done: "tokens issued until now no longer log in") { client, user throws(ServerAPIError) in
                 try await client.expireTokens(userIDs: [user], before: now)
             }
         case .deactivate(let account):
-            return try await admin(name, account, done: "deactivated: its devices are disconnected (userAbandon)") { client, user throws(ServerAPIError) in
+            return try await admin(account, done: "deactivated: its devices are disconnected (userAbandon)") { client, user throws(ServerAPIError) in
                 try await client.deactivate(userIDs: [user])
             }
         case .reactivate(let account):
-            return try await admin(name, account, done: "reactivated") { client, user throws(ServerAPIError) in
+            return try await admin(account, done: "reactivated") { client, user throws(ServerAPIError) in
                 try await client.reactivate(userIDs: [user])
             }
         case .status(let account):
@@ -110,9 +112,9 @@ public final class CommandExecutor: Sendable {
             return try await net(selection, event)
         case let .background(selection, grace):
             let duration = grace.map(OptionValue.duration(seconds:))
-            return try await eachSession(name, selection) { session in await session.enterBackground(grace: duration) }
+            return try await eachSession(selection) { session in await session.enterBackground(grace: duration) }
         case .foreground(let selection):
-            return try await eachSession(name, selection) { session in await session.enterForeground() }
+            return try await eachSession(selection) { session in await session.enterForeground() }
         case let .wait(selection, state, timeout):
             return try await wait(selection, for: state, timeout: timeout)
         case let .expect(account, expectation):
@@ -126,16 +128,16 @@ public final class CommandExecutor: Sendable {
         case .require(let requirement):
             return try require(requirement)
         case .skip(let reason):
-            return CommandResult(command: name, output: .skipped(reason: reason))
+            return CommandResult(output: .skipped(reason: reason))
         case .sleep(let seconds):
             do {
                 try await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
             } catch {
-                return .failure(name, "interrupted")
+                return CommandResult(.failed("interrupted"))
             }
-            return CommandResult(command: name, output: .slept(seconds: seconds))
+            return CommandResult(output: .slept(seconds: seconds))
         case .quit:
-            return CommandResult(command: name)
+            return CommandResult()
         }
     }
 
@@ -192,7 +194,7 @@ public final class CommandExecutor: Sendable {
     }
 
     private func eachSession(
-        _ name: String, _ selection: AccountSelection, _ body: @escaping @Sendable (Session) async -> Void
+        _ selection: AccountSelection, _ body: @escaping @Sendable (Session) async -> Void
     ) async throws(ShellError) -> CommandResult {
         let accounts = try await accounts(selection, sessionsOnly: true)
         let outcomes = await forEach(accounts) { [self] account in
@@ -200,6 +202,6 @@ public final class CommandExecutor: Sendable {
             await body(session)
             return AccountOutcome(account: account.reference, ok: true, status: await session.status, userID: await session.userID)
         }
-        return .outcomes(name, outcomes)
+        return .outcomes(outcomes)
     }
 }

@@ -14,9 +14,13 @@ public struct ExitStatus: Sendable, Equatable {
     }
 
     public mutating func record(_ result: CommandResult) {
-        if result.isUsageError { sawUsageError = true }
-        if result.isProfileError { sawProfileError = true }
-        if !result.ok { sawFailure = true }
+        switch result.outcome {
+        case .ok: return
+        case .failed: break
+        case .usageError: sawUsageError = true
+        case .profileError: sawProfileError = true
+        }
+        sawFailure = true
     }
 
     /// 2 after a usage error, else 3 after a profile error, else 1 after a failure, else 0.

@@ -8,25 +8,21 @@ import Glibc
 
 /// The imsh program: options, profiles, then the REPL or a script.
 public enum Imsh {
-    /// A command of its own that a first argument selects (`imsh bench ...`): it gets the
-    /// arguments after its name and returns the exit status. The executable supplies them, so
-    /// that modules built on this one (IMBench) can be reached from imsh.
-    public typealias Subcommand = @Sendable (_ arguments: [String]) async -> Int32
-
     /// Runs imsh with `arguments` (without the program name); returns the exit status.
     ///
     /// Every mode starts by raising the open-file soft limit to the hard limit: each session
-    /// holds a socket, and its database file while in use. A first argument naming one of `subcommands` hands the
-    /// rest of the line to it.
-    public static func main(arguments: [String], subcommands: [String: Subcommand] = [:]) async -> Int32 {
+    /// holds a socket, and its database file while in use. A first argument naming one of the
+    /// `table`'s subcommands hands the rest of the line to it; `--help` prints the table's usage.
+    /// The executable supplies the table, so that modules built on this one (IMBench) are in it.
+    public static func main(arguments: [String], table: CommandTable) async -> Int32 {
         _ = try? ProcessLimits.raiseOpenFileLimit()
-        if let name = arguments.first, let subcommand = subcommands[name] {
-            return await subcommand(Array(arguments.dropFirst()))
+        if let (subcommand, rest) = table.selected(by: arguments) {
+            return await subcommand.run(rest)
         }
         let parsed: ParsedArguments
         let options: ShellOptions
         do throws(UsageError) {
-            guard let arguments = try CommandLineTool.parseOrAnswer(ShellOptions.spec, arguments, version: "imsh \(ShellOptions.spec.version)\n") else {
+            guard let arguments = try CommandLineTool.parseOrAnswer(table.spec, arguments, version: "imsh \(ShellOptions.spec.version)\n") else {
                 return ExitStatus.success
             }
             parsed = arguments

@@ -19,14 +19,13 @@ public struct ShellOptions: Sendable, Equatable {
 
     public init() {}
 
+    /// imsh's own options and usage; its command table (imsh's main.swift) adds the subcommands' lines.
     public static let spec = CommandSpec(
         name: "imsh",
         version: imshVersion,
         summary: "drive many instant-messaging accounts at once over MQTT 5",
         usage: [
             "[options]", "[options] -c 'COMMAND; COMMAND...'", "[options] SCRIPT",
-            "test [options] PATH... (see 'imsh test --help')",
-            "bench connect|messages|reconnect|login|shell|server|chaos [options] (see 'imsh bench --help')",
         ],
         options: [
             OptionSpec("--profiles", value: "DIR", help: "read profiles from DIR (else $IMSH_PROFILES, ./profiles, ~/.config/imsh/profiles)"),

@@ -1,7 +1,8 @@
 /// Every shell command, declared once, in the order `help` lists them: the parser,
-/// completion, `help` and the man page test all read this table.
+/// completion, `help` and the man page test all read this table, and the executor names each
+/// result after its entry (`ShellCommand.definition`). A command's name is written nowhere else.
 public enum CommandCatalog {
-    public static let all: [CommandDefinition] = shell + sessions + admin + accounts + faults + script
+    public static let all: [CommandDefinition] = shellCommands + sessionCommands + adminCommands + accountCommands + faultCommands + scriptCommands
 
     /// The command called `name` (or one of its aliases).
     public static func named(_ name: String) -> CommandDefinition? {

@@ -8,7 +8,7 @@ extension CommandParser {
         let arguments = try input.arguments()
         let usage = "expect ACCOUNT [no] message [from USER] [TEXT|--match REGEX] | [stays] STATE | retries W,W... | database recreated (see 'help expect')"
         guard arguments.positionals.count >= 2 else { throw CommandSyntaxError("expect: missing arguments; usage: \(usage)") }
-        let account = try reference(arguments.positionals[0], command: "expect")
+        let account = try reference(arguments.positionals[0], command: input.command)
         var words = arguments.positionals.dropFirst()
         let negative = words.first == "no" || words.first == "stays"
         let form = negative ? words.removeFirst() : ""
@@ -62,7 +62,7 @@ extension CommandParser {
             return .expect(account, Expectation(.stays(state), seconds: holding))
         }
         let code = try arguments.integer("--code", in: 1...99_999).map(ConnectErrorCode.init(rawValue:))
-        let by = try arguments.values["--by"].map { (word) throws(CommandSyntaxError) in try reference(word, command: "expect --by") }
+        let by = try arguments.values["--by"].map { (word) throws(CommandSyntaxError) in try reference(word, command: "\(input.command) --by") }
         return .expect(account, Expectation(.status(state, code: code, by: by), seconds: within ?? Expectation.defaultWithin))
     }
 

@@ -40,11 +40,12 @@ public enum CommandParser {
     }
 
     /// `send ACCOUNT TO-USER TEXT...`: the words after TO-USER are the text, as typed.
-    static func parseSend(_ words: ArraySlice<String>) throws(CommandSyntaxError) -> ShellCommand {
+    static func parseSend(_ input: CommandInput) throws(CommandSyntaxError) -> ShellCommand {
+        let words = input.words
         guard words.count >= 3 else {
             throw CommandSyntaxError("send: missing arguments; usage: send ACCOUNT TO-USER TEXT (quote TEXT to keep its spaces)")
         }
-        let account = try reference(words[words.startIndex], command: "send")
+        let account = try reference(words[words.startIndex], command: input.command)
         let peer = words[words.startIndex + 1]
         let text = words.dropFirst(2).joined(separator: " ")
         guard !text.isEmpty else { throw CommandSyntaxError("send: the text is empty") }

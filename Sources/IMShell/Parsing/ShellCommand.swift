@@ -42,38 +42,41 @@ public enum ShellCommand: Equatable, Sendable {
     case sleep(seconds: Double)
     case quit
 
-    /// The command's name as typed, and as the `command` member of a JSON result.
-    public var name: String {
+    /// The table entry that parses the command: its name, help and options.
+    public var definition: CommandDefinition {
         switch self {
-        case .help: return "help"
-        case .profiles: return "profiles"
-        case .use: return "use"
-        case .accounts: return "accounts"
-        case .connect: return "connect"
-        case .disconnect: return "disconnect"
-        case .kick: return "kick"
-        case .block: return "block"
-        case .unblock: return "unblock"
-        case .expireToken: return "expire-token"
-        case .deactivate: return "deactivate"
-        case .reactivate: return "reactivate"
-        case .status: return "status"
-        case .send: return "send"
-        case .history: return "history"
-        case .net: return "net"
-        case .background: return "background"
-        case .foreground: return "foreground"
-        case .log: return "log"
-        case .timeline: return "timeline"
-        case .wait: return "wait"
-        case .expect: return "expect"
-        case .server: return "server"
-        case .link: return "link"
-        case .damageDatabase: return "database"
-        case .require: return "require"
-        case .skip: return "skip"
-        case .sleep: return "sleep"
-        case .quit: return "quit"
+        case .help: CommandCatalog.help
+        case .profiles: CommandCatalog.profiles
+        case .use: CommandCatalog.use
+        case .accounts: CommandCatalog.accounts
+        case .connect: CommandCatalog.connect
+        case .disconnect: CommandCatalog.disconnect
+        case .kick: CommandCatalog.kick
+        case .block: CommandCatalog.block
+        case .unblock: CommandCatalog.unblock
+        case .expireToken: CommandCatalog.expireToken
+        case .deactivate: CommandCatalog.deactivate
+        case .reactivate: CommandCatalog.reactivate
+        case .status: CommandCatalog.status
+        case .send: CommandCatalog.send
+        case .history: CommandCatalog.history
+        case .net: CommandCatalog.net
+        case .background: CommandCatalog.background
+        case .foreground: CommandCatalog.foreground
+        case .log: CommandCatalog.log
+        case .timeline: CommandCatalog.timeline
+        case .wait: CommandCatalog.wait
+        case .expect: CommandCatalog.expect
+        case .server: CommandCatalog.server
+        case .link: CommandCatalog.link
+        case .damageDatabase: CommandCatalog.database
+        case .require: CommandCatalog.require
+        case .skip: CommandCatalog.skip
+        case .sleep: CommandCatalog.sleep
+        case .quit: CommandCatalog.quit
         }
     }
+
+    /// The command's name as typed, and as the `command` member of a JSON result.
+    public var name: String { definition.name }
 }

@@ -27,8 +27,11 @@ public struct JSONRenderer: Sendable {
     func object(_ result: CommandResult) -> JSONValue {
         var members: [(String, JSONValue)] = [("type", "result"), ("command", .string(result.command)), ("ok", .bool(result.ok))]
         if let error = result.error { members.append(("error", .string(error))) }
-        if result.isUsageError { members.append(("usage", true)) }
-        if result.isProfileError { members.append(("profileError", true)) }
+        switch result.outcome {
+        case .usageError: members.append(("usage", true))
+        case .profileError: members.append(("profileError", true))
+        case .ok, .failed: break
+        }
         if let location = result.location { members.append(("location", .string(location))) }
         if let failedAt = result.failedAt { members.append(("at", .integer(failedAt))) }
         members += body(result.output)

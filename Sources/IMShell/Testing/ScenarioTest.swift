@@ -9,10 +9,10 @@ import Glibc
 /// `imsh test PATH...`: runs scenario scripts, each as its own imsh (see `ScenarioProcess`),
 /// `--jobs` at a time, and reports one line per scenario and `N passed, N failed`.
 public enum ScenarioTest {
-    /// `imsh test` and its options, for shell completion.
-    public static var completionTree: CompletionTree {
-        CompletionTree(TestOptions.spec, arguments: .files)
-    }
+    /// `imsh test` in imsh's command table; its arguments complete to files.
+    public static let subcommand = Subcommand(
+        TestOptions.spec, synopsis: "[options] PATH...", completion: CompletionTree(TestOptions.spec, arguments: .files),
+        run: { await main(arguments: $0) })
 
     /// Runs `imsh test` with the arguments after `test`; returns the exit status.
     public static func main(arguments: [String]) async -> Int32 {
