@@ -1,10 +1,12 @@
 import IMEngine
 import Synchronization
 
-/// Which sessions are connected, from their status changes, and when each connected.
+/// Which sessions are connected, from their status changes, when each connected, and how long
+/// each was away (from leaving `connected` to being `connected` again).
 ///
 /// Fed by the engine's event hub, read by a task of its own: every update is quick (one lock,
-/// one flag, one instant), so the instants trail the sessions by a queue hop, not a poll.
+/// one flag, one instant), and the instants are the hub's (`SessionEvent.at`), so they do not
+/// trail the sessions by the reader's queue.
 final class ConnectionWatch: Sendable {
     struct State: Sendable {
         var connected: [Bool]
@@ -13,6 +15,10 @@ final class ConnectionWatch: Sendable {
         var dropped: Set<Int> = []
         /// When sessions connected since `start`, in the order seen.
         var connections: [ContinuousClock.Instant] = []
+        /// When each session left `connected`; nil while it is connected.
+        var left: [ContinuousClock.Instant?]
+        /// Each absence that ended since `start`: from leaving `connected` to `connected` again.
+        var away: [Duration] = []
     }
 
     private let state: Mutex<State>
@@ -20,12 +26,12 @@ final class ConnectionWatch: Sendable {
 
     /// A watch over `sessions` sessions that are all connected now.
     init(connectedSessions sessions: Int) {
-        state = Mutex(State(connected: Array(repeating: true, count: sessions), count: sessions))
+        state = Mutex(State(
+            connected: Array(repeating: true, count: sessions), count: sessions, left: Array(repeating: nil, count: sessions)))
     }
 
-    /// Session `index` reported `status`.
-    func changed(_ index: Int, to status: ConnectionStatus) {
-        let now = ContinuousClock.now
+    /// Session `index` reported `status` at `now`.
+    func changed(_ index: Int, to status: ConnectionStatus, at now: ContinuousClock.Instant = .now) {
         state.withLock { state in
             let isConnected = status == .connected
             guard state.connected[index] != isConnected else { return }
@@ -33,8 +39,11 @@ final class ConnectionWatch: Sendable {
             state.count += isConnected ? 1 : -1
             if isConnected {
                 state.connections.append(now)
+                if let left = state.left[index] { state.away.append(now - left) }
+                state.left[index] = nil
             } else {
                 state.dropped.insert(index)
+                state.left[index] = now
             }
         }
     }
@@ -51,7 +60,7 @@ final class ConnectionWatch: Sendable {
         Task { [self] in
             while let event = await subscription.next() {
                 guard case .status(let change) = event.kind, let index = indexes[event.session] else { continue }
-                changed(index, to: change.status)
+                changed(index, to: change.status, at: event.at)
             }
         }
     }

@@ -43,9 +43,9 @@ extension MessagesBench {
         try await Self.requireAll(recorder.snapshot, of: fleet)
         await fleet.settle()
         let start = try await worker.ready(share)
-        let (ledger, stored, _) = await exchange(in: fleet, accounts: accounts, start: start, progress: ProgressLine(mode: .silent))
+        let (ledger, stored, _, away) = await exchange(in: fleet, accounts: accounts, start: start, progress: ProgressLine(mode: .silent))
         await WorkerChannel.measured()
         await fleet.shutdown()
-        return MessagesOutcome(share: share, pid: getpid(), ledger: ledger, stored: stored, start: start)
+        return MessagesOutcome(share: share, pid: getpid(), ledger: ledger, stored: stored, away: away, start: start)
     }
 }

@@ -21,23 +21,24 @@ struct MessagesBench: BenchCommand {
             OptionSpec("--profiles", value: "DIR", help: "where profiles are (else $IMSH_PROFILES, ./profiles, ~/.config/imsh/profiles)"),
         ] + WorkerOptions.options + CommonOptions.appOptions,
         epilogue: """
-            Connects the 2N sessions and waits until their databases wrote what connecting left
-            (the connection log), then each sender sends at R/N messages a second, each send
-            on its schedule (those due within a millisecond together) whether or not the one
-            before returned. A message
-            counts as acknowledged on the server's PUBACK (stored by the server) and as received
-            once the receiver's session stored it in its database. After sending, the bench waits
-            for the rest while they keep coming (until none came for \(Int(drainGrace / .seconds(1))) s, or
+            Connects the 2N sessions and waits until their databases wrote what connecting left (the
+            connection log), then each sender sends at R/N messages a second, each send on its
+            schedule (those due within a millisecond together) whether or not the one before
+            returned. A message counts as acknowledged on the server's PUBACK (stored by the server)
+            and as received once the receiver's session stored it in its database. After sending,
+            the bench waits for the rest while they keep coming (until none came for \(Int(drainGrace / .seconds(1))) s, or
             --timeout), then reports: sent, acknowledged, received, lost (acknowledged but never
             received), duplicated (one message stored twice in a receiver's database, or delivered
-            twice), throughput (received per second, first send to last receipt) and latency
-            p50/p90/p99/max. With --server URL,URL,... pair i (sender and receiver) uses server
-            i mod count. With --workers N each worker process sends over a contiguous share of the
-            pairs from one common start; the report is computed over all messages. Without
-            workers it also gives the CPU time and context switches per message received that
-            sending and draining cost this process (the sessions and the bench's own scheduling;
-            the server too when embedded), with its session engine's event loops' share, and a
-            spawned imserver.
+            twice), throughput (received per second, first send to last receipt), latency
+            p50/p90/p99/max, and how long sessions were away while sending and draining (a server
+            restarted under the load): each interruption from a session leaving connected to its
+            being connected again, their count, median and max. With --server URL,URL,... pair i
+            (sender and receiver) uses server i mod count. With --workers N each worker process
+            sends over a contiguous share of the pairs from one common start; the report is computed
+            over all messages. Without workers it also gives the CPU time and context switches per
+            message received that sending and draining cost this process (the sessions and the
+            bench's own scheduling; the server too when embedded), with its session engine's event
+            loops' share, and a spawned imserver.
 
             exit status: 0 every message acknowledged and received once, 1 otherwise, 2 usage error
             """)
@@ -88,7 +89,7 @@ struct MessagesBench: BenchCommand {
             await stage.progress.during("settle", status: { "the databases write what connecting left" }) { await fleet.settle() }
             let placement = await stage.server.placement
             var report = MessagesReport(pairs: pairs, rate: rate, duration: duration, placement: placement)
-            (report.ledger, report.stored, report.usage) = await exchange(
+            (report.ledger, report.stored, report.usage, report.away) = await exchange(
                 in: fleet, accounts: accounts, start: .now, progress: stage.progress, placement: placement)
             await fleet.shutdown()
             return report
@@ -105,11 +106,12 @@ struct MessagesBench: BenchCommand {
 
     /// Sends from the fleet's first half (senders) to its second (their receivers) from `start`,
     /// drains, and reads the receivers' databases back; what sending and draining cost this
-    /// process and a spawned server is measured around them.
+    /// process and a spawned server is measured around them, and how long sessions were away
+    /// (a server restarted under the load) is watched over them.
     func exchange(
         in fleet: SessionFleet, accounts: [BenchAccount], start: ContinuousClock.Instant, progress: ProgressLine,
         placement: ServerPlacement = .external
-    ) async -> (MessageLedger.State, StoredCopies, MessagesUsage) {
+    ) async -> (MessageLedger.State, StoredCopies, MessagesUsage, AwayTimes) {
         let count = accounts.count / 2
         let senders = Array(fleet.sessions.prefix(count)), receivers = Array(fleet.sessions.suffix(count))
         let ledger = MessageLedger()
@@ -117,12 +119,15 @@ struct MessagesBench: BenchCommand {
         let serverPID: pid_t? = if case .spawned(let pid) = placement { pid } else { nil }
         let loops = SessionEngine.eventLoopName + "-"
         let clientBefore = ProcessUsage.of(pid: getpid(), threadPrefix: loops), serverBefore = serverPID.flatMap { ProcessUsage.of(pid: $0) }
+        let watch = ConnectionWatch(connectedSessions: fleet.sessions.count)
+        watch.watch(fleet.sessions, on: fleet.engine.hub)
         await progress.during("send", status: { ledger.progress }) {
             await send(from: senders, to: accounts.suffix(count).map { $0.userID ?? "" }, start: start, ledger: ledger)
         }
         await progress.during("drain", status: { ledger.progress }) {
             await drain(ledger)
         }
+        watch.stop()
         var usage = MessagesUsage(serverInProcess: placement.isInProcess)
         if let clientBefore { usage.client = ProcessUsage.of(pid: getpid(), threadPrefix: loops)?.since(clientBefore) }
         if let serverPID, let serverBefore { usage.server = ProcessUsage.of(pid: serverPID)?.since(serverBefore) }
@@ -130,7 +135,7 @@ struct MessagesBench: BenchCommand {
             await StoredCopies.count(in: receivers, from: accounts.prefix(count).map { $0.userID ?? "" })
         }
         listener.cancel()
-        return (ledger.snapshot, stored, usage)
+        return (ledger.snapshot, stored, usage, AwayTimes(watch.snapshot))
     }
 
     /// Reads every receiver's stored messages and every sender's PUBACK reports from the

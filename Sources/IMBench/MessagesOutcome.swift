@@ -2,7 +2,8 @@ import IMJSON
 
 /// What one worker process of `imsh bench messages --workers N` measured, raw: its ledger (every
 /// latency, every acknowledged and received message id) and what its receivers stored, so that
-/// the parent computes lost, duplicated and the percentiles over all pairs.
+/// the parent computes lost, duplicated and the percentiles over all pairs; and each time its
+/// sessions were away.
 ///
 /// Times are nanoseconds from the common start, on the machine's CLOCK_MONOTONIC.
 struct MessagesOutcome: BenchReport {
@@ -10,6 +11,7 @@ struct MessagesOutcome: BenchReport {
     var pid: Int32
     var ledger: MessageLedger.State
     var stored: StoredCopies
+    var away: AwayTimes
     /// The instant the times count from, in the process that holds this outcome.
     var start: ContinuousClock.Instant
 
@@ -17,11 +19,14 @@ struct MessagesOutcome: BenchReport {
     var lines: [String] { [json.jsonText] }
     var figures: BenchFigures { BenchFigures() }
 
-    init(share: WorkerShare, pid: Int32, ledger: MessageLedger.State, stored: StoredCopies, start: ContinuousClock.Instant) {
+    init(
+        share: WorkerShare, pid: Int32, ledger: MessageLedger.State, stored: StoredCopies, away: AwayTimes, start: ContinuousClock.Instant
+    ) {
         self.share = share
         self.pid = pid
         self.ledger = ledger
         self.stored = stored
+        self.away = away
         self.start = start
     }
 
@@ -43,6 +48,8 @@ struct MessagesOutcome: BenchReport {
             ("firstSendNs", since(ledger.firstSend)), ("lastSendNs", since(ledger.lastSend)), ("lastReceiveNs", since(ledger.lastReceive)),
             ("storedRows", .integer(Int64(stored.rows))), ("storedDuplicates", .integer(Int64(stored.duplicates))),
             ("unreadable", .array(stored.unreadable.map { .string($0) })),
+            ("awayNs", .array(away.durations.map { .integer(WorkerOutcome.nanoseconds($0)) })),
+            ("awaySessions", .integer(Int64(away.sessions))), ("stillAway", .integer(Int64(away.stillAway))),
         ]))
     }
 
@@ -79,6 +86,9 @@ struct MessagesOutcome: BenchReport {
         ledger.lastReceive = instant("lastReceiveNs")
         let stored = StoredCopies(
             rows: integer("storedRows"), duplicates: integer("storedDuplicates"), unreadable: list("unreadable").compactMap(\.stringValue))
-        self.init(share: share, pid: Int32(truncatingIfNeeded: pid), ledger: ledger, stored: stored, start: start)
+        let away = AwayTimes(
+            durations: list("awayNs").compactMap(\.integerValue).map { .nanoseconds($0) }, sessions: integer("awaySessions"),
+            stillAway: integer("stillAway"))
+        self.init(share: share, pid: Int32(truncatingIfNeeded: pid), ledger: ledger, stored: stored, away: away, start: start)
     }
 }

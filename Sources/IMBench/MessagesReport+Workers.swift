@@ -32,6 +32,7 @@ extension MessagesReport {
             stored.rows += outcome.stored.rows
             stored.duplicates += outcome.stored.duplicates
             stored.unreadable += outcome.stored.unreadable
+            away.merge(outcome.away)
             workers.append(Worker(share: outcome.share, pid: outcome.pid, sent: one.sent, received: one.received))
         }
         // The per-second pictures want the latencies in the order they were measured.

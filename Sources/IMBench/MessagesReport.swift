@@ -10,6 +10,8 @@ struct MessagesReport: BenchReport {
     var stored = StoredCopies()
     /// CPU and context switches of sending and draining; not measured with workers.
     var usage = MessagesUsage()
+    /// How long sessions were away while sending and draining.
+    var away = AwayTimes()
     /// The worker processes of a `--workers` run; empty: the sessions ran in this process.
     var workers: [Worker] = []
 
@@ -73,7 +75,7 @@ struct MessagesReport: BenchReport {
             "lost": .integer(Int64(lost)), "duplicated": .integer(Int64(duplicated)),
             "sendRate": sendSpan.map { .double(Units.rate(ledger.sent, over: $0)) } ?? .null,
             "throughput": span.map { .double(Units.rate(ledger.received, over: $0)) } ?? .null,
-            "latency": latency?.json ?? .null, "usage": workers.isEmpty ? usage.json(messages: ledger.received) : .null,
+            "latency": latency?.json ?? .null, "away": away.json, "usage": workers.isEmpty ? usage.json(messages: ledger.received) : .null,
             "workers": workers.isEmpty ? .null : workersJSON, "figures": figures.json,
         ]
     }
@@ -89,6 +91,7 @@ struct MessagesReport: BenchReport {
             "duplicated   \(duplicated)",
         ]
         if let latency { lines.append("latency      \(latency.text)") }
+        lines.append(away.line)
         if workers.isEmpty, let line = usage.line(messages: ledger.received) { lines.append(line) }
         for (reason, count) in ledger.sendErrors.sorted(by: { $0.key < $1.key }) { lines.append("send error   \(reason): \(count)") }
         for (reason, count) in ledger.refused.sorted(by: { $0.key < $1.key }) { lines.append("refused      \(reason): \(count)") }

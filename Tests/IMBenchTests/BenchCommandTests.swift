@@ -109,6 +109,8 @@ struct BenchCommandTests {
         #expect(result.int("lost") == 0 && result.int("duplicated") == 0 && result.int("unanswered") == 0)
         #expect((result.number("throughput") ?? 0) > 0)
         expectOrderedLatency(result, count: 200)
+        // No session left connected while sending.
+        #expect(result.object("away")?.int("interruptions") == 0 && result.object("away")?["medianMs"] == .null)
         // What sending cost: this process always; a spawned server apart, an embedded one inside.
         let usage = try #require(result.object("usage"))
         #expect((usage.object("client")?.number("cpuMicrosecondsPerMessage") ?? 0) > 0)

@@ -76,6 +76,7 @@ struct BenchWorkersTests {
         #expect(result.int("sent") == 100 && result.int("acknowledged") == 100 && result.int("received") == 100)
         #expect(result.int("storedAtReceivers") == 100 && result.int("lost") == 0 && result.int("duplicated") == 0)
         #expect(result.object("latency")?.int("count") == 100)
+        #expect(result.object("away")?.int("interruptions") == 0)
         let workers = result.objects("workers")
         #expect(workers.map { $0.string("worker") } == ["1/2", "2/2"])
         #expect(workers.map { $0.int("sent") } == [60, 40] && workers.map { $0.int("received") } == [60, 40])
