@@ -42,8 +42,7 @@ extension Session {
         guard !token.isEmpty, token.utf8.count <= TokenClaims.maxTokenLength else {
             throw .invalidParameter("the token is empty or longer than \(TokenClaims.maxTokenLength) bytes")
         }
-        self.token = token
-        needsFreshToken = false
+        self.token.replace(with: token)
     }
 
     /// Disconnects on purpose: no more attempts, status signOut.
@@ -111,8 +110,7 @@ extension Session {
             return nil
         }
         self.call = call
-        tokenRefreshed = false
-        needsFreshToken = false
+        token.settle()
         isPreparing = true
         publish(.started)
         return runtime
@@ -126,11 +124,11 @@ extension Session {
         isPreparing = false
         guard let prepared, self.call === call else { return }
         if let token = prepared.token {
-            self.token = token
+            self.token.replace(with: token)
         } else {
             // The source did not answer: the first attempt asks it again, and a source that stays
             // silent is retried on the schedule like an unreachable server.
-            needsFreshToken = true
+            token.expire()
             statusDetail = prepared.unavailable
             lastRetryableFailure = prepared.unavailable
         }
@@ -155,7 +153,7 @@ extension Session {
     /// Gets the token, names and opens the database; nil after ending the call.
     private func prepare(_ call: ConnectCall, runtime: EngineRuntime, started: Duration) async -> Prepared? {
         var prepared = Prepared()
-        if let known = self.token ?? parameters.token {
+        if let known = token.known ?? parameters.token {
             prepared.token = known
         } else if let source = parameters.tokenSource, let loop {
             do {

@@ -15,7 +15,7 @@ extension Session {
             link.connection, receiveMaximum: connack.properties.receiveMaximum.map(Int.init) ?? Int(UInt16.max),
             maximumPacketSize: connack.properties.maximumPacketSize.map(Int.init))
         serverUserID = connack.properties.userProperty(IMUserProperty.userID) ?? localUserID
-        tokenRefreshed = false
+        token.settle()
         if established.viaRedirect { preferredServer = established.server }
 
         statusDetail = "connected to \(established.server)" + (connack.sessionPresent ? ", session resumed" : "")

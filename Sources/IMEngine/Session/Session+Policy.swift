@@ -65,7 +65,7 @@ extension Session {
     private func open(_ generation: UInt64, isReconnection: Bool) {
         attempt.take()?.task.cancel()
         guard let runtime, let loop else { return }
-        let source = needsFreshToken ? parameters.tokenSource : nil
+        let source = token.needsFresh ? parameters.tokenSource : nil
         guard localUserID != nil || source != nil else { return }
         let configuration = runtime.configuration
         var servers = parameters.servers ?? configuration.servers
@@ -83,19 +83,18 @@ extension Session {
                     fresh = try await TokenFetcher.fetch(source, timeout: fetchTimeout, loop: loop)
                 } catch {
                     guard let termination = error.condition.termination(detail: "\(error)") else {
-                        self.attemptFinished(generation, .failed(.retryable("\(error)"), unreachable: false), freshToken: nil)
+                        self.attemptFinished(generation, .failed(.retryable("\(error)"), unreachable: false))
                         return
                     }
                     // The source answered: no second fetch for this refusal.
-                    self.tokenRefreshed = true
-                    self.attemptFinished(generation, .failed(.terminal(termination), unreachable: false), freshToken: nil)
+                    self.attemptFinished(generation, .failed(.terminal(termination), unreachable: false), sourceAnswered: true)
                     return
                 }
             }
             guard let userID = await self.userIDForAttempt(freshToken: fresh, runtime: runtime, generation: generation) else { return }
             let connect = SessionPackets.connect(
                 appKey: configuration.appKey, deviceID: self.parameters.effectiveDeviceID(userID: userID),
-                token: fresh ?? self.token ?? "", parameters: self.parameters, isReconnection: isReconnection)
+                token: fresh ?? self.token.known ?? "", parameters: self.parameters, isReconnection: isReconnection)
             let outcome = await request.run(connect: Packet.connect(connect).encoded())
             self.attemptFinished(generation, outcome, freshToken: fresh)
         })
@@ -117,20 +116,21 @@ extension Session {
             } else {
                 SessionTermination(.unconnected, error.code, detail: error.description)
             }
-            if freshToken != nil { tokenRefreshed = true }
-            attemptFinished(generation, .failed(.terminal(termination), unreachable: false), freshToken: nil)
+            // The fresh token names no user: it was the refresh, and its refusal is final.
+            attemptFinished(generation, .failed(.terminal(termination), unreachable: false), sourceAnswered: freshToken != nil)
             return nil
         }
     }
 
-    private func attemptFinished(_ generation: UInt64, _ outcome: AttemptOutcome, freshToken: String?) {
+    /// Attempt `generation` ended with `outcome`, unless it was superseded. `freshToken` is what
+    /// its fetch from the token source brought; `sourceAnswered` says the source answered
+    /// with a refusal instead, which spends the refresh all the same.
+    private func attemptFinished(
+        _ generation: UInt64, _ outcome: AttemptOutcome, freshToken: String? = nil, sourceAnswered: Bool = false
+    ) {
         guard attempt?.generation == generation, !isClosed else { return outcome.abandon() }
         attempt = nil
-        if let freshToken {
-            token = freshToken
-            needsFreshToken = false
-            tokenRefreshed = true
-        }
+        if freshToken != nil || sourceAnswered { token.fetched(freshToken) }
         switch outcome {
         case .connected(let established):
             guard case .connecting = machine.phase, machine.generation == generation else { return established.abandon() }
@@ -148,8 +148,8 @@ extension Session {
     func fail(_ generation: UInt64, _ failure: SessionStateMachine.Failure) {
         switch failure {
         case .terminal(let termination):
-            if termination.status == .tokenIncorrect, parameters.tokenSource != nil, !tokenRefreshed {
-                needsFreshToken = true
+            if termination.status == .tokenIncorrect, parameters.tokenSource != nil, token.mayRefresh {
+                token.expire()
                 statusDetail = "\(termination.detail); fetching a fresh token"
                 let actions = machine.failed(generation: generation, .retryable(statusDetail), at: clock.epochMilliseconds)
                 // The status may not change (connecting stays connecting): say it all the same,

@@ -36,11 +36,8 @@ public actor Session {
     /// The user id the server named in CONNACK (`im-user-id`).
     var serverUserID: String?
 
-    var token: String?
-    /// The server refused the token: the next attempt fetches a fresh one first.
-    var needsFreshToken = false
-    /// A fresh token was fetched since the last connection: another refusal is final.
-    var tokenRefreshed = false
+    /// The token the attempts log in with, and whether the next one fetches a fresh one first.
+    var token = SessionToken.none
     /// Where the server sent us (0x9C/0x9D); tried first until it cannot be reached.
     var preferredServer: ServerAddress?
 
