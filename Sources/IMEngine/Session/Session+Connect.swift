@@ -53,7 +53,7 @@ extension Session {
     public func disconnect(disablePush: Bool = false) {
         // A closed session stays closed: signing out again would bring its state back.
         guard !isClosed else { return }
-        if isPreparing, let call = call.take() {
+        if machine.isPreparing, let call = call.take() {
             call.finish(.failure(.terminated(.signedOut)))
         }
         if let link {
@@ -66,7 +66,7 @@ extension Session {
     /// Disconnects if active, closes the database and leaves the engine; the session is done.
     public func close() async {
         guard !isClosed else { return }
-        if isActive || isPreparing { disconnect() }
+        if isActive || machine.isPreparing { disconnect() }
         _ = machine.close()
         for task in timers.values { task.cancel() }
         timers = [:]
@@ -87,8 +87,8 @@ extension Session {
             call.finish(.failure(.notConnected("the session is closed; make a new one")))
             return nil
         }
-        guard !isPreparing, !isActive else {
-            call.finish(.failure(.alreadyActive(isPreparing ? "connecting" : machine.phase.name)))
+        guard !machine.isPreparing, !isActive else {
+            call.finish(.failure(.alreadyActive(machine.isPreparing ? "connecting" : machine.phase.name)))
             return nil
         }
         do {
@@ -111,7 +111,6 @@ extension Session {
         }
         self.call = call
         token.settle()
-        isPreparing = true
         publish(.started)
         return runtime
     }
@@ -121,7 +120,8 @@ extension Session {
         // The engine's clock, virtual in tests: preparing takes none of a virtual timeout.
         let started = clock.now
         let prepared = await prepare(call, runtime: runtime, started: started)
-        isPreparing = false
+        // Over, whether or not the call still is (a disconnect ends it at once): a new one may start.
+        machine.preparationEnded()
         guard let prepared, self.call === call else { return }
         if let token = prepared.token {
             self.token.replace(with: token)

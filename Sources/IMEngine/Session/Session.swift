@@ -24,10 +24,6 @@ public actor Session {
 
     var machine: SessionStateMachine
     var call: ConnectCall?
-    /// A connect call's preparation (token, database) is still running. It may outlive the
-    /// `preparing` state (a disconnect ends the call at once): until it ends, a new connect is
-    /// refused, since two preparations would race for the database.
-    var isPreparing = false
 
     var database: SessionDatabase?
     var databasePath: String?
