@@ -72,7 +72,7 @@ extension Session {
         history.append(change)
         changeCount += 1
         if history.count > Self.historyLimit { history.removeFirst(history.count - Self.historyLimit) }
-        database?.appendLogLater(change)
+        local?.database.appendLogLater(change)
         publish(.status(change))
     }
 }

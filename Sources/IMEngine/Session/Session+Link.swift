@@ -11,10 +11,10 @@ extension Session {
             generation: generation, connection: established.connection, server: established.server,
             keepAlive: seconds > 0 ? .seconds(seconds) : nil, now: clock.now, connectedAt: clock.epochMilliseconds)
         self.link = link
-        outbox?.attach(
+        local?.outbox.attach(
             link.connection, receiveMaximum: connack.properties.receiveMaximum.map(Int.init) ?? Int(UInt16.max),
             maximumPacketSize: connack.properties.maximumPacketSize.map(Int.init))
-        serverUserID = connack.properties.userProperty(IMUserProperty.userID) ?? localUserID
+        serverUserID = connack.properties.userProperty(IMUserProperty.userID) ?? local?.userID
         token.settle()
         if established.viaRedirect { preferredServer = established.server }
 
@@ -23,12 +23,12 @@ extension Session {
             generation: generation, server: link.server, since: link.connectedAt, tls: link.connection.tlsSession))
         guard self.link === link else { return }
 
-        if !connack.sessionPresent || inboxSubscriptionRefused, let id = outbox?.reserveID() {
+        if !connack.sessionPresent || inboxSubscriptionRefused, let id = local?.outbox.reserveID() {
             link.subscribeID = id
             link.send(.subscribe(SessionPackets.subscribeInbox(packetID: id)), at: clock.now)
         }
         let frames = established.frames
-        let inbox = outbox.map { SessionInbox(outbox: $0, clock: clock, loop: link.connection.loop) }
+        let inbox = local.map { SessionInbox(outbox: $0.outbox, clock: clock, loop: link.connection.loop) }
         link.inbox = inbox
         link.reader = Task {
             if let inbox { await frames.tap(inbox) }
@@ -85,7 +85,7 @@ extension Session {
             break
         case .suback(let acknowledgement):
             if acknowledgement.packetIdentifier == link.subscribeID {
-                outbox?.releaseID(acknowledgement.packetIdentifier)
+                local?.outbox.releaseID(acknowledgement.packetIdentifier)
                 link.subscribeID = nil
                 inboxSubscribed(acknowledgement.reasonCodes.first ?? .unspecifiedError)
             }
@@ -153,8 +153,8 @@ extension Session {
     func tearDown(_ link: SessionLink, _ mode: CloseMode = .graceful) {
         link.close(mode)
         if self.link === link { self.link = nil }
-        outbox?.detach(link.connection)
-        if let id = link.subscribeID { outbox?.releaseID(id) }
+        local?.outbox.detach(link.connection)
+        if let id = link.subscribeID { local?.outbox.releaseID(id) }
     }
 
     /// Sends PINGREQ after `keepAlive` without traffic; no answer within half of it is a dead

@@ -66,7 +66,7 @@ extension Session {
         attempt.take()?.task.cancel()
         guard let runtime, let loop else { return }
         let source = token.needsFresh ? parameters.tokenSource : nil
-        guard localUserID != nil || source != nil else { return }
+        guard local != nil || source != nil else { return }
         let configuration = runtime.configuration
         var servers = parameters.servers ?? configuration.servers
         if let preferredServer { servers = [preferredServer] + servers.filter { $0 != preferredServer } }
@@ -104,7 +104,7 @@ extension Session {
     /// whose database is opened first. nil once the attempt is over (a token that names no
     /// user, a database that does not open, or the attempt superseded meanwhile).
     private func userIDForAttempt(freshToken: String?, runtime: EngineRuntime, generation: UInt64) async -> String? {
-        if let localUserID { return localUserID }
+        if let local { return local.userID }
         do throws(EngineError) {
             let userID = try Self.userID(namedBy: freshToken ?? "")
             try await openDatabase(userID: userID, reportingTo: call, runtime: runtime)
@@ -175,7 +175,7 @@ extension Session {
         if !isTerminal, !actions.isEmpty, !reportsStatus, machine.status == .connecting {
             // A failed attempt while connecting changes no status, so nothing is reported; the
             // log keeps it anyway, so that timelines can mark each attempt and its reason.
-            database?.appendLogLater(ConnectionLogEntry(
+            local?.database.appendLogLater(ConnectionLogEntry(
                 at: clock.epochMilliseconds, status: .connecting, code: nil, detail: "attempt failed: \(statusDetail)"))
         }
         perform(actions)

@@ -25,10 +25,8 @@ public actor Session {
     var machine: SessionStateMachine
     var call: ConnectCall?
 
-    var database: SessionDatabase?
-    var databasePath: String?
-    /// The user id the local database belongs to.
-    var localUserID: String?
+    /// The local database, from the connect call that opened it until the session closes.
+    var local: OpenDatabase?
     /// The user id the server named in CONNACK (`im-user-id`).
     var serverUserID: String?
 
@@ -40,8 +38,6 @@ public actor Session {
     var attempt: (generation: UInt64, task: Task<Void, Never>)?
     var link: SessionLink?
     var timers: [SessionStateMachine.TimerKind: Task<Void, Never>] = [:]
-    /// Stores, publishes and acknowledges messages on the loop; one per open database.
-    var outbox: SessionOutbox?
     var simulatedNetworkDown = false
     /// The grace of the current stay in the background, for the suspend message.
     var backgroundGrace: Duration = .zero
@@ -88,7 +84,7 @@ public actor Session {
     public var statusHistory: [StatusChange] { history }
 
     /// The user id: the server's (CONNACK `im-user-id`) once connected, else the local one.
-    public var userID: String? { serverUserID ?? localUserID }
+    public var userID: String? { serverUserID ?? local?.userID }
 
     /// The server of the live connection, if connected.
     public var connectedServer: ServerAddress? { link?.server }
@@ -97,7 +93,7 @@ public actor Session {
     public var connectedTLS: TLSSessionInfo? { link?.connection.tlsSession }
 
     /// The local database file, once a connect call opened it.
-    public var databaseFile: String? { databasePath }
+    public var databaseFile: String? { local?.path }
 
     /// Whether a connection is wanted: preparing, connecting, connected, waiting, paused or suspended.
     var isActive: Bool { machine.phase.isActive }
