@@ -8,8 +8,8 @@ extension Session {
         let connack = established.connack
         let seconds = connack.properties.serverKeepAlive.map(Int.init) ?? parameters.heartbeat
         let link = SessionLink(
-            generation: generation, connection: established.connection, server: established.server,
-            keepAlive: seconds > 0 ? .seconds(seconds) : nil, now: clock.now, connectedAt: clock.epochMilliseconds)
+            generation: generation, connection: established.connection,
+            keepAlive: seconds > 0 ? .seconds(seconds) : nil, now: clock.now)
         self.link = link
         local?.outbox.attach(
             link.connection, receiveMaximum: connack.properties.receiveMaximum.map(Int.init) ?? Int(UInt16.max),
@@ -20,7 +20,8 @@ extension Session {
 
         statusDetail = "connected to \(established.server)" + (connack.sessionPresent ? ", session resumed" : "")
         perform(machine.connected(
-            generation: generation, server: link.server, since: link.connectedAt, tls: link.connection.tlsSession))
+            generation: generation, server: established.server, since: clock.epochMilliseconds,
+            tls: link.connection.tlsSession))
         guard self.link === link else { return }
 
         if !connack.sessionPresent || inboxSubscriptionRefused, let id = local?.outbox.reserveID() {
@@ -116,11 +117,13 @@ extension Session {
         let name = disconnect.properties.userProperty(IMUserProperty.error).map(IMErrorName.init(rawValue:))
         let verdict = ServerVerdict.disconnect(
             disconnect.reasonCode, imError: name, serverReference: disconnect.properties.serverReference)
+        // Read before the failure below moves the state on.
+        let server = connectedServer
         tearDown(link)
         let reason = disconnect.properties.reasonString.map { " (\($0))" } ?? ""
         switch verdict {
         case .redirect(let reference):
-            if let target = ConnectionAttempt.firstAddress(in: reference, from: link.server) { preferredServer = target }
+            if let target = ConnectionAttempt.firstAddress(in: reference, from: server) { preferredServer = target }
             fail(link.generation, .moved("the server sent us to \(reference)\(reason)"))
         case .failure(.terminal(var termination)):
             termination.detail += reason
@@ -142,9 +145,10 @@ extension Session {
     /// The connection's frames ended without us closing it.
     private func linkEnded(_ link: SessionLink, _ error: TransportError?) {
         guard self.link === link else { return }
+        let lived = clock.epochMilliseconds - (connectedSince ?? clock.epochMilliseconds)
         tearDown(link)
         if error == nil || error == .closedByPeer || error == .connectionReset,
-           let termination = takeover.serverClosed(livedMilliseconds: clock.epochMilliseconds - link.connectedAt) {
+           let termination = takeover.serverClosed(livedMilliseconds: lived) {
             return fail(link.generation, .terminal(termination))
         }
         fail(link.generation, .retryable("connection lost: \(error.map { "\($0)" } ?? "closed by the server")"))

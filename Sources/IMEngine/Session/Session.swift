@@ -87,10 +87,19 @@ public actor Session {
     public var userID: String? { serverUserID ?? local?.userID }
 
     /// The server of the live connection, if connected.
-    public var connectedServer: ServerAddress? { link?.server }
+    public var connectedServer: ServerAddress? {
+        if case .connected(let server, _, _) = machine.phase { server } else { nil }
+    }
 
     /// The TLS version and cipher of the live connection; nil when not connected or plaintext.
-    public var connectedTLS: TLSSessionInfo? { link?.connection.tlsSession }
+    public var connectedTLS: TLSSessionInfo? {
+        if case .connected(_, _, let tls) = machine.phase { tls } else { nil }
+    }
+
+    /// When the server accepted the live connection's login (ms since the epoch), if connected.
+    var connectedSince: Int64? {
+        if case .connected(_, let since, _) = machine.phase { since } else { nil }
+    }
 
     /// The local database file, once a connect call opened it.
     public var databaseFile: String? { local?.path }
