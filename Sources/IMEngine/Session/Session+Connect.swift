@@ -68,10 +68,7 @@ extension Session {
         guard !isClosed else { return }
         if isActive || machine.isPreparing { disconnect() }
         _ = machine.close()
-        for task in timers.values { task.cancel() }
-        timers = [:]
-        attempt.take()?.task.cancel()
-        if let link = link.take() { link.close() }
+        activity.stop()?.close()
         await closeDatabase()
         publish(.closed)
         engine.forget(self)

@@ -10,7 +10,7 @@ extension Session {
         let link = SessionLink(
             generation: generation, connection: established.connection,
             keepAlive: seconds > 0 ? .seconds(seconds) : nil, now: clock.now)
-        self.link = link
+        activity.attempt = .linked(link)
         local?.outbox.attach(
             link.connection, receiveMaximum: connack.properties.receiveMaximum.map(Int.init) ?? Int(UInt16.max),
             maximumPacketSize: connack.properties.maximumPacketSize.map(Int.init))
@@ -156,7 +156,7 @@ extension Session {
 
     func tearDown(_ link: SessionLink, _ mode: CloseMode = .graceful) {
         link.close(mode)
-        if self.link === link { self.link = nil }
+        if self.link === link { activity.attempt = nil }
         local?.outbox.detach(link.connection)
         if let id = link.subscribeID { local?.outbox.releaseID(id) }
     }

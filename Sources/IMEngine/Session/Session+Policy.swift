@@ -18,7 +18,7 @@ extension Session {
                     publish(.retryScheduled(attempt: machine.attempt + 1, delay: delay, reason: statusDetail))
                 }
             case let .cancelTimer(kind):
-                timers.removeValue(forKey: kind)?.cancel()
+                activity.cancel(kind)
             case let .complete(failure):
                 guard let call = call.take() else { continue }
                 if var failure {
@@ -34,17 +34,16 @@ extension Session {
     }
 
     private func startTimer(_ kind: SessionStateMachine.TimerKind, token: UInt64, delay: Duration) {
-        timers[kind]?.cancel()
         let clock = self.clock
         let deadline = clock.now + delay
-        timers[kind] = Task {
+        activity.start(kind, Task {
             do {
                 try await clock.sleep(until: deadline)
             } catch {
                 return
             }
             self.timerFired(kind, token: token)
-        }
+        })
     }
 
     private func timerFired(_ kind: SessionStateMachine.TimerKind, token: UInt64) {
@@ -63,7 +62,8 @@ extension Session {
     /// if the source did not answer yet. A session whose user only the token names opens its
     /// database with the first token, before it dials.
     private func open(_ generation: UInt64, isReconnection: Bool) {
-        attempt.take()?.task.cancel()
+        assert(link == nil, "the policy closes a connection before it opens the next")
+        if case .dialling(_, let task)? = activity.attempt.take() { task.cancel() }
         guard let runtime, let loop else { return }
         let source = token.needsFresh ? parameters.tokenSource : nil
         guard local != nil || source != nil else { return }
@@ -76,7 +76,7 @@ extension Session {
             stagger: configuration.serverStagger, connackTimeout: configuration.attemptTimeout,
             maximumRedirects: configuration.maximumRedirects, tls: parameters.tls ?? TLSClientConfiguration())
         let fetchTimeout = configuration.tokenFetchTimeout
-        attempt = (generation, Task {
+        activity.attempt = .dialling(generation: generation, Task {
             var fresh: String?
             if let source {
                 do throws(TokenFetchError) {
@@ -108,7 +108,7 @@ extension Session {
         do throws(EngineError) {
             let userID = try Self.userID(namedBy: freshToken ?? "")
             try await openDatabase(userID: userID, reportingTo: call, runtime: runtime)
-            guard attempt?.generation == generation else { return nil }
+            guard activity.isDialling(generation) else { return nil }
             return userID
         } catch {
             let termination: SessionTermination = if case .terminated(let termination) = error {
@@ -128,8 +128,8 @@ extension Session {
     private func attemptFinished(
         _ generation: UInt64, _ outcome: AttemptOutcome, freshToken: String? = nil, sourceAnswered: Bool = false
     ) {
-        guard attempt?.generation == generation, !isClosed else { return outcome.abandon() }
-        attempt = nil
+        guard activity.isDialling(generation), !isClosed else { return outcome.abandon() }
+        activity.attempt = nil
         if freshToken != nil || sourceAnswered { token.fetched(freshToken) }
         switch outcome {
         case .connected(let established):
@@ -183,12 +183,14 @@ extension Session {
 
     /// Ends connection attempt or connection `generation`, if it is still the current one.
     private func close(_ generation: UInt64) {
-        if let attempt, attempt.generation == generation {
-            attempt.task.cancel()
-            self.attempt = nil
-        }
-        if let link, link.generation == generation {
+        switch activity.attempt {
+        case .dialling(generation, let task)?:
+            task.cancel()
+            activity.attempt = nil
+        case .linked(let link)? where link.generation == generation:
             tearDown(link)
+        default:
+            break
         }
     }
 

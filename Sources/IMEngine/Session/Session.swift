@@ -35,9 +35,8 @@ public actor Session {
     /// Where the server sent us (0x9C/0x9D); tried first until it cannot be reached.
     var preferredServer: ServerAddress?
 
-    var attempt: (generation: UInt64, task: Task<Void, Never>)?
-    var link: SessionLink?
-    var timers: [SessionStateMachine.TimerKind: Task<Void, Never>] = [:]
+    /// The connection attempt (dialling, then its link) and the timers the policy started.
+    var activity = SessionActivity()
     var simulatedNetworkDown = false
     /// The grace of the current stay in the background, for the suspend message.
     var backgroundGrace: Duration = .zero
@@ -103,6 +102,9 @@ public actor Session {
 
     /// The local database file, once a connect call opened it.
     public var databaseFile: String? { local?.path }
+
+    /// The live connection, once the server accepted the current attempt's login.
+    var link: SessionLink? { activity.link }
 
     /// Whether a connection is wanted: preparing, connecting, connected, waiting, paused or suspended.
     var isActive: Bool { machine.phase.isActive }
