@@ -49,11 +49,8 @@ public actor Session {
     var statusDetail = ""
     /// Why the last attempt failed, for a timeout that ends the retries to name.
     var lastRetryableFailure = ""
-    var history: [StatusChange] = []
-    /// How many status changes were reported (`history` keeps only the latest).
-    var changeCount = 0
-    /// When the retry timer fires (ms since the epoch), while the policy waits for it.
-    static let historyLimit = 1000
+    /// The status changes reported, the latest of them kept.
+    var history = StatusHistory()
     /// The SDK-style handlers, each a hub subscription read by a task of its own.
     var handlers: [String: SessionEventSubscription] = [:]
 
@@ -80,7 +77,7 @@ public actor Session {
     public var phase: SessionState { machine.phase }
 
     /// Status changes since the session was made, oldest first (the latest 1,000).
-    public var statusHistory: [StatusChange] { history }
+    public var statusHistory: [StatusChange] { history.changes }
 
     /// The user id: the server's (CONNACK `im-user-id`) once connected, else the local one.
     public var userID: String? { serverUserID ?? local?.userID }
