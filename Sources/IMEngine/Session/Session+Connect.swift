@@ -96,9 +96,7 @@ extension Session {
         }
         if self.runtime !== runtime {
             takeover = TakeoverSuspicion(limit: runtime.configuration.takeoverLimit)
-            self.runtime = runtime
-            clock = runtime.clock
-            loop = runtime.group.next()
+            placement = (runtime, runtime.group.next())
         }
         do {
             try machine.prepare()

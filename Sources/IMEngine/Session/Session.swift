@@ -17,10 +17,12 @@ public actor Session {
     public nonisolated let id = SessionID.next()
     nonisolated let engine: SessionEngine
 
-    // Set when the first connect call finds the engine initialized.
-    var runtime: EngineRuntime?
-    var loop: EventLoop?
-    var clock: any EngineClock = SystemEngineClock()
+    /// The engine's runtime and the event loop of this session's connections, from the first
+    /// connect call that found the engine initialized (one after the engine was initialized
+    /// again takes the new runtime).
+    var placement: (runtime: EngineRuntime, loop: EventLoop)?
+    /// The clock until a connect call brings the engine's.
+    let systemClock = SystemEngineClock()
 
     var machine: SessionStateMachine
     var call: ConnectCall?
@@ -37,6 +39,8 @@ public actor Session {
 
     /// The connection attempt (dialling, then its link) and the timers the policy started.
     var activity = SessionActivity()
+    /// A simulated outage is on (`simulateNetwork(.down)`): the real monitor's events are
+    /// ignored until it ends.
     var simulatedNetworkDown = false
     /// The grace of the current stay in the background, for the suspend message.
     var backgroundGrace: Duration = .zero
@@ -102,6 +106,15 @@ public actor Session {
 
     /// The live connection, once the server accepted the current attempt's login.
     var link: SessionLink? { activity.link }
+
+    /// The engine's runtime, from the first connect call on.
+    var runtime: EngineRuntime? { placement?.runtime }
+
+    /// The event loop of this session's connections, from the first connect call on.
+    var loop: EventLoop? { placement?.loop }
+
+    /// The engine's clock (virtual in tests) from the first connect call on; the system's before.
+    var clock: any EngineClock { placement?.runtime.clock ?? systemClock }
 
     /// Whether a connection is wanted: preparing, connecting, connected, waiting, paused or suspended.
     var isActive: Bool { machine.phase.isActive }
