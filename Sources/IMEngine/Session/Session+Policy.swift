@@ -87,7 +87,7 @@ extension Session {
                         return
                     }
                     // The source answered: no second fetch for this refusal.
-                    self.attemptFinished(generation, .failed(.terminal(termination), unreachable: false), sourceAnswered: true)
+                    self.attemptFinished(generation, .failed(.terminal(termination), unreachable: false), refreshSpent: true)
                     return
                 }
             }
@@ -116,21 +116,22 @@ extension Session {
             } else {
                 SessionTermination(.unconnected, error.code, detail: error.description)
             }
-            // The fresh token names no user: it was the refresh, and its refusal is final.
-            attemptFinished(generation, .failed(.terminal(termination), unreachable: false), sourceAnswered: freshToken != nil)
+            // A fresh token that names no user, or whose database does not open, was the
+            // refresh: this refusal is final.
+            attemptFinished(generation, .failed(.terminal(termination), unreachable: false), refreshSpent: freshToken != nil)
             return nil
         }
     }
 
-    /// Attempt `generation` ended with `outcome`, unless it was superseded. `freshToken` is what
-    /// its fetch from the token source brought; `sourceAnswered` says the source answered
-    /// with a refusal instead, which spends the refresh all the same.
+    /// Attempt `generation` ended with `outcome`, unless it was superseded. `freshToken` is the
+    /// token its fetch from the token source brought, to keep; `refreshSpent` says the fetch
+    /// spent the one refresh without one to keep (the source refused, or its token was no good).
     private func attemptFinished(
-        _ generation: UInt64, _ outcome: AttemptOutcome, freshToken: String? = nil, sourceAnswered: Bool = false
+        _ generation: UInt64, _ outcome: AttemptOutcome, freshToken: String? = nil, refreshSpent: Bool = false
     ) {
         guard activity.isDialling(generation), !isClosed else { return outcome.abandon() }
         activity.attempt = nil
-        if freshToken != nil || sourceAnswered { token.fetched(freshToken) }
+        if freshToken != nil || refreshSpent { token.fetched(freshToken) }
         switch outcome {
         case .connected(let established):
             guard case .connecting = machine.phase, machine.generation == generation else { return established.abandon() }

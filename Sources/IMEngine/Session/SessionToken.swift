@@ -53,8 +53,8 @@ enum SessionToken: Equatable {
         self = .stale(previous: known)
     }
 
-    /// The source answered an attempt's fetch: with `fresh`, or with a refusal (nil), which
-    /// spends the refresh all the same.
+    /// An attempt's fetch from the source brought `fresh`, or spent the refresh without a token
+    /// to keep (nil: the source refused, or its token named no user).
     mutating func fetched(_ fresh: String?) {
         self = .refreshed(fresh ?? known)
     }
