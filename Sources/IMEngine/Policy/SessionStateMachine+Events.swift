@@ -9,6 +9,7 @@ extension SessionStateMachine {
         case .idle, .preparing, .signedOut, .stopped: break
         default: throw .alreadyActive(phase)
         }
+        isPreparing = false
         completionPending = true
         attemptsSinceConnectCall = 0
         attempt = 0
@@ -26,17 +27,27 @@ extension SessionStateMachine {
         return actions
     }
 
-    /// A connect call began preparing (token, local database) before its first attempt.
+    /// A connect call began preparing (token, local database) before its first attempt; it
+    /// ends with `connect`, `preparationFailed` or `preparationEnded`.
     public mutating func prepare() throws(ConnectRefusal) {
+        guard !isPreparing else { throw .alreadyActive(phase) }
         switch phase {
         case .idle, .signedOut, .stopped: phase = .preparing
         default: throw .alreadyActive(phase)
         }
+        isPreparing = true
+    }
+
+    /// The preparation is over, whether or not its call still is (a disconnect ends the call
+    /// at once): a new call may prepare.
+    public mutating func preparationEnded() {
+        isPreparing = false
     }
 
     /// Preparing failed: the call ends with `termination` (stopped, its status reported), or
     /// without one (idle: a bad parameter or database, reported by the call alone).
     public mutating func preparationFailed(_ termination: SessionTermination?) -> [Action] {
+        isPreparing = false
         guard case .preparing = phase else { return [] }
         guard let termination else {
             phase = .idle

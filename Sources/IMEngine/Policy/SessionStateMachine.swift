@@ -74,6 +74,10 @@ public struct SessionStateMachine: Sendable {
     public internal(set) var attempt = 0
     public internal(set) var networkAvailable = true
     public internal(set) var inBackground = false
+    /// A connect call's preparation (token, local database) is running. It can outlive
+    /// `.preparing`: a disconnect ends the call at once, not the preparation, and until the
+    /// preparation ends another `prepare` is refused, since two would race for the database.
+    public internal(set) var isPreparing = false
     var completionPending = false
     var attemptsSinceConnectCall = 0
     /// A move went straight to its server since the last connect call or stable connection.

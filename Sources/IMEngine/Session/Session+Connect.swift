@@ -42,8 +42,7 @@ extension Session {
         guard !token.isEmpty, token.utf8.count <= TokenClaims.maxTokenLength else {
             throw .invalidParameter("the token is empty or longer than \(TokenClaims.maxTokenLength) bytes")
         }
-        self.token = token
-        needsFreshToken = false
+        self.token.replace(with: token)
     }
 
     /// Disconnects on purpose: no more attempts, status signOut.
@@ -54,7 +53,7 @@ extension Session {
     public func disconnect(disablePush: Bool = false) {
         // A closed session stays closed: signing out again would bring its state back.
         guard !isClosed else { return }
-        if isPreparing, let call = call.take() {
+        if machine.isPreparing, let call = call.take() {
             call.finish(.failure(.terminated(.signedOut)))
         }
         if let link {
@@ -67,12 +66,9 @@ extension Session {
     /// Disconnects if active, closes the database and leaves the engine; the session is done.
     public func close() async {
         guard !isClosed else { return }
-        if isActive || isPreparing { disconnect() }
+        if isActive || machine.isPreparing { disconnect() }
         _ = machine.close()
-        for task in timers.values { task.cancel() }
-        timers = [:]
-        attempt.take()?.task.cancel()
-        if let link = link.take() { link.close() }
+        activity.stop()?.close()
         await closeDatabase()
         publish(.closed)
         engine.forget(self)
@@ -88,8 +84,8 @@ extension Session {
             call.finish(.failure(.notConnected("the session is closed; make a new one")))
             return nil
         }
-        guard !isPreparing, !isActive else {
-            call.finish(.failure(.alreadyActive(isPreparing ? "connecting" : machine.phase.name)))
+        guard !machine.isPreparing, !isActive else {
+            call.finish(.failure(.alreadyActive(machine.isPreparing ? "connecting" : machine.phase.name)))
             return nil
         }
         do {
@@ -100,9 +96,7 @@ extension Session {
         }
         if self.runtime !== runtime {
             takeover = TakeoverSuspicion(limit: runtime.configuration.takeoverLimit)
-            self.runtime = runtime
-            clock = runtime.clock
-            loop = runtime.group.next()
+            placement = (runtime, runtime.group.next())
         }
         do {
             try machine.prepare()
@@ -111,9 +105,7 @@ extension Session {
             return nil
         }
         self.call = call
-        tokenRefreshed = false
-        needsFreshToken = false
-        isPreparing = true
+        token.settle()
         publish(.started)
         return runtime
     }
@@ -123,14 +115,15 @@ extension Session {
         // The engine's clock, virtual in tests: preparing takes none of a virtual timeout.
         let started = clock.now
         let prepared = await prepare(call, runtime: runtime, started: started)
-        isPreparing = false
+        // Over, whether or not the call still is (a disconnect ends it at once): a new one may start.
+        machine.preparationEnded()
         guard let prepared, self.call === call else { return }
         if let token = prepared.token {
-            self.token = token
+            self.token.replace(with: token)
         } else {
             // The source did not answer: the first attempt asks it again, and a source that stays
             // silent is retried on the schedule like an unreachable server.
-            needsFreshToken = true
+            token.expire()
             statusDetail = prepared.unavailable
             lastRetryableFailure = prepared.unavailable
         }
@@ -155,7 +148,7 @@ extension Session {
     /// Gets the token, names and opens the database; nil after ending the call.
     private func prepare(_ call: ConnectCall, runtime: EngineRuntime, started: Duration) async -> Prepared? {
         var prepared = Prepared()
-        if let known = self.token ?? parameters.token {
+        if let known = token.known ?? parameters.token {
             prepared.token = known
         } else if let source = parameters.tokenSource, let loop {
             do {

@@ -20,7 +20,7 @@ extension Session {
     func openDatabase(userID: String, reportingTo call: ConnectCall?, runtime: EngineRuntime) async throws(EngineError) {
         do {
             let isRecreated = try await openDatabase(userID: userID, runtime: runtime)
-            publish(.databaseOpened(isRecreated: isRecreated, movedAside: database?.movedAside ?? [], error: nil))
+            publish(.databaseOpened(isRecreated: isRecreated, movedAside: local?.database.movedAside ?? [], error: nil))
             call?.reportDatabase(isRecreated: isRecreated, error: nil)
         } catch {
             if !isClosed {
@@ -33,7 +33,7 @@ extension Session {
 
     /// Opens `userID`'s database unless it is the one open; returns whether it was recreated.
     private func openDatabase(userID: String, runtime: EngineRuntime) async throws(EngineError) -> Bool {
-        if database != nil && localUserID == userID { return false }
+        if local?.userID == userID { return false }
         await closeDatabase()
         guard IMIdentifier.isValidUserID(userID) else {
             throw .database(SessionDatabaseError.invalidUserID(userID).description)
@@ -60,17 +60,16 @@ extension Session {
             runtime.releaseDatabase(path)
             throw .terminated(.signedOut)
         }
-        self.database = database
-        outbox = SessionOutbox(database: database, loop: loop ?? runtime.group.next(), hub: engine.hub, session: id)
-        databasePath = path
-        localUserID = userID
+        let outbox = SessionOutbox(database: database, loop: loop ?? runtime.group.next(), hub: engine.hub, session: id)
+        local = OpenDatabase(userID: userID, path: path, outbox: outbox)
         return isRecreated
     }
 
+    /// Fails the sends not yet stored, closes the file and gives its path back.
     func closeDatabase() async {
-        outbox.take()?.close()
-        await database.take()?.close()
-        if let path = databasePath.take() { runtime?.releaseDatabase(path) }
-        localUserID = nil
+        guard let local = local.take() else { return }
+        local.outbox.close()
+        await local.database.close()
+        runtime?.releaseDatabase(local.path)
     }
 }

@@ -8,27 +8,28 @@ extension Session {
         let connack = established.connack
         let seconds = connack.properties.serverKeepAlive.map(Int.init) ?? parameters.heartbeat
         let link = SessionLink(
-            generation: generation, connection: established.connection, server: established.server,
-            keepAlive: seconds > 0 ? .seconds(seconds) : nil, now: clock.now, connectedAt: clock.epochMilliseconds)
-        self.link = link
-        outbox?.attach(
+            generation: generation, connection: established.connection,
+            keepAlive: seconds > 0 ? .seconds(seconds) : nil, now: clock.now)
+        activity.attempt = .linked(link)
+        local?.outbox.attach(
             link.connection, receiveMaximum: connack.properties.receiveMaximum.map(Int.init) ?? Int(UInt16.max),
             maximumPacketSize: connack.properties.maximumPacketSize.map(Int.init))
-        serverUserID = connack.properties.userProperty(IMUserProperty.userID) ?? localUserID
-        tokenRefreshed = false
+        serverUserID = connack.properties.userProperty(IMUserProperty.userID) ?? local?.userID
+        token.settle()
         if established.viaRedirect { preferredServer = established.server }
 
         statusDetail = "connected to \(established.server)" + (connack.sessionPresent ? ", session resumed" : "")
         perform(machine.connected(
-            generation: generation, server: link.server, since: link.connectedAt, tls: link.connection.tlsSession))
+            generation: generation, server: established.server, since: clock.epochMilliseconds,
+            tls: link.connection.tlsSession))
         guard self.link === link else { return }
 
-        if !connack.sessionPresent || inboxSubscriptionRefused, let id = outbox?.reserveID() {
+        if !connack.sessionPresent || inboxSubscriptionRefused, let id = local?.outbox.reserveID() {
             link.subscribeID = id
             link.send(.subscribe(SessionPackets.subscribeInbox(packetID: id)), at: clock.now)
         }
         let frames = established.frames
-        let inbox = outbox.map { SessionInbox(outbox: $0, clock: clock, loop: link.connection.loop) }
+        let inbox = local.map { SessionInbox(outbox: $0.outbox, clock: clock, loop: link.connection.loop) }
         link.inbox = inbox
         link.reader = Task {
             if let inbox { await frames.tap(inbox) }
@@ -85,7 +86,7 @@ extension Session {
             break
         case .suback(let acknowledgement):
             if acknowledgement.packetIdentifier == link.subscribeID {
-                outbox?.releaseID(acknowledgement.packetIdentifier)
+                local?.outbox.releaseID(acknowledgement.packetIdentifier)
                 link.subscribeID = nil
                 inboxSubscribed(acknowledgement.reasonCodes.first ?? .unspecifiedError)
             }
@@ -116,11 +117,13 @@ extension Session {
         let name = disconnect.properties.userProperty(IMUserProperty.error).map(IMErrorName.init(rawValue:))
         let verdict = ServerVerdict.disconnect(
             disconnect.reasonCode, imError: name, serverReference: disconnect.properties.serverReference)
+        // Read before the failure below moves the state on.
+        let server = connectedServer
         tearDown(link)
         let reason = disconnect.properties.reasonString.map { " (\($0))" } ?? ""
         switch verdict {
         case .redirect(let reference):
-            if let target = ConnectionAttempt.firstAddress(in: reference, from: link.server) { preferredServer = target }
+            if let target = ConnectionAttempt.firstAddress(in: reference, from: server) { preferredServer = target }
             fail(link.generation, .moved("the server sent us to \(reference)\(reason)"))
         case .failure(.terminal(var termination)):
             termination.detail += reason
@@ -142,9 +145,10 @@ extension Session {
     /// The connection's frames ended without us closing it.
     private func linkEnded(_ link: SessionLink, _ error: TransportError?) {
         guard self.link === link else { return }
+        let lived = clock.epochMilliseconds - (connectedSince ?? clock.epochMilliseconds)
         tearDown(link)
         if error == nil || error == .closedByPeer || error == .connectionReset,
-           let termination = takeover.serverClosed(livedMilliseconds: clock.epochMilliseconds - link.connectedAt) {
+           let termination = takeover.serverClosed(livedMilliseconds: lived) {
             return fail(link.generation, .terminal(termination))
         }
         fail(link.generation, .retryable("connection lost: \(error.map { "\($0)" } ?? "closed by the server")"))
@@ -152,9 +156,9 @@ extension Session {
 
     func tearDown(_ link: SessionLink, _ mode: CloseMode = .graceful) {
         link.close(mode)
-        if self.link === link { self.link = nil }
-        outbox?.detach(link.connection)
-        if let id = link.subscribeID { outbox?.releaseID(id) }
+        if self.link === link { activity.attempt = nil }
+        local?.outbox.detach(link.connection)
+        if let id = link.subscribeID { local?.outbox.releaseID(id) }
     }
 
     /// Sends PINGREQ after `keepAlive` without traffic; no answer within half of it is a dead

@@ -15,7 +15,7 @@ extension Session {
         guard IMIdentifier.isValidUserID(peer) else {
             throw .invalidParameter("recipient '\(peer)' is not a valid user id")
         }
-        guard isActive, let outbox else { throw .notConnected("connect before sending") }
+        guard isActive, let outbox = local?.outbox else { throw .notConnected("connect before sending") }
         let outgoing = SessionDatabase.Outgoing(cid: ClientMessageID.next(), to: peer, text: text, at: clock.epochMilliseconds)
         do {
             return try await withCheckedThrowingContinuation { continuation in
@@ -47,7 +47,7 @@ extension Session {
     private func withDatabase<T: Sendable>(
         _ body: @Sendable (SessionDatabase) async throws -> T
     ) async throws(EngineError) -> T {
-        guard let database else { throw .notConnected("the local database opens with the first connect") }
+        guard let database = local?.database else { throw .notConnected("the local database opens with the first connect") }
         do {
             return try await body(database)
         } catch {
@@ -59,8 +59,8 @@ extension Session {
     /// anything sent since. When it cannot be read it waits for the next connection, and newer
     /// sends go out without it.
     func resendPending(on link: SessionLink) async {
-        guard let database, let outbox else { return }
-        let pending = (try? await database.pendingOutgoing()) ?? []
-        outbox.resend(pending, on: link.connection)
+        guard let local else { return }
+        let pending = (try? await local.database.pendingOutgoing()) ?? []
+        local.outbox.resend(pending, on: link.connection)
     }
 }

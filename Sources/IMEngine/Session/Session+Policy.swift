@@ -18,7 +18,7 @@ extension Session {
                     publish(.retryScheduled(attempt: machine.attempt + 1, delay: delay, reason: statusDetail))
                 }
             case let .cancelTimer(kind):
-                timers.removeValue(forKey: kind)?.cancel()
+                activity.cancel(kind)
             case let .complete(failure):
                 guard let call = call.take() else { continue }
                 if var failure {
@@ -34,17 +34,16 @@ extension Session {
     }
 
     private func startTimer(_ kind: SessionStateMachine.TimerKind, token: UInt64, delay: Duration) {
-        timers[kind]?.cancel()
         let clock = self.clock
         let deadline = clock.now + delay
-        timers[kind] = Task {
+        activity.start(kind, Task {
             do {
                 try await clock.sleep(until: deadline)
             } catch {
                 return
             }
             self.timerFired(kind, token: token)
-        }
+        })
     }
 
     private func timerFired(_ kind: SessionStateMachine.TimerKind, token: UInt64) {
@@ -63,10 +62,11 @@ extension Session {
     /// if the source did not answer yet. A session whose user only the token names opens its
     /// database with the first token, before it dials.
     private func open(_ generation: UInt64, isReconnection: Bool) {
-        attempt.take()?.task.cancel()
+        assert(link == nil, "the policy closes a connection before it opens the next")
+        if case .dialling(_, let task)? = activity.attempt.take() { task.cancel() }
         guard let runtime, let loop else { return }
-        let source = needsFreshToken ? parameters.tokenSource : nil
-        guard localUserID != nil || source != nil else { return }
+        let source = token.needsFresh ? parameters.tokenSource : nil
+        guard local != nil || source != nil else { return }
         let configuration = runtime.configuration
         var servers = parameters.servers ?? configuration.servers
         if let preferredServer { servers = [preferredServer] + servers.filter { $0 != preferredServer } }
@@ -76,26 +76,25 @@ extension Session {
             stagger: configuration.serverStagger, connackTimeout: configuration.attemptTimeout,
             maximumRedirects: configuration.maximumRedirects, tls: parameters.tls ?? TLSClientConfiguration())
         let fetchTimeout = configuration.tokenFetchTimeout
-        attempt = (generation, Task {
+        activity.attempt = .dialling(generation: generation, Task {
             var fresh: String?
             if let source {
                 do throws(TokenFetchError) {
                     fresh = try await TokenFetcher.fetch(source, timeout: fetchTimeout, loop: loop)
                 } catch {
                     guard let termination = error.condition.termination(detail: "\(error)") else {
-                        self.attemptFinished(generation, .failed(.retryable("\(error)"), unreachable: false), freshToken: nil)
+                        self.attemptFinished(generation, .failed(.retryable("\(error)"), unreachable: false))
                         return
                     }
                     // The source answered: no second fetch for this refusal.
-                    self.tokenRefreshed = true
-                    self.attemptFinished(generation, .failed(.terminal(termination), unreachable: false), freshToken: nil)
+                    self.attemptFinished(generation, .failed(.terminal(termination), unreachable: false), refreshSpent: true)
                     return
                 }
             }
             guard let userID = await self.userIDForAttempt(freshToken: fresh, runtime: runtime, generation: generation) else { return }
             let connect = SessionPackets.connect(
                 appKey: configuration.appKey, deviceID: self.parameters.effectiveDeviceID(userID: userID),
-                token: fresh ?? self.token ?? "", parameters: self.parameters, isReconnection: isReconnection)
+                token: fresh ?? self.token.known ?? "", parameters: self.parameters, isReconnection: isReconnection)
             let outcome = await request.run(connect: Packet.connect(connect).encoded())
             self.attemptFinished(generation, outcome, freshToken: fresh)
         })
@@ -105,11 +104,11 @@ extension Session {
     /// whose database is opened first. nil once the attempt is over (a token that names no
     /// user, a database that does not open, or the attempt superseded meanwhile).
     private func userIDForAttempt(freshToken: String?, runtime: EngineRuntime, generation: UInt64) async -> String? {
-        if let localUserID { return localUserID }
+        if let local { return local.userID }
         do throws(EngineError) {
             let userID = try Self.userID(namedBy: freshToken ?? "")
             try await openDatabase(userID: userID, reportingTo: call, runtime: runtime)
-            guard attempt?.generation == generation else { return nil }
+            guard activity.isDialling(generation) else { return nil }
             return userID
         } catch {
             let termination: SessionTermination = if case .terminated(let termination) = error {
@@ -117,20 +116,22 @@ extension Session {
             } else {
                 SessionTermination(.unconnected, error.code, detail: error.description)
             }
-            if freshToken != nil { tokenRefreshed = true }
-            attemptFinished(generation, .failed(.terminal(termination), unreachable: false), freshToken: nil)
+            // A fresh token that names no user, or whose database does not open, was the
+            // refresh: this refusal is final.
+            attemptFinished(generation, .failed(.terminal(termination), unreachable: false), refreshSpent: freshToken != nil)
             return nil
         }
     }
 
-    private func attemptFinished(_ generation: UInt64, _ outcome: AttemptOutcome, freshToken: String?) {
-        guard attempt?.generation == generation, !isClosed else { return outcome.abandon() }
-        attempt = nil
-        if let freshToken {
-            token = freshToken
-            needsFreshToken = false
-            tokenRefreshed = true
-        }
+    /// Attempt `generation` ended with `outcome`, unless it was superseded. `freshToken` is the
+    /// token its fetch from the token source brought, to keep; `refreshSpent` says the fetch
+    /// spent the one refresh without one to keep (the source refused, or its token was no good).
+    private func attemptFinished(
+        _ generation: UInt64, _ outcome: AttemptOutcome, freshToken: String? = nil, refreshSpent: Bool = false
+    ) {
+        guard activity.isDialling(generation), !isClosed else { return outcome.abandon() }
+        activity.attempt = nil
+        if freshToken != nil || refreshSpent { token.fetched(freshToken) }
         switch outcome {
         case .connected(let established):
             guard case .connecting = machine.phase, machine.generation == generation else { return established.abandon() }
@@ -148,8 +149,8 @@ extension Session {
     func fail(_ generation: UInt64, _ failure: SessionStateMachine.Failure) {
         switch failure {
         case .terminal(let termination):
-            if termination.status == .tokenIncorrect, parameters.tokenSource != nil, !tokenRefreshed {
-                needsFreshToken = true
+            if termination.status == .tokenIncorrect, parameters.tokenSource != nil, token.mayRefresh {
+                token.expire()
                 statusDetail = "\(termination.detail); fetching a fresh token"
                 let actions = machine.failed(generation: generation, .retryable(statusDetail), at: clock.epochMilliseconds)
                 // The status may not change (connecting stays connecting): say it all the same,
@@ -175,7 +176,7 @@ extension Session {
         if !isTerminal, !actions.isEmpty, !reportsStatus, machine.status == .connecting {
             // A failed attempt while connecting changes no status, so nothing is reported; the
             // log keeps it anyway, so that timelines can mark each attempt and its reason.
-            database?.appendLogLater(ConnectionLogEntry(
+            local?.database.appendLogLater(ConnectionLogEntry(
                 at: clock.epochMilliseconds, status: .connecting, code: nil, detail: "attempt failed: \(statusDetail)"))
         }
         perform(actions)
@@ -183,12 +184,14 @@ extension Session {
 
     /// Ends connection attempt or connection `generation`, if it is still the current one.
     private func close(_ generation: UInt64) {
-        if let attempt, attempt.generation == generation {
-            attempt.task.cancel()
-            self.attempt = nil
-        }
-        if let link, link.generation == generation {
+        switch activity.attempt {
+        case .dialling(generation, let task)?:
+            task.cancel()
+            activity.attempt = nil
+        case .linked(let link)? where link.generation == generation:
             tearDown(link)
+        default:
+            break
         }
     }
 

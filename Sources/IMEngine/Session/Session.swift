@@ -17,38 +17,30 @@ public actor Session {
     public nonisolated let id = SessionID.next()
     nonisolated let engine: SessionEngine
 
-    // Set when the first connect call finds the engine initialized.
-    var runtime: EngineRuntime?
-    var loop: EventLoop?
-    var clock: any EngineClock = SystemEngineClock()
+    /// The engine's runtime and the event loop of this session's connections, from the first
+    /// connect call that found the engine initialized (one after the engine was initialized
+    /// again takes the new runtime).
+    var placement: (runtime: EngineRuntime, loop: EventLoop)?
+    /// The clock until a connect call brings the engine's.
+    let systemClock = SystemEngineClock()
 
     var machine: SessionStateMachine
     var call: ConnectCall?
-    /// A connect call's preparation (token, database) is still running. It may outlive the
-    /// `preparing` state (a disconnect ends the call at once): until it ends, a new connect is
-    /// refused, since two preparations would race for the database.
-    var isPreparing = false
 
-    var database: SessionDatabase?
-    var databasePath: String?
-    /// The user id the local database belongs to.
-    var localUserID: String?
+    /// The local database, from the connect call that opened it until the session closes.
+    var local: OpenDatabase?
     /// The user id the server named in CONNACK (`im-user-id`).
     var serverUserID: String?
 
-    var token: String?
-    /// The server refused the token: the next attempt fetches a fresh one first.
-    var needsFreshToken = false
-    /// A fresh token was fetched since the last connection: another refusal is final.
-    var tokenRefreshed = false
+    /// The token the attempts log in with, and whether the next one fetches a fresh one first.
+    var token = SessionToken.none
     /// Where the server sent us (0x9C/0x9D); tried first until it cannot be reached.
     var preferredServer: ServerAddress?
 
-    var attempt: (generation: UInt64, task: Task<Void, Never>)?
-    var link: SessionLink?
-    var timers: [SessionStateMachine.TimerKind: Task<Void, Never>] = [:]
-    /// Stores, publishes and acknowledges messages on the loop; one per open database.
-    var outbox: SessionOutbox?
+    /// The connection attempt (dialling, then its link) and the timers the policy started.
+    var activity = SessionActivity()
+    /// A simulated outage is on (`simulateNetwork(.down)`): the real monitor's events are
+    /// ignored until it ends.
     var simulatedNetworkDown = false
     /// The grace of the current stay in the background, for the suspend message.
     var backgroundGrace: Duration = .zero
@@ -61,11 +53,8 @@ public actor Session {
     var statusDetail = ""
     /// Why the last attempt failed, for a timeout that ends the retries to name.
     var lastRetryableFailure = ""
-    var history: [StatusChange] = []
-    /// How many status changes were reported (`history` keeps only the latest).
-    var changeCount = 0
-    /// When the retry timer fires (ms since the epoch), while the policy waits for it.
-    static let historyLimit = 1000
+    /// The status changes reported, the latest of them kept.
+    var history = StatusHistory()
     /// The SDK-style handlers, each a hub subscription read by a task of its own.
     var handlers: [String: SessionEventSubscription] = [:]
 
@@ -92,19 +81,40 @@ public actor Session {
     public var phase: SessionState { machine.phase }
 
     /// Status changes since the session was made, oldest first (the latest 1,000).
-    public var statusHistory: [StatusChange] { history }
+    public var statusHistory: [StatusChange] { history.changes }
 
     /// The user id: the server's (CONNACK `im-user-id`) once connected, else the local one.
-    public var userID: String? { serverUserID ?? localUserID }
+    public var userID: String? { serverUserID ?? local?.userID }
 
     /// The server of the live connection, if connected.
-    public var connectedServer: ServerAddress? { link?.server }
+    public var connectedServer: ServerAddress? {
+        if case .connected(let server, _, _) = machine.phase { server } else { nil }
+    }
 
     /// The TLS version and cipher of the live connection; nil when not connected or plaintext.
-    public var connectedTLS: TLSSessionInfo? { link?.connection.tlsSession }
+    public var connectedTLS: TLSSessionInfo? {
+        if case .connected(_, _, let tls) = machine.phase { tls } else { nil }
+    }
+
+    /// When the server accepted the live connection's login (ms since the epoch), if connected.
+    var connectedSince: Int64? {
+        if case .connected(_, let since, _) = machine.phase { since } else { nil }
+    }
 
     /// The local database file, once a connect call opened it.
-    public var databaseFile: String? { databasePath }
+    public var databaseFile: String? { local?.path }
+
+    /// The live connection, once the server accepted the current attempt's login.
+    var link: SessionLink? { activity.link }
+
+    /// The engine's runtime, from the first connect call on.
+    var runtime: EngineRuntime? { placement?.runtime }
+
+    /// The event loop of this session's connections, from the first connect call on.
+    var loop: EventLoop? { placement?.loop }
+
+    /// The engine's clock (virtual in tests) from the first connect call on; the system's before.
+    var clock: any EngineClock { placement?.runtime.clock ?? systemClock }
 
     /// Whether a connection is wanted: preparing, connecting, connected, waiting, paused or suspended.
     var isActive: Bool { machine.phase.isActive }

@@ -3,15 +3,13 @@ import MQTT
 import IMProtocol
 
 /// The live MQTT connection of a session, after CONNACK. Confined to the session actor; its
-/// outgoing messages' window is the outbox's (`OutboxLink`).
+/// outgoing messages' window is the outbox's (`OutboxLink`), and its server and login time
+/// are the session's state (`SessionState.connected`).
 final class SessionLink {
     let generation: UInt64
     let connection: Connection
-    let server: ServerAddress
     /// The keep-alive in force (the server's Server Keep Alive, else ours); nil when off.
     let keepAlive: Duration?
-    /// When the server accepted the login (ms since the epoch).
-    let connectedAt: Int64
     /// Clock times of the last packet sent and received, for the heartbeat.
     var lastSent: Duration
     var lastReceived: Duration
@@ -30,11 +28,9 @@ final class SessionLink {
         return max(message, lastReceived)
     }
 
-    init(generation: UInt64, connection: Connection, server: ServerAddress, keepAlive: Duration?, now: Duration, connectedAt: Int64 = 0) {
-        self.connectedAt = connectedAt
+    init(generation: UInt64, connection: Connection, keepAlive: Duration?, now: Duration) {
         self.generation = generation
         self.connection = connection
-        self.server = server
         self.keepAlive = keepAlive
         self.lastSent = now
         self.lastReceived = now

@@ -13,17 +13,17 @@ extension SessionOutbox {
     func publishHere(_ messages: [StoredMessage]) {
         var packets: [[UInt8]] = []
         var tooLarge: [(PubAck, String)] = []
-        let connection = state.withLock { state -> Connection? in
-            guard state.link != nil else { return nil }
-            // In place: a copy of the link would copy its sets at every message.
-            for message in messages {
-                switch state.link!.admit(message, window: &state.window) {
-                case .skipped, .held: continue
-                case .publish(let bytes): packets.append(bytes)
-                case .tooLarge(let acknowledgement, let why): tooLarge.append((acknowledgement, why))
+        let connection = state.withLock { state in
+            state.withLink { link, window -> Connection in
+                for message in messages {
+                    switch link.admit(message, window: &window) {
+                    case .skipped, .held: continue
+                    case .publish(let bytes): packets.append(bytes)
+                    case .tooLarge(let acknowledgement, let why): tooLarge.append((acknowledgement, why))
+                    }
                 }
+                return link.connection
             }
-            return state.link?.connection
         }
         guard let connection else { return }
         for bytes in packets { _ = try? connection.send(bytes) }
@@ -37,15 +37,16 @@ extension SessionOutbox {
         var reports: [SendReport] = []
         var sent: [String] = []
         var failed: [String] = []
-        let released = state.withLock { state -> [StoredMessage] in
-            guard state.link?.connection === connection else { return [] }
-            for acknowledgement in acknowledgements {
-                guard let cid = state.window.acknowledge(acknowledgement.packetIdentifier) else { continue }
-                if acknowledgement.reasonCode.isFailure { failed.append(cid) } else { sent.append(cid) }
-                state.link!.acknowledge(cid)
-                reports.append(SendReport(cid: cid, acknowledgement, notSent: notSent))
-            }
-            return state.link!.releaseHeld()
+        let released = state.withLock { state in
+            state.withLink(on: connection) { link, window -> [StoredMessage] in
+                for acknowledgement in acknowledgements {
+                    guard let cid = window.acknowledge(acknowledgement.packetIdentifier) else { continue }
+                    if acknowledgement.reasonCode.isFailure { failed.append(cid) } else { sent.append(cid) }
+                    link.acknowledge(cid)
+                    reports.append(SendReport(cid: cid, acknowledgement, notSent: notSent))
+                }
+                return link.releaseHeld()
+            } ?? []
         }
         database.markAcknowledged(sent: sent, failed: failed)
         for report in reports { hub.publish(.sendReport(report), latestOf: session) }

@@ -18,9 +18,24 @@ import Synchronization
 final class SessionOutbox: Sendable {
     struct State {
         var window = OutgoingWindow()
+        /// The live connection's share of the messages; nil between connections.
         var link: OutboxLink?
         var sends = PendingBatch<WaitingSend>()
         var isClosed = false
+
+        /// Runs `body` with the live connection's link and the window; nil without a live
+        /// connection, or when it is not `connection`.
+        ///
+        /// The link is taken out and put back, so `body` changes it in place: a copy would
+        /// copy its sets at every message.
+        mutating func withLink<Result>(
+            on connection: Connection? = nil, _ body: (inout OutboxLink, inout OutgoingWindow) -> Result
+        ) -> Result? {
+            guard var link = link.take() else { return nil }
+            defer { self.link = link }
+            if let connection, link.connection !== connection { return nil }
+            return body(&link, &window)
+        }
     }
 
     let state = Mutex(State())
@@ -70,10 +85,7 @@ final class SessionOutbox: Sendable {
     /// the older messages cannot be read.
     func resend(_ messages: [StoredMessage], on connection: Connection) {
         loop.execute { [self] in
-            let sentMeanwhile = state.withLock { state -> [StoredMessage]? in
-                guard state.link?.connection === connection else { return nil }
-                return state.link!.resent()
-            }
+            let sentMeanwhile = state.withLock { $0.withLink(on: connection) { link, _ in link.resent() } }
             guard let sentMeanwhile else { return }
             publishHere(messages + sentMeanwhile)
         }
