@@ -3,6 +3,7 @@ extension ChaosRun {
     func report(origin: ContinuousClock.Instant, settled: Bool) -> ChaosReport {
         var report = ChaosReport(seed: settings.seed, duration: settings.duration, nodes: settings.nodes, users: settings.users)
         report.settled = settled
+        report.settlePhases = control.withLock { $0.settlePhases }
         report.faults = tally.counts
         let messages = ledger.snapshot
         report.sent = messages.sent.count
@@ -12,21 +13,21 @@ extension ChaosRun {
         report.delivered = messages.received
         report.duplicated = messages.duplicates.count
         report.outOfOrder = messages.outOfOrder.count
-        let missing = ledger.missing { [users] user in users.devices(of: user).map(\.name) }
+        // Unsettled, a device that is not back was never asked for its queue: what it lacks is
+        // counted apart, and the users not back say why (their devices' last words, their API calls).
+        let back: @Sendable (String) -> Bool = { [presence] name in settled || presence.isOnline(name) }
+        let missing = ledger.missing { [users] user in users.devices(of: user).map(\.name).filter(back) }
         report.lost = Set(missing.map { $0.split(separator: " ")[1] }).count
+        report.unchecked = ledger.missing { [users] user in users.devices(of: user).map(\.name).filter { !back($0) } }.count
         var violations: [String] = []
         if !settled {
             violations.append("the devices did not all come back with every message within \(settings.settleLimit)")
-            let offline = users.devices.filter { !self.presence.isOnline($0.name) }
-            violations += offline.prefix(10).map { device in
-                let change = users.engine.hub.snapshot(of: device.session.id)?.lastChange
-                return "not online at the end: \(device.name) \(change.map { "\($0.status) \($0.code.map { "\($0)" } ?? "") \($0.detail)" } ?? "")"
-            }
+            violations += usersNotBack(origin: origin)
         }
         violations += missing.prefix(10).map { "lost: \($0)" }
         violations += messages.duplicates.prefix(10).map { "duplicated: \($0)" }
         violations += messages.outOfOrder.prefix(10).map { "out of order: \($0)" }
-        violations += ledger.unanswered.prefix(10).map { "sent, never answered: \($0)" }
+        violations += unansweredMessages(origin: origin)
         violations += messages.refused.map { "refused \($0.value) times: \($0.key)" }
 
         let presence = presence.snapshot

@@ -17,6 +17,15 @@ final class ChaosRun: Sendable {
         var preferred: [Int: ChaosDevice.Role] = [:]
         var apiTurn = 0
         var apiFailures: [String: Int] = [:]
+        /// How long the settling's phases took: each user's pc and a mobile device back, then the
+        /// other mobile device; for telling a slow machine from a device kept out.
+        var settlePhases: [Duration] = []
+        /// Whether the settling has come to its last phase: each user's other mobile device takes over.
+        var takingOver = false
+        /// Users whose block (false) or deactivation (true) no node lifted within 30 s.
+        var unlifted: [Int: Bool] = [:]
+        /// Per user, each API call on it: when it started and how it ended, for the report.
+        var userLog: [Int: [(at: ContinuousClock.Instant, text: String)]] = [:]
     }
 
     let settings: ChaosSettings
