@@ -91,6 +91,14 @@ final class ChaosCluster: Sendable {
         return nil
     }
 
+    /// The node a session's status detail `connected to 127.0.0.1:PORT...` names (by its proxy).
+    func node(described detail: String?) -> Int? {
+        guard let detail, detail.hasPrefix("connected to "),
+              let port = detail.dropFirst("connected to ".count).prefix(while: { $0 != "," }).split(separator: ":").last.flatMap({ UInt16($0) })
+        else { return nil }
+        return node(of: ServerAddress(host: "127.0.0.1", port: port))?.node
+    }
+
     /// A client of the API of a node that runs and is not frozen, the nodes taken in turn from
     /// `turn`, with the node's name.
     func api(turn: Int, avoiding frozen: Set<Int>) -> (node: String, client: ServerAPIClient)? {

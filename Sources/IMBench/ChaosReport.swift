@@ -29,6 +29,8 @@ struct ChaosReport: BenchReport {
     var longestFaultyOverlap: Duration = .zero
     /// The longest a device of a clean user stayed online after a block or deactivation answered.
     var longestStay: Duration = .zero
+    /// The same on a node cut off from PostgreSQL (until it was back) or frozen or killed.
+    var excusedStay: Duration = .zero
     /// Node heaps: the largest sample of each, MiB.
     var nodeHeaps: [String] = []
     /// Node faults and API calls that went wrong (not violations: the run's own trouble).
@@ -54,7 +56,8 @@ struct ChaosReport: BenchReport {
             "longestOverlapSeconds": .double(Units.seconds(longestOverlap)),
             "longestFaultyOverlapSeconds": .double(Units.seconds(longestFaultyOverlap)),
             "longestOverlapBesideADownNodeSeconds": .double(Units.seconds(frozenOverlap)),
-            "longestStayAfterHoldSeconds": .double(Units.seconds(longestStay)), "settled": .bool(settled),
+            "longestStayAfterHoldSeconds": .double(Units.seconds(longestStay)),
+            "longestStayOnANodeCutOffSeconds": .double(Units.seconds(excusedStay)), "settled": .bool(settled),
             "settlePhasesSeconds": .array(settlePhases.map { .double(Units.seconds($0)) }),
             "nodeHeaps": .array(nodeHeaps.map { .string($0) }), "troubles": .array(troubles.map { .string($0) }),
             "violations": .array(violations.map { .string($0) }),
@@ -74,7 +77,8 @@ struct ChaosReport: BenchReport {
             "overlap      longest \(Units.secondsText(longestOverlap)) with two mobile devices online\(overlapUser.isEmpty ? "" : " (\(overlapUser))"); "
                 + "\(Units.secondsText(longestFaultyOverlap)) through faulty links",
             "             \(Units.secondsText(frozenOverlap)) beside a frozen or killed node (its client waits for its heartbeat)",
-            "holds        devices gone at most \(Units.secondsText(longestStay)) after a block or deactivation answered",
+            "holds        devices gone at most \(Units.secondsText(longestStay)) after a block or deactivation answered; "
+                + "\(Units.secondsText(excusedStay)) on a node cut off from PostgreSQL, frozen or killed",
             "nodes        heap peaks " + nodeHeaps.joined(separator: ", "),
             "settled      \(settled ? "every device back with every message" : "not within the limit")"
                 + (settlePhases.isEmpty ? "" : " (" + zip(["pc and a mobile device", "all"], settlePhases)

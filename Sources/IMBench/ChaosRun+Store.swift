@@ -21,7 +21,7 @@ extension ChaosRun {
             switch kind {
             case 0:
                 let length = Duration.seconds(5 + Int(draw % 26))
-                let span = tally.began("store link black hole", "n\(node + 1) store link black hole")
+                let span = tally.began("store link black hole", "n\(node + 1) store link black hole", node: node)
                 await proxy.set(.blackhole)
                 try? await Task.sleep(until: min(.now + length, end))
                 await proxy.set(.pass)

@@ -105,12 +105,14 @@ final class ChaosRun: Sendable {
 
     /// Hands the hub's events to the ledgers, in one task that reads what gathered every 5 ms.
     private func listen() {
-        let listener = self.listener, users = self.users, ledger = self.ledger, presence = self.presence
+        let listener = self.listener, users = self.users, ledger = self.ledger, presence = self.presence, cluster = self.cluster
         Task {
             while let event = await listener.next() {
                 guard let device = users.device(event.session) else { continue }
                 switch event.kind {
-                case .status: presence.changed(device, online: event.snapshot.status == .connected, at: event.at)
+                case .status:
+                    let online = event.snapshot.status == .connected
+                    presence.changed(device, online: online, node: online ? cluster.node(described: event.snapshot.lastChange?.detail) : nil, at: event.at)
                 case .closed: presence.changed(device, online: false, at: event.at)
                 case .message(let message): ledger.received(message, by: device.name)
                 case .sendReport(let report): ledger.report(report)
