@@ -26,6 +26,9 @@ final class ChaosPresence: Sendable {
         var user = ""
         var length: Duration = .zero
         var at: ContinuousClock.Instant?
+        /// The nodes the two devices were on, those known: the displaced one's may have been cut
+        /// off from PostgreSQL (a node that is cannot accept the newer login).
+        var nodes: [Int] = []
     }
 
     struct State: Sendable {
@@ -33,6 +36,8 @@ final class ChaosPresence: Sendable {
         /// The node each device online is on, when known.
         var nodes: [String: Int] = [:]
         var overlapSince: [Int: ContinuousClock.Instant] = [:]
+        /// The nodes of the two devices of each overlap under way.
+        var overlapNodes: [Int: [Int]] = [:]
         var clean = Overlap()
         var faulty = Overlap()
         /// Every overlap of a clean user longer than 50 ms, to be judged with the faults around it.
@@ -84,10 +89,12 @@ final class ChaosPresence: Sendable {
             let both = state.online["\(device.userID)/m1"] != nil && state.online["\(device.userID)/m2"] != nil
             if both && state.overlapSince[device.user] == nil {
                 state.overlapSince[device.user] = instant
+                state.overlapNodes[device.user] = ["m1", "m2"].compactMap { state.nodes["\(device.userID)/\($0)"] }
             } else if !both, let since = state.overlapSince.removeValue(forKey: device.user) {
                 let length = instant - since
+                let nodes = state.overlapNodes.removeValue(forKey: device.user) ?? []
                 if device.clean && length > .milliseconds(50) {
-                    state.longOverlaps.append(Overlap(user: device.userID, length: length, at: since))
+                    state.longOverlaps.append(Overlap(user: device.userID, length: length, at: since, nodes: nodes))
                 }
                 if device.clean, length > state.clean.length {
                     state.clean = Overlap(user: device.userID, length: length, at: since)

@@ -76,7 +76,8 @@ struct ChaosReport: BenchReport {
             "order        \(outOfOrder) out of order (per sender and recipient device)",
             "overlap      longest \(Units.secondsText(longestOverlap)) with two mobile devices online\(overlapUser.isEmpty ? "" : " (\(overlapUser))"); "
                 + "\(Units.secondsText(longestFaultyOverlap)) through faulty links",
-            "             \(Units.secondsText(frozenOverlap)) beside a frozen or killed node (its client waits for its heartbeat)",
+            "             \(Units.secondsText(frozenOverlap)) beside a node frozen or killed (its client waits for its heartbeat) "
+                + "or cut off from PostgreSQL (until it is back)",
             "holds        devices gone at most \(Units.secondsText(longestStay)) after a block or deactivation answered; "
                 + "\(Units.secondsText(excusedStay)) on a node cut off from PostgreSQL, frozen or killed",
             "nodes        heap peaks " + nodeHeaps.joined(separator: ", "),

@@ -34,12 +34,17 @@ extension ChaosRun {
         report.longestOverlap = presence.clean.length > .milliseconds(50) ? .zero : presence.clean.length
         report.overlapUser = presence.clean.length > .milliseconds(50) ? "" : presence.clean.user
         report.longestFaultyOverlap = presence.faulty.length
-        // A device on a frozen or killed node learns that it was taken over from its heartbeat.
+        // A device on a frozen or killed node learns that it was taken over from its heartbeat;
+        // one on a node cut off from PostgreSQL, when the node is back (imserver(8)).
         for overlap in presence.longOverlaps {
             guard let at = overlap.at else { continue }
-            let excused = tally.nodeDown(at - ChaosSettings.heartbeatLimit, at + overlap.length)
+            let end = at + overlap.length
+            let down = tally.nodeDown(at - ChaosSettings.heartbeatLimit, end)
                 && overlap.length <= ChaosSettings.heartbeatLimit + ChaosSettings.overlapBound
-            if excused {
+            let cutOff = overlap.nodes.contains { node in
+                tally.storeCutEnd(node: node, at, end).map { end <= $0 + ChaosSettings.overlapBound } ?? false
+            }
+            if down || cutOff {
                 report.frozenOverlap = max(report.frozenOverlap, overlap.length)
                 continue
             }
