@@ -91,17 +91,29 @@ final class ChaosCluster: Sendable {
         return nil
     }
 
-    /// A client of the API of a node that runs and is not frozen, the nodes taken in turn from `turn`.
-    func api(turn: Int, avoiding frozen: Set<Int>) -> ServerAPIClient? {
+    /// The node a session's status detail `connected to 127.0.0.1:PORT...` names (by its proxy).
+    func node(described detail: String?) -> Int? {
+        guard let detail, detail.hasPrefix("connected to "),
+              let port = detail.dropFirst("connected to ".count).prefix(while: { $0 != "," }).split(separator: ":").last.flatMap({ UInt16($0) })
+        else { return nil }
+        return node(of: ServerAddress(host: "127.0.0.1", port: port))?.node
+    }
+
+    /// A client of the API of a node that runs and is not frozen, the nodes taken in turn from
+    /// `turn`, with the node's name.
+    func api(turn: Int, avoiding frozen: Set<Int>) -> (node: String, client: ServerAPIClient)? {
         for offset in 0..<nodes.count {
             let node = nodes[(turn + offset) % nodes.count]
             guard !frozen.contains(node.index), let life = node.life else { continue }
-            return ServerAPIClient(
+            return (node.name, ServerAPIClient(
                 baseURL: HTTPURL(host: "127.0.0.1", port: life.apiPort), appKey: appKey, appSecret: Secret(appSecret),
-                loop: apiLoops.next(), timeout: .seconds(5))
+                loop: apiLoops.next(), timeout: Self.apiTimeout))
         }
         return nil
     }
+
+    /// How long the run waits for an API answer before it tries another node.
+    static let apiTimeout: Duration = .seconds(5)
 
     /// Stops every node (SIGTERM, SIGKILL for one that hangs) and every proxy.
     func shutdown() async {

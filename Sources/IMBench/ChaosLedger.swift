@@ -13,6 +13,8 @@ final class ChaosLedger: Sendable {
         var from: String
         var to: Int
         var number: Int
+        /// When the send call returned (the engine had stored it).
+        var at: ContinuousClock.Instant = .now
     }
 
     struct State: Sendable {
@@ -113,5 +115,12 @@ final class ChaosLedger: Sendable {
     /// Messages sent that have had no answer, neither PUBACK nor refusal.
     var unanswered: [String] {
         state.withLock { state in state.sent.keys.filter { !state.answered.contains($0) }.sorted() }
+    }
+
+    /// The messages sent without an answer, with what the ledger knows of each, oldest first.
+    var unansweredMessages: [(cid: String, sent: Sent)] {
+        state.withLock { state in
+            state.sent.filter { !state.answered.contains($0.key) }.map { ($0.key, $0.value) }.sorted { $0.1.at < $1.1.at }
+        }
     }
 }

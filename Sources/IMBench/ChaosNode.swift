@@ -27,8 +27,11 @@ final class ChaosNode: Sendable {
         var lives = 0
         /// Whether the run froze it (SIGSTOP) and has not thawed it yet.
         var isFrozen = false
+        /// Whether the run is stopping it (SIGTERM): its end is the run's, not its own.
+        var isStopping = false
         /// Ends the run did not cause, in words.
-        var unexpectedEnds: [String] = []
+        /// With when each was seen.
+        var unexpectedEnds: [(at: ContinuousClock.Instant, text: String)] = []
         /// Heap (RssAnon, KiB) sampled in each life, in order.
         var heapSamples: [(life: Int, kilobytes: Int)] = []
     }
@@ -53,7 +56,7 @@ final class ChaosNode: Sendable {
 
     var life: Life? { state.withLock { $0.life } }
     var lives: Int { state.withLock { $0.lives } }
-    var unexpectedEnds: [String] { state.withLock { $0.unexpectedEnds } }
+    var unexpectedEnds: [(at: ContinuousClock.Instant, text: String)] { state.withLock { $0.unexpectedEnds } }
     var heapSamples: [(life: Int, kilobytes: Int)] { state.withLock { $0.heapSamples } }
 
     /// Starts a new life and returns once it listens (within 60 s: a node whose store is cut off
@@ -101,21 +104,28 @@ final class ChaosNode: Sendable {
 
     /// SIGTERM (the graceful stop that sends its clients elsewhere) and waits for it, up to
     /// `limit`; a node that did not end by then, or ended with a failure, is an unexpected end.
-    func terminate(within limit: Duration) async {
-        guard let life = state.withLock({ $0.life }) else { return }
+    /// While `cutOffUntil` names a time (its link to PostgreSQL was cut), the wait runs to
+    /// `limit` past it: the stop waits for the database calls under way, which end once the
+    /// link is back.
+    func terminate(within limit: Duration, cutOffUntil: @Sendable () -> ContinuousClock.Instant? = { nil }) async {
+        guard let life = state.withLock({ state -> Life? in
+            state.isStopping = state.life != nil
+            return state.life
+        }) else { return }
+        defer { state.withLock { $0.isStopping = false } }
         life.process.signal(SIGTERM)
         let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
+        while ContinuousClock.now < max(deadline, cutOffUntil().map { $0 + limit } ?? deadline) {
             if let ending = Self.reap(life.process) {
                 state.withLock { state in
                     state.life = nil
-                    if ending != .exited(0) { state.unexpectedEnds.append("\(name) ended with \(ending) after SIGTERM") }
+                    if ending != .exited(0) { state.unexpectedEnds.append((.now, "\(name) ended with \(ending) after SIGTERM")) }
                 }
                 return
             }
             try? await Task.sleep(for: .milliseconds(20))
         }
-        state.withLock { $0.unexpectedEnds.append("\(name) still ran \(limit) after SIGTERM") }
+        state.withLock { $0.unexpectedEnds.append((.now, "\(name) still ran \(limit) after SIGTERM (after its store link's cut, if any)")) }
         await kill()
     }
 
@@ -140,8 +150,8 @@ final class ChaosNode: Sendable {
     /// Whether the life runs; one that ended by itself is recorded as an unexpected end.
     func check() {
         state.withLock { state in
-            guard let life = state.life, let ending = Self.reap(life.process) else { return }
-            state.unexpectedEnds.append("\(name) life \(state.lives) ended by itself (\(ending)): \(Self.tail(of: life.log))")
+            guard !state.isStopping, let life = state.life, let ending = Self.reap(life.process) else { return }
+            state.unexpectedEnds.append((.now, "\(name) life \(state.lives) ended by itself (\(ending)): \(Self.tail(of: life.log))"))
             state.life = nil
         }
     }

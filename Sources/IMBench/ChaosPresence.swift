@@ -18,17 +18,26 @@ final class ChaosPresence: Sendable {
         /// The longest time a device stayed online after the answer.
         var longestStay: Duration = .zero
         var stayDevice = ""
+        /// The node that device was on.
+        var stayNode: Int?
     }
 
     struct Overlap: Sendable {
         var user = ""
         var length: Duration = .zero
         var at: ContinuousClock.Instant?
+        /// The nodes the two devices were on, those known: the displaced one's may have been cut
+        /// off from PostgreSQL (a node that is cannot accept the newer login).
+        var nodes: [Int] = []
     }
 
     struct State: Sendable {
         var online: [String: ContinuousClock.Instant] = [:]
+        /// The node each device online is on, when known.
+        var nodes: [String: Int] = [:]
         var overlapSince: [Int: ContinuousClock.Instant] = [:]
+        /// The nodes of the two devices of each overlap under way.
+        var overlapNodes: [Int: [Int]] = [:]
         var clean = Overlap()
         var faulty = Overlap()
         /// Every overlap of a clean user longer than 50 ms, to be judged with the faults around it.
@@ -38,8 +47,8 @@ final class ChaosPresence: Sendable {
         var loginsAfterHold: [String] = []
         /// The same on the faulty proxies, where a CONNACK may have waited in a black hole.
         var faultyLoginsAfterHold = 0
-        /// Each hold's longest stay once lifted (clean users), with the device and answer time.
-        var stays: [(kind: String, device: String, stay: Duration, answered: ContinuousClock.Instant)] = []
+        /// Each hold's longest stay once lifted (clean users), with the device, its node and the answer time.
+        var stays: [(kind: String, device: String, node: Int?, stay: Duration, answered: ContinuousClock.Instant)] = []
     }
 
     /// A CONNACK already on its way when the API answered reaches the client this much later at most
@@ -48,13 +57,15 @@ final class ChaosPresence: Sendable {
 
     private let state = Mutex(State())
 
-    /// `device` of `user` (a mobile one or not) came online or went off at `instant`.
-    func changed(_ device: ChaosDevice, online: Bool, at instant: ContinuousClock.Instant) {
+    /// `device` of `user` (a mobile one or not) came online (on `node`, when known) or went
+    /// off at `instant`.
+    func changed(_ device: ChaosDevice, online: Bool, node: Int? = nil, at instant: ContinuousClock.Instant) {
         let name = device.name
         state.withLock { state in
             let wasOnline = state.online[name] != nil
             if online && !wasOnline {
                 state.online[name] = instant
+                state.nodes[name] = node
                 if var hold = state.holds[device.user] {
                     if instant <= hold.answered + Self.answerSlack {
                         hold.waiting.insert(name)
@@ -67,9 +78,10 @@ final class ChaosPresence: Sendable {
                 }
             } else if !online && wasOnline {
                 state.online[name] = nil
+                let node = state.nodes.removeValue(forKey: name)
                 if var hold = state.holds[device.user], hold.waiting.remove(name) != nil {
                     let stay = max(.zero, instant - hold.answered)
-                    if stay > hold.longestStay { (hold.longestStay, hold.stayDevice) = (stay, name) }
+                    if stay > hold.longestStay { (hold.longestStay, hold.stayDevice, hold.stayNode) = (stay, name, node) }
                     state.holds[device.user] = hold
                 }
             }
@@ -77,10 +89,12 @@ final class ChaosPresence: Sendable {
             let both = state.online["\(device.userID)/m1"] != nil && state.online["\(device.userID)/m2"] != nil
             if both && state.overlapSince[device.user] == nil {
                 state.overlapSince[device.user] = instant
+                state.overlapNodes[device.user] = ["m1", "m2"].compactMap { state.nodes["\(device.userID)/\($0)"] }
             } else if !both, let since = state.overlapSince.removeValue(forKey: device.user) {
                 let length = instant - since
+                let nodes = state.overlapNodes.removeValue(forKey: device.user) ?? []
                 if device.clean && length > .milliseconds(50) {
-                    state.longOverlaps.append(Overlap(user: device.userID, length: length, at: since))
+                    state.longOverlaps.append(Overlap(user: device.userID, length: length, at: since, nodes: nodes))
                 }
                 if device.clean, length > state.clean.length {
                     state.clean = Overlap(user: device.userID, length: length, at: since)
@@ -107,10 +121,11 @@ final class ChaosPresence: Sendable {
             guard var hold = state.holds.removeValue(forKey: user) else { return }
             if !hold.waiting.isEmpty {
                 let stay = instant - hold.answered
-                if stay > hold.longestStay { (hold.longestStay, hold.stayDevice) = (stay, hold.waiting.sorted()[0] + " (still online)") }
+                let device = hold.waiting.sorted()[0]
+                if stay > hold.longestStay { (hold.longestStay, hold.stayDevice, hold.stayNode) = (stay, device + " (still online)", state.nodes[device]) }
             }
             if clean && hold.longestStay > .zero {
-                state.stays.append((hold.kind, hold.stayDevice, hold.longestStay, hold.answered))
+                state.stays.append((hold.kind, hold.stayDevice, hold.stayNode, hold.longestStay, hold.answered))
             }
         }
     }

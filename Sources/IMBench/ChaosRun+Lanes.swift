@@ -109,7 +109,8 @@ extension ChaosRun {
                 tally.ended(span)
             default:
                 let span = tally.began("node SIGTERM", "\(node.name) SIGTERM")
-                await node.terminate(within: .seconds(15))
+                let sent = ContinuousClock.now
+                await node.terminate(within: .seconds(15)) { [tally] in tally.storeCutEnd(node: node.index, sent, .now) }
                 try? await Task.sleep(until: min(.now + .seconds(1) + pause / 2, end))
                 await restart(node)
                 tally.ended(span)

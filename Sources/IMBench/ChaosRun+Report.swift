@@ -3,6 +3,7 @@ extension ChaosRun {
     func report(origin: ContinuousClock.Instant, settled: Bool) -> ChaosReport {
         var report = ChaosReport(seed: settings.seed, duration: settings.duration, nodes: settings.nodes, users: settings.users)
         report.settled = settled
+        report.settlePhases = control.withLock { $0.settlePhases }
         report.faults = tally.counts
         let messages = ledger.snapshot
         report.sent = messages.sent.count
@@ -12,33 +13,38 @@ extension ChaosRun {
         report.delivered = messages.received
         report.duplicated = messages.duplicates.count
         report.outOfOrder = messages.outOfOrder.count
-        let missing = ledger.missing { [users] user in users.devices(of: user).map(\.name) }
+        // Unsettled, a device that is not back was never asked for its queue: what it lacks is
+        // counted apart, and the users not back say why (their devices' last words, their API calls).
+        let back: @Sendable (String) -> Bool = { [presence] name in settled || presence.isOnline(name) }
+        let missing = ledger.missing { [users] user in users.devices(of: user).map(\.name).filter(back) }
         report.lost = Set(missing.map { $0.split(separator: " ")[1] }).count
+        report.unchecked = ledger.missing { [users] user in users.devices(of: user).map(\.name).filter { !back($0) } }.count
         var violations: [String] = []
         if !settled {
             violations.append("the devices did not all come back with every message within \(settings.settleLimit)")
-            let offline = users.devices.filter { !self.presence.isOnline($0.name) }
-            violations += offline.prefix(10).map { device in
-                let change = users.engine.hub.snapshot(of: device.session.id)?.lastChange
-                return "not online at the end: \(device.name) \(change.map { "\($0.status) \($0.code.map { "\($0)" } ?? "") \($0.detail)" } ?? "")"
-            }
+            violations += usersNotBack(origin: origin)
         }
         violations += missing.prefix(10).map { "lost: \($0)" }
         violations += messages.duplicates.prefix(10).map { "duplicated: \($0)" }
         violations += messages.outOfOrder.prefix(10).map { "out of order: \($0)" }
-        violations += ledger.unanswered.prefix(10).map { "sent, never answered: \($0)" }
+        violations += unansweredMessages(origin: origin)
         violations += messages.refused.map { "refused \($0.value) times: \($0.key)" }
 
         let presence = presence.snapshot
         report.longestOverlap = presence.clean.length > .milliseconds(50) ? .zero : presence.clean.length
         report.overlapUser = presence.clean.length > .milliseconds(50) ? "" : presence.clean.user
         report.longestFaultyOverlap = presence.faulty.length
-        // A device on a frozen or killed node learns that it was taken over from its heartbeat.
+        // A device on a frozen or killed node learns that it was taken over from its heartbeat;
+        // one on a node cut off from PostgreSQL, when the node is back (imserver(8)).
         for overlap in presence.longOverlaps {
             guard let at = overlap.at else { continue }
-            let excused = tally.nodeDown(at - ChaosSettings.heartbeatLimit, at + overlap.length)
+            let end = at + overlap.length
+            let down = tally.nodeDown(at - ChaosSettings.heartbeatLimit, end)
                 && overlap.length <= ChaosSettings.heartbeatLimit + ChaosSettings.overlapBound
-            if excused {
+            let cutOff = overlap.nodes.contains { node in
+                tally.storeCutEnd(node: node, at, end).map { end <= $0 + ChaosSettings.overlapBound } ?? false
+            }
+            if down || cutOff {
                 report.frozenOverlap = max(report.frozenOverlap, overlap.length)
                 continue
             }
@@ -49,14 +55,30 @@ extension ChaosRun {
                 + tally.around(at, at + overlap.length, origin: origin).joined(separator: "; ") + ")")
         }
         violations += presence.loginsAfterHold.prefix(10).map { "login after a hold: \($0)" }
-        for stay in presence.stays where stay.stay > report.longestStay { report.longestStay = stay.stay }
-        for stay in presence.stays.sorted(by: { $0.stay > $1.stay }).prefix(5) where stay.stay > ChaosSettings.holdBound {
+        var stays = 0
+        for stay in presence.stays.sorted(by: { $0.stay > $1.stay }) {
+            // What imserver(8) promises: a node cut off from PostgreSQL acts on the hold once it is
+            // back; a device on a node frozen or killed learns of its end from its heartbeat.
+            let end = stay.answered + stay.stay
+            let cutOff = stay.node.flatMap { tally.storeCutEnd(node: $0, stay.answered, end) }.map { end <= $0 + ChaosSettings.holdBound }
+            let down = tally.nodeDown(stay.answered - ChaosSettings.heartbeatLimit, end)
+                && stay.stay <= ChaosSettings.heartbeatLimit + ChaosSettings.holdBound
+            if cutOff == true || down {
+                report.excusedStay = max(report.excusedStay, stay.stay)
+                continue
+            }
+            report.longestStay = max(report.longestStay, stay.stay)
+            guard stay.stay > ChaosSettings.holdBound, stays < 5 else { continue }
+            stays += 1
             violations.append("\(stay.device) online \(Units.secondsText(stay.stay)) after its \(stay.kind) answered at "
                 + "\(Units.oneDecimal(Units.seconds(origin.duration(to: stay.answered)))) s (faults then: "
                 + tally.around(stay.answered, stay.answered + stay.stay, origin: origin).joined(separator: "; ") + ")")
         }
         for node in cluster.nodes {
-            violations += node.unexpectedEnds
+            violations += node.unexpectedEnds.map { end in
+                "\(end.text) at \(Units.oneDecimal(Units.seconds(origin.duration(to: end.at)))) s (faults then: "
+                    + tally.around(end.at - .seconds(20), end.at, origin: origin).joined(separator: "; ") + ")"
+            }
             let samples = node.heapSamples
             let peak = samples.map(\.kilobytes).max() ?? 0
             report.nodeHeaps.append("\(node.name) \(Units.mebibytesText(kilobytes: peak)) (\(node.lives) lives)")

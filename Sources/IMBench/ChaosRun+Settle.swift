@@ -11,14 +11,21 @@ extension ChaosRun {
             node.thaw()
             if node.life == nil { await restart(node) }
         }
-        let deadline = ContinuousClock.now + settings.settleLimit
+        // A lift that no node answered during the faults: the user is still held.
+        let unlifted = control.withLock { $0.unlifted }
+        for (user, deactivation) in unlifted.sorted(by: { $0.key < $1.key }) where await lift(user, deactivation: deactivation) != nil {
+            control.withLock { _ = $0.unlifted.removeValue(forKey: user) }
+        }
+        let start = ContinuousClock.now, deadline = start + settings.settleLimit
         let online: @Sendable (Int) -> [String] = { [users, presence] user in
             users.devices(of: user).map(\.name).filter { presence.isOnline($0) }
         }
         guard await waitUntil(deadline, takeOver: false, { [self] in
             ledger.unanswered.isEmpty && ledger.missing(devices: online).isEmpty && everyUserOnline()
         }) else { return false }
+        control.withLock { $0.settlePhases.append(.now - start) }
         // The mobile device offline takes over: its queue is the last to check.
+        control.withLock { $0.takingOver = true }
         for user in 0..<settings.users {
             let mobile1 = users.device(of: user, .mobile1), mobile2 = users.device(of: user, .mobile2)
             let offline = presence.isOnline(mobile1.name) ? mobile2 : mobile1
@@ -26,9 +33,11 @@ extension ChaosRun {
             await reconnect(offline)
         }
         let all: @Sendable (Int) -> [String] = { [users] user in users.devices(of: user).map(\.name) }
-        return await waitUntil(deadline, takeOver: true, { [self] in
+        let settled = await waitUntil(deadline, takeOver: true, { [self] in
             ledger.missing(devices: all).isEmpty && everyUserOnline()
         })
+        if settled { control.withLock { $0.settlePhases.append(.now - start) } }
+        return settled
     }
 
     /// Whether each user's pc and one mobile device are online.

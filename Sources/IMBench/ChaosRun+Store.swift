@@ -3,23 +3,25 @@ import IMProcess
 import IMThreads
 
 extension ChaosRun {
-    /// One fault of PostgreSQL every `storeFaultEvery` (the next after the last has ended):
-    /// a restart (fast or immediate, with `storeRestart`), a node's link to it black-holed for
-    /// 5-30 s, or slowed by 50-500 ms for 5-20 s.
+    /// One fault of PostgreSQL every `storeFaultEvery` (the next after the last has ended),
+    /// each kind in turn in an order drawn from the seed: a restart (fast or immediate, with
+    /// `storeRestart`), a node's link to it black-holed for 5-30 s, or slowed by 50-500 ms for 5-20 s.
     func storeFaults(from first: ContinuousClock.Instant, until end: ContinuousClock.Instant) async {
         var generator = SeededGenerator(seed: settings.seed &+ 3)
         var next = first
+        // Every kind once, in a drawn order, then again: a run of a few minutes meets each.
+        var kinds: [Int] = []
         while next < end {
             try? await Task.sleep(until: next)
-            let kinds = settings.storeRestart == nil ? 2 : 4
-            let kind = Int(generator.next() % UInt64(kinds))
+            if kinds.isEmpty { kinds = Array(0..<(settings.storeRestart == nil ? 2 : 4)).shuffled(using: &generator) }
+            let kind = kinds.removeFirst()
             let node = Int(generator.next() % UInt64(cluster.nodes.count))
             let draw = generator.next()
             let proxy = cluster.storeProxies[node]
             switch kind {
             case 0:
                 let length = Duration.seconds(5 + Int(draw % 26))
-                let span = tally.began("store link black hole", "n\(node + 1) store link black hole")
+                let span = tally.began("store link black hole", "n\(node + 1) store link black hole", node: node)
                 await proxy.set(.blackhole)
                 try? await Task.sleep(until: min(.now + length, end))
                 await proxy.set(.pass)

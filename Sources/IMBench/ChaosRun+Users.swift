@@ -68,10 +68,10 @@ extension ChaosRun {
                     tally.began("tokens expired", "\(userID) tokens expired", lasting: false)
                     let time = WallClock.milliseconds()
                     users.tokensExpired(of: user, at: time)
-                    _ = await callAPI("expire") { api throws(ServerAPIError) in try await api.expireTokens(userIDs: [userID], before: time) }
+                    _ = await callAPI("expire", user: user) { api throws(ServerAPIError) in try await api.expireTokens(userIDs: [userID], before: time) }
                 default:
                     tally.began("kick", "\(userID) kicked", lasting: false)
-                    _ = await callAPI("kick") { api throws(ServerAPIError) in try await api.kick(userIDs: [userID]) }
+                    _ = await callAPI("kick", user: user) { api throws(ServerAPIError) in try await api.kick(userIDs: [userID]) }
                 }
             }
         }
@@ -81,7 +81,7 @@ extension ChaosRun {
     private func hold(_ user: Int, deactivate: Bool, for length: Duration) async {
         let userID = users.userIDs[user], kind = deactivate ? "deactivation" : "block"
         let span = tally.began(kind, "\(userID) \(kind)")
-        let answered = await callAPI(kind) { api throws(ServerAPIError) in
+        let answered = await callAPI(kind, user: user) { api throws(ServerAPIError) in
             if deactivate { try await api.deactivate(userIDs: [userID]) } else { try await api.block(userIDs: [userID], minutes: 1) }
         }
         if let answered {
@@ -89,34 +89,54 @@ extension ChaosRun {
             try? await Task.sleep(until: answered + length)
         }
         presence.lifted(user, at: .now, clean: user % 2 == 1)
-        _ = await callAPI("lift \(kind)") { api throws(ServerAPIError) in
-            if deactivate { try await api.reactivate(userIDs: [userID]) } else { try await api.unblock(userIDs: [userID]) }
-        }
+        let lifted = await lift(user, deactivation: deactivate)
         tally.ended(span)
-        control.withLock { _ = $0.held.remove(user) }
+        control.withLock { control in
+            control.held.remove(user)
+            // Lifted again once the faults are over: the user is not back until then.
+            if lifted == nil { control.unlifted[user] = deactivate }
+        }
+    }
+
+    /// Lifts `user`'s block or deactivation; returns when a node answered, nil when none did.
+    func lift(_ user: Int, deactivation: Bool) async -> ContinuousClock.Instant? {
+        let userID = users.userIDs[user]
+        return await callAPI(deactivation ? "lift deactivation" : "lift block", user: user) { api throws(ServerAPIError) in
+            if deactivation { try await api.reactivate(userIDs: [userID]) } else { try await api.unblock(userIDs: [userID]) }
+        }
     }
 
     /// Calls the API through the nodes in turn (those running and not frozen) until one answers,
-    /// for up to 30 s; returns when it answered, nil when none did.
+    /// for up to 30 s; returns when it answered, nil when none did. Each attempt goes in the
+    /// user's log: a call that got no answer may still be carried out later, and the report
+    /// names it beside a user who did not come back.
     func callAPI(
-        _ what: String, _ call: @Sendable (ServerAPIClient) async throws(ServerAPIError) -> Void
+        _ what: String, user: Int, _ call: @Sendable (ServerAPIClient) async throws(ServerAPIError) -> Void
     ) async -> ContinuousClock.Instant? {
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
-            let client = control.withLock { control -> ServerAPIClient? in
+            let target = control.withLock { control -> (node: String, client: ServerAPIClient)? in
                 control.apiTurn += 1
                 return cluster.api(turn: control.apiTurn, avoiding: control.frozen)
             }
-            if let client {
+            if let (node, client) = target {
+                let started = ContinuousClock.now
                 do throws(ServerAPIError) {
                     try await call(client)
+                    logAPI(user, at: started, "\(what) via \(node) answered")
                     return .now
                 } catch {
+                    logAPI(user, at: started, "\(what) via \(node) failed: \(String(describing: error).prefix(60))")
                     control.withLock { $0.apiFailures["API \(what): \(error)".prefix(160).description, default: 0] += 1 }
                 }
             }
             try? await Task.sleep(for: .milliseconds(300))
         }
+        logAPI(user, at: .now, "\(what) given up: no node answered within 30 s")
         return nil
+    }
+
+    private func logAPI(_ user: Int, at instant: ContinuousClock.Instant, _ text: String) {
+        control.withLock { $0.userLog[user, default: []].append((instant, text)) }
     }
 }

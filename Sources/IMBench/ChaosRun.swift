@@ -17,6 +17,15 @@ final class ChaosRun: Sendable {
         var preferred: [Int: ChaosDevice.Role] = [:]
         var apiTurn = 0
         var apiFailures: [String: Int] = [:]
+        /// How long the settling's phases took: each user's pc and a mobile device back, then the
+        /// other mobile device; for telling a slow machine from a device kept out.
+        var settlePhases: [Duration] = []
+        /// Whether the settling has come to its last phase: each user's other mobile device takes over.
+        var takingOver = false
+        /// Users whose block (false) or deactivation (true) no node lifted within 30 s.
+        var unlifted: [Int: Bool] = [:]
+        /// Per user, each API call on it: when it started and how it ended, for the report.
+        var userLog: [Int: [(at: ContinuousClock.Instant, text: String)]] = [:]
     }
 
     let settings: ChaosSettings
@@ -96,12 +105,14 @@ final class ChaosRun: Sendable {
 
     /// Hands the hub's events to the ledgers, in one task that reads what gathered every 5 ms.
     private func listen() {
-        let listener = self.listener, users = self.users, ledger = self.ledger, presence = self.presence
+        let listener = self.listener, users = self.users, ledger = self.ledger, presence = self.presence, cluster = self.cluster
         Task {
             while let event = await listener.next() {
                 guard let device = users.device(event.session) else { continue }
                 switch event.kind {
-                case .status: presence.changed(device, online: event.snapshot.status == .connected, at: event.at)
+                case .status:
+                    let online = event.snapshot.status == .connected
+                    presence.changed(device, online: online, node: online ? cluster.node(described: event.snapshot.lastChange?.detail) : nil, at: event.at)
                 case .closed: presence.changed(device, online: false, at: event.at)
                 case .message(let message): ledger.received(message, by: device.name)
                 case .sendReport(let report): ledger.report(report)

@@ -10,6 +10,8 @@ final class ChaosTally: Sendable {
         var detail: String
         var start: ContinuousClock.Instant
         var end: ContinuousClock.Instant?
+        /// The node it hit, for a fault of one node's link to PostgreSQL.
+        var node: Int?
     }
 
     private struct State {
@@ -31,10 +33,12 @@ final class ChaosTally: Sendable {
     /// Starts a fault of `kind`; returns its number, for `ended`. A fault that does not last
     /// (a kick, a login) ends where it starts.
     @discardableResult
-    func began(_ kind: String, _ detail: String, lasting: Bool = true, at instant: ContinuousClock.Instant = .now) -> Int {
+    func began(
+        _ kind: String, _ detail: String, lasting: Bool = true, node: Int? = nil, at instant: ContinuousClock.Instant = .now
+    ) -> Int {
         state.withLock { state in
             state.counts[kind, default: 0] += 1
-            state.spans.append(Span(kind: kind, detail: detail, start: instant, end: lasting ? nil : instant))
+            state.spans.append(Span(kind: kind, detail: detail, start: instant, end: lasting ? nil : instant, node: node))
             return state.spans.count - 1
         }
     }
@@ -54,6 +58,16 @@ final class ChaosTally: Sendable {
     func nodeDown(_ from: ContinuousClock.Instant, _ to: ContinuousClock.Instant) -> Bool {
         state.withLock { state in
             state.spans.contains { ($0.kind == "node SIGSTOP" || $0.kind == "node SIGKILL") && $0.start <= to && ($0.end ?? to) >= from }
+        }
+    }
+
+    /// When the last cut of `node`'s link to PostgreSQL within `from...to` ended (now + 1 s
+    /// while it lasts), or nil: a node cut off acts on the other nodes' notices (a block, a
+    /// login elsewhere) once it is back, and its stop waits for its database calls.
+    func storeCutEnd(node: Int, _ from: ContinuousClock.Instant, _ to: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        state.withLock { state in
+            state.spans.filter { $0.kind == "store link black hole" && $0.node == node && $0.start <= to && ($0.end ?? to) >= from }
+                .map { $0.end ?? .now + .seconds(1) }.max()
         }
     }
 

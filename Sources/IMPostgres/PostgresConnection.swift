@@ -7,8 +7,9 @@ import Glibc
 /// that thread until the server answers.
 ///
 /// Connections use UTF-8, name themselves `imserver` in pg_stat_activity, give up connecting
-/// after `defaultConnectTimeout` seconds and probe an idle TCP connection after 30 s, unless
-/// the connection string says otherwise. Server notices are dropped rather than printed.
+/// after `defaultConnectTimeout` seconds, probe an idle TCP connection after 30 s, and are ended
+/// by the server when idle in a transaction for `idleInTransactionTimeout` seconds, unless the
+/// connection string says otherwise. Server notices are dropped rather than printed.
 public final class PostgresConnection {
     /// The libpq connection; nil once closed.
     var handle: OpaquePointer?
@@ -23,6 +24,13 @@ public final class PostgresConnection {
     /// libpq's default is to wait forever for a host that does not answer.
     public static let defaultConnectTimeout = 10
 
+    /// Seconds the server lets a transaction wait for the client's next statement before it
+    /// ends the session (idle_in_transaction_session_timeout), releasing its locks. The
+    /// callers' transactions run their statements back to back: one idle this long has a
+    /// client that is frozen or cut off, and every connection that needs its rows (another
+    /// node's heartbeat, its logins) would wait for as long as that lasted.
+    public static let idleInTransactionTimeout = 5
+
     /// Connects with `conninfo`, a `postgres://` URI or `key=value` words (PQconnectdbParams).
     public static func connect(_ conninfo: String) throws(PostgresError) -> PostgresConnection {
         // Later keywords win over earlier ones, and the expanded string comes last: its own
@@ -30,8 +38,9 @@ public final class PostgresConnection {
         // TCP keepalives after 30 s idle: a LISTEN connection the network dropped without a word
         // is found dead within a minute instead of the system's two hours.
         let keywords = ["client_encoding", "application_name", "connect_timeout", "keepalives_idle", "keepalives_interval",
-                        "keepalives_count", "dbname"]
-        let values = ["UTF8", "imserver", String(defaultConnectTimeout), "30", "10", "3", conninfo]
+                        "keepalives_count", "options", "dbname"]
+        let values = ["UTF8", "imserver", String(defaultConnectTimeout), "30", "10", "3",
+                      "-c idle_in_transaction_session_timeout=\(idleInTransactionTimeout)s", conninfo]
         let handle = withCStrings(keywords) { keywords in
             withCStrings(values) { values in PQconnectdbParams(keywords, values, 1) }
         }

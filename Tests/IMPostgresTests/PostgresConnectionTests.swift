@@ -110,6 +110,11 @@ struct PostgresConnectionTests {
             ["connect_timeout", "keepalives_idle", "nonexistent"].map { connection.option($0) }
         }
         #expect(timeouts == [String(PostgresConnection.defaultConnectTimeout), "30", nil])
+        // A transaction left waiting (its client frozen or cut off) does not hold its locks for good.
+        let idle = try await server.withConnection { connection in
+            try connection.execute("SELECT current_setting('idle_in_transaction_session_timeout')").rows[0][0].string
+        }
+        #expect(idle == "\(PostgresConnection.idleInTransactionTimeout)s")
         let keywords = "host=127.0.0.1 port=\(server.stock.port) user=postgres dbname=postgres application_name=other"
         let named = try await server.withConnection(keywords) { connection in
             try connection.execute("SELECT current_setting('application_name')").rows[0][0].string

@@ -67,19 +67,19 @@ actor APITestBackend: ServerAPIBackend {
         try await record(.expireTokens(app: appKey, users: userIDs, before: before))
     }
 
-    func block(appKey: String, userIDs: [String], minutes: Int) async throws {
+    func block(appKey: String, userIDs: [String], minutes: Int, requestedAt: Int64) async throws {
         try await record(.block(app: appKey, users: userIDs, minutes: minutes))
     }
 
-    func unblock(appKey: String, userIDs: [String]) async throws {
+    func unblock(appKey: String, userIDs: [String], requestedAt: Int64) async throws {
         try await record(.unblock(app: appKey, users: userIDs))
     }
 
-    func deactivate(appKey: String, userIDs: [String]) async throws {
+    func deactivate(appKey: String, userIDs: [String], requestedAt: Int64) async throws {
         try await record(.deactivate(app: appKey, users: userIDs))
     }
 
-    func reactivate(appKey: String, userIDs: [String]) async throws {
+    func reactivate(appKey: String, userIDs: [String], requestedAt: Int64) async throws {
         try await record(.reactivate(app: appKey, users: userIDs))
     }
 

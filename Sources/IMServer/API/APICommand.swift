@@ -55,8 +55,9 @@ enum APICommand: Hashable, Sendable {
         }
     }
 
-    /// Does the work through `backend` for `appKey`; returns the members of the answer after `code`.
-    func run(appKey: String, on backend: any ServerAPIBackend) async throws -> [(String, JSONValue)] {
+    /// Does the work through `backend` for `appKey`, for a request that came at `requestedAt`
+    /// (ms); returns the members of the answer after `code`.
+    func run(appKey: String, requestedAt: Int64, on backend: any ServerAPIBackend) async throws -> [(String, JSONValue)] {
         switch self {
         case let .issueToken(userID, _):
             let token = try await backend.issueToken(appKey: appKey, userID: userID)
@@ -64,13 +65,13 @@ enum APICommand: Hashable, Sendable {
         case let .expireTokens(userIDs, before):
             try await backend.expireTokens(appKey: appKey, userIDs: userIDs, before: before)
         case let .block(userIDs, minutes):
-            try await backend.block(appKey: appKey, userIDs: userIDs, minutes: minutes)
+            try await backend.block(appKey: appKey, userIDs: userIDs, minutes: minutes, requestedAt: requestedAt)
         case let .unblock(userIDs):
-            try await backend.unblock(appKey: appKey, userIDs: userIDs)
+            try await backend.unblock(appKey: appKey, userIDs: userIDs, requestedAt: requestedAt)
         case let .deactivate(userIDs):
-            try await backend.deactivate(appKey: appKey, userIDs: userIDs)
+            try await backend.deactivate(appKey: appKey, userIDs: userIDs, requestedAt: requestedAt)
         case let .reactivate(userIDs):
-            try await backend.reactivate(appKey: appKey, userIDs: userIDs)
+            try await backend.reactivate(appKey: appKey, userIDs: userIDs, requestedAt: requestedAt)
         case let .kick(userIDs):
             try await backend.kick(appKey: appKey, userIDs: userIDs)
         case let .checkOnline(userID):

@@ -29,12 +29,14 @@ struct APIResponder: Sendable {
 
     /// The answer to `request` for `endpoint`, success or not.
     func respond(to request: HTTPRequest, at endpoint: APIEndpoint) async -> HTTPResponse {
+        // Before any store call: the request's place among calls on the same users (see ServerAPIBackend.block).
+        let requestedAt = clock.wallMilliseconds()
         do throws(APIError) {
             let appKey = try await authenticate(request)
             let command = try APICommand(endpoint, form: try Self.form(of: request))
             let members: [(String, JSONValue)]
             do {
-                members = try await command.run(appKey: appKey, on: backend)
+                members = try await command.run(appKey: appKey, requestedAt: requestedAt, on: backend)
             } catch {
                 throw APIError(.internalServerError, code: .internalError, "\(endpoint.rawValue) failed: \(error)")
             }

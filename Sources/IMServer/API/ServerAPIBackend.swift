@@ -11,11 +11,15 @@ public protocol ServerAPIBackend: Sendable {
     /// Tokens of these users issued before `before` (ms) stop working at their next login.
     func expireTokens(appKey: String, userIDs: [String], before: Int64) async throws
     /// Disconnects the users (0x98 `user-blocked`) and refuses their logins for `minutes`.
-    func block(appKey: String, userIDs: [String], minutes: Int) async throws
-    func unblock(appKey: String, userIDs: [String]) async throws
+    ///
+    /// `requestedAt` (ms) is when the request came: of a user's blocks and unblocks (and of
+    /// its deactivations and reactivations) the one that came last stands, on every node,
+    /// even when an earlier one's write reaches the store after it.
+    func block(appKey: String, userIDs: [String], minutes: Int, requestedAt: Int64) async throws
+    func unblock(appKey: String, userIDs: [String], requestedAt: Int64) async throws
     /// Disconnects the users (0x98 `user-abandoned`) and refuses their logins until reactivated.
-    func deactivate(appKey: String, userIDs: [String]) async throws
-    func reactivate(appKey: String, userIDs: [String]) async throws
+    func deactivate(appKey: String, userIDs: [String], requestedAt: Int64) async throws
+    func reactivate(appKey: String, userIDs: [String], requestedAt: Int64) async throws
     /// Disconnects every device of the users (0x98 `kicked`).
     func kick(appKey: String, userIDs: [String]) async throws
     /// Records a signed request's nonce until `expiresAt`; false for a replay (the nonce is
@@ -26,4 +30,23 @@ public protocol ServerAPIBackend: Sendable {
     /// Stores a text message from `from` to each of `to` and delivers it as in section 5;
     /// returns the message's uid.
     func publish(appKey: String, from: String, to: [String], text: String) async throws -> String
+}
+
+extension ServerAPIBackend {
+    /// Blocks the users for `minutes`, as requested now (callers other than the HTTP API).
+    public func block(appKey: String, userIDs: [String], minutes: Int) async throws {
+        try await block(appKey: appKey, userIDs: userIDs, minutes: minutes, requestedAt: ServerClock.system.wallMilliseconds())
+    }
+
+    public func unblock(appKey: String, userIDs: [String]) async throws {
+        try await unblock(appKey: appKey, userIDs: userIDs, requestedAt: ServerClock.system.wallMilliseconds())
+    }
+
+    public func deactivate(appKey: String, userIDs: [String]) async throws {
+        try await deactivate(appKey: appKey, userIDs: userIDs, requestedAt: ServerClock.system.wallMilliseconds())
+    }
+
+    public func reactivate(appKey: String, userIDs: [String]) async throws {
+        try await reactivate(appKey: appKey, userIDs: userIDs, requestedAt: ServerClock.system.wallMilliseconds())
+    }
 }

@@ -44,23 +44,23 @@ final class ServerBackend: ServerAPIBackend {
         try await store.expireTokens(appKey: appKey, userIDs: userIDs, before: before)
     }
 
-    func block(appKey: String, userIDs: [String], minutes: Int) async throws {
+    func block(appKey: String, userIDs: [String], minutes: Int, requestedAt: Int64) async throws {
         let until = clock.wallMilliseconds() + Int64(minutes) * 60_000
-        try await store.block(appKey: appKey, userIDs: userIDs, until: until)
+        try await store.block(appKey: appKey, userIDs: userIDs, until: until, requestedAt: requestedAt)
         try await disconnectEverywhere(appKey: appKey, userIDs: userIDs, .administrativeAction, .userBlocked)
     }
 
-    func unblock(appKey: String, userIDs: [String]) async throws {
-        try await store.unblock(appKey: appKey, userIDs: userIDs)
+    func unblock(appKey: String, userIDs: [String], requestedAt: Int64) async throws {
+        try await store.unblock(appKey: appKey, userIDs: userIDs, requestedAt: requestedAt)
     }
 
-    func deactivate(appKey: String, userIDs: [String]) async throws {
-        try await store.deactivate(appKey: appKey, userIDs: userIDs)
+    func deactivate(appKey: String, userIDs: [String], requestedAt: Int64) async throws {
+        try await store.deactivate(appKey: appKey, userIDs: userIDs, requestedAt: requestedAt)
         try await disconnectEverywhere(appKey: appKey, userIDs: userIDs, .administrativeAction, .userAbandoned)
     }
 
-    func reactivate(appKey: String, userIDs: [String]) async throws {
-        try await store.reactivate(appKey: appKey, userIDs: userIDs)
+    func reactivate(appKey: String, userIDs: [String], requestedAt: Int64) async throws {
+        try await store.reactivate(appKey: appKey, userIDs: userIDs, requestedAt: requestedAt)
     }
 
     func kick(appKey: String, userIDs: [String]) async throws {

@@ -21,6 +21,8 @@ final class PostgresCluster: Sendable {
     let noticesReceived = Atomic<Int>(0)
     /// Where clients reach this node (`advertise`), written again with its row if the row was lost.
     let address = Mutex("")
+    /// Whether a heartbeat is under way: the next waits for it rather than take another connection.
+    private let heartbeating = Atomic<Bool>(false)
 
     init(store: PostgresServerStore, conninfo: String) {
         self.store = store
@@ -73,8 +75,17 @@ final class PostgresCluster: Sendable {
     ///
     /// Returns true when the node's row was gone: PostgreSQL was out of this node's reach for
     /// longer than `deadAfter`, the other nodes took it for dead and removed its presence rows,
-    /// which the caller must then write again.
+    /// which the caller must then write again. Returns false at once while the previous
+    /// heartbeat is still under way.
+    ///
+    /// A silent node whose row is locked is in a transaction (frozen, or its link to
+    /// PostgreSQL black-holed after a statement): its rows are skipped, not waited for. Waiting
+    /// held this heartbeat's own row locked, on which this node's stop and the other nodes'
+    /// heartbeats then waited, and a heartbeat every 2 s took the pool's every connection:
+    /// one node cut off stalled them all for as long as its cut lasted (issue 41, seed 7).
     func heartbeat(now: Int64) async throws(ServerStoreError) -> Bool {
+        guard !heartbeating.exchange(true, ordering: .acquiringAndReleasing) else { return false }
+        defer { heartbeating.store(false, ordering: .releasing) }
         let node = nodeName, address = self.address.withLock { $0 }
         return try await store.write("heartbeat of node \(node)") { connection in
             let updated = try connection.execute("UPDATE node SET seen_at = $2 WHERE name = $1", [.text(node), .integer(now)])
@@ -85,10 +96,12 @@ final class PostgresCluster: Sendable {
                     """, [.text(node), .integer(now), .text(address)])
                 _ = try connection.execute("DELETE FROM presence WHERE node = $1", [.text(node)])
             }
+            // The silent nodes this transaction holds (locked): their presence rows and theirs.
             _ = try connection.execute("""
-                DELETE FROM presence WHERE node IN (SELECT name FROM node WHERE seen_at < $1);
+                WITH gone AS (SELECT name FROM node WHERE seen_at < $1 FOR UPDATE SKIP LOCKED),
+                     rows AS (DELETE FROM presence WHERE node IN (SELECT name FROM gone))
+                DELETE FROM node WHERE name IN (SELECT name FROM gone)
                 """, [.integer(now - Self.deadAfter)])
-            _ = try connection.execute("DELETE FROM node WHERE seen_at < $1", [.integer(now - Self.deadAfter)])
             return updated.affectedRows == 0
         }
     }

@@ -13,22 +13,25 @@ extension SQLiteServerStore {
     }
 
     /// Blocks each user until `until` (ms since the epoch), replacing any earlier block.
-    public func block(appKey: String, userIDs: [String], until: Int64) async throws(ServerStoreError) {
+    ///
+    /// `requestedAt` is not needed here: one process writes the file, each call in the order
+    /// the requests came, with nothing between them that could hold one up for long.
+    public func block(appKey: String, userIDs: [String], until: Int64, requestedAt: Int64) async throws(ServerStoreError) {
         try await upsert("block", appKey, userIDs, column: "blocked_until", value: .integer(until))
     }
 
     /// Ends each user's block; a user not blocked is left as is.
-    public func unblock(appKey: String, userIDs: [String]) async throws(ServerStoreError) {
+    public func unblock(appKey: String, userIDs: [String], requestedAt: Int64) async throws(ServerStoreError) {
         try await upsert("unblock", appKey, userIDs, column: "blocked_until", value: .null)
     }
 
     /// Deactivates each user: logins are refused until `reactivate`.
-    public func deactivate(appKey: String, userIDs: [String]) async throws(ServerStoreError) {
+    public func deactivate(appKey: String, userIDs: [String], requestedAt: Int64) async throws(ServerStoreError) {
         try await upsert("deactivate", appKey, userIDs, column: "deactivated", value: 1)
     }
 
     /// Undoes `deactivate`.
-    public func reactivate(appKey: String, userIDs: [String]) async throws(ServerStoreError) {
+    public func reactivate(appKey: String, userIDs: [String], requestedAt: Int64) async throws(ServerStoreError) {
         try await upsert("reactivate", appKey, userIDs, column: "deactivated", value: 0)
     }
 

@@ -23,6 +23,26 @@ extension ServerStore {
         return try await storeMessages([message], quota: nil)[0]
     }
 
+    /// Blocks the users until `until`, as received now.
+    public func block(appKey: String, userIDs: [String], until: Int64) async throws(ServerStoreError) {
+        try await block(appKey: appKey, userIDs: userIDs, until: until, requestedAt: ServerClock.system.wallMilliseconds())
+    }
+
+    /// Ends the users' blocks, as received now.
+    public func unblock(appKey: String, userIDs: [String]) async throws(ServerStoreError) {
+        try await unblock(appKey: appKey, userIDs: userIDs, requestedAt: ServerClock.system.wallMilliseconds())
+    }
+
+    /// Deactivates the users, as received now.
+    public func deactivate(appKey: String, userIDs: [String]) async throws(ServerStoreError) {
+        try await deactivate(appKey: appKey, userIDs: userIDs, requestedAt: ServerClock.system.wallMilliseconds())
+    }
+
+    /// Reactivates the users, as received now.
+    public func reactivate(appKey: String, userIDs: [String]) async throws(ServerStoreError) {
+        try await reactivate(appKey: appKey, userIDs: userIDs, requestedAt: ServerClock.system.wallMilliseconds())
+    }
+
     /// Stores messages with no quota (what the server API and tests send).
     public func storeMessages(_ messages: [NewMessage]) async throws(ServerStoreError) -> [StoredMessageResult] {
         try await storeMessages(messages, quota: nil)

@@ -33,10 +33,15 @@ public protocol ServerStore: Sendable {
     /// The states of several users in one read, in the order asked; `.initial` for a user never touched.
     func userStates(_ users: [(appKey: String, userID: String)]) async throws(ServerStoreError) -> [UserState]
     /// Blocks the users until `until` (ms since the epoch).
-    func block(appKey: String, userIDs: [String], until: Int64) async throws(ServerStoreError)
-    func unblock(appKey: String, userIDs: [String]) async throws(ServerStoreError)
-    func deactivate(appKey: String, userIDs: [String]) async throws(ServerStoreError)
-    func reactivate(appKey: String, userIDs: [String]) async throws(ServerStoreError)
+    ///
+    /// `requestedAt` (ms since the epoch) is when the server received the call: of a user's
+    /// blocks and unblocks, and of its deactivations and reactivations, the one received last
+    /// stands, whatever order their writes reach the store in (a call held up on its way to
+    /// PostgreSQL, whose caller gave up and called again elsewhere, may be written late).
+    func block(appKey: String, userIDs: [String], until: Int64, requestedAt: Int64) async throws(ServerStoreError)
+    func unblock(appKey: String, userIDs: [String], requestedAt: Int64) async throws(ServerStoreError)
+    func deactivate(appKey: String, userIDs: [String], requestedAt: Int64) async throws(ServerStoreError)
+    func reactivate(appKey: String, userIDs: [String], requestedAt: Int64) async throws(ServerStoreError)
     /// Expires the users' tokens issued before `before`; the time only moves forward.
     func expireTokens(appKey: String, userIDs: [String], before: Int64) async throws(ServerStoreError)
 

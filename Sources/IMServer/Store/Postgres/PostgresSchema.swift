@@ -46,6 +46,10 @@ enum PostgresSchema {
         ("v4: where clients reach each node (Server References)", """
             ALTER TABLE node ADD COLUMN address TEXT NOT NULL DEFAULT '';
             """),
+        ("v5: when the call that set a user's block or deactivation was received", """
+            ALTER TABLE user_state ADD COLUMN blocked_at BIGINT NOT NULL DEFAULT 0,
+                ADD COLUMN deactivated_at BIGINT NOT NULL DEFAULT 0;
+            """),
     ]
 
     /// The advisory lock key nodes take while migrating.

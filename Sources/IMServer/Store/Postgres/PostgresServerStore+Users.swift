@@ -20,25 +20,48 @@ extension PostgresServerStore {
         }
     }
 
-    public func block(appKey: String, userIDs: [String], until: Int64) async throws(ServerStoreError) {
-        try await upsert("block", appKey, userIDs, column: "blocked_until", value: .integer(until))
+    public func block(appKey: String, userIDs: [String], until: Int64, requestedAt: Int64) async throws(ServerStoreError) {
+        try await standing("block", appKey, userIDs, column: "blocked_until", value: .integer(until), requestedAt: requestedAt)
     }
 
-    public func unblock(appKey: String, userIDs: [String]) async throws(ServerStoreError) {
-        try await upsert("unblock", appKey, userIDs, column: "blocked_until", value: .null)
+    public func unblock(appKey: String, userIDs: [String], requestedAt: Int64) async throws(ServerStoreError) {
+        try await standing("unblock", appKey, userIDs, column: "blocked_until", value: .null, requestedAt: requestedAt)
     }
 
-    public func deactivate(appKey: String, userIDs: [String]) async throws(ServerStoreError) {
-        try await upsert("deactivate", appKey, userIDs, column: "deactivated", value: .boolean(true))
+    public func deactivate(appKey: String, userIDs: [String], requestedAt: Int64) async throws(ServerStoreError) {
+        try await standing("deactivate", appKey, userIDs, column: "deactivated", value: .boolean(true), requestedAt: requestedAt)
     }
 
-    public func reactivate(appKey: String, userIDs: [String]) async throws(ServerStoreError) {
-        try await upsert("reactivate", appKey, userIDs, column: "deactivated", value: .boolean(false))
+    public func reactivate(appKey: String, userIDs: [String], requestedAt: Int64) async throws(ServerStoreError) {
+        try await standing("reactivate", appKey, userIDs, column: "deactivated", value: .boolean(false), requestedAt: requestedAt)
     }
 
     public func expireTokens(appKey: String, userIDs: [String], before: Int64) async throws(ServerStoreError) {
         try await upsert("expire tokens of", appKey, userIDs, column: "tokens_invalid_before", value: .integer(before),
                          merge: "greatest(user_state.tokens_invalid_before, excluded.tokens_invalid_before)")
+    }
+
+    /// Sets `column` (`blocked_until` or `deactivated`) to `value` for every user in one
+    /// transaction, unless a call received later already set it: the column's `_at` twin
+    /// (`blocked_at`, `deactivated_at`) keeps when the call that set it was received. A call
+    /// that waited on a cut-off link, its caller long gone to another node, would otherwise
+    /// undo the call made after it (a deactivation lifted, then carried out for good).
+    private func standing(
+        _ verb: String, _ appKey: String, _ userIDs: [String], column: String, value: PostgresValue, requestedAt: Int64
+    ) async throws(ServerStoreError) {
+        try Self.validate(userIDs: userIDs)
+        let stamp = column == "deactivated" ? "deactivated_at" : "blocked_at"
+        // `column` and `stamp` are literals of this file, never input. Equal times: the later write wins.
+        let sql = """
+            INSERT INTO user_state(app_key, user_id, \(column), \(stamp)) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (app_key, user_id) DO UPDATE SET \(column) = excluded.\(column), \(stamp) = excluded.\(stamp)
+            WHERE user_state.\(stamp) <= excluded.\(stamp)
+            """
+        try await write("\(verb) users of app \(appKey)") { connection in
+            for userID in userIDs {
+                _ = try connection.execute(sql, [.text(appKey), .text(userID), value, .integer(requestedAt)])
+            }
+        }
     }
 
     /// Sets `column` to `value` for every user in one transaction, creating missing rows.
