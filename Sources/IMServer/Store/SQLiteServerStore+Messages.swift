@@ -28,20 +28,6 @@ extension SQLiteServerStore {
         }
     }
 
-    /// Checks the messages' user ids and makes their uids: the part of storing that needs no
-    /// transaction, done before one opens.
-    func prepare(_ messages: [NewMessage]) throws(ServerStoreError) -> [String] {
-        for message in messages {
-            try Self.validate(userIDs: [message.from] + message.to)
-        }
-        return try newUIDs(sentAt: messages.map(\.sentAt))
-    }
-
-    /// What storing `messages` is called in an error.
-    static func storingOperation(_ messages: [NewMessage]) -> String {
-        "store \(messages.count == 1 ? "a message" : "\(messages.count) messages")"
-    }
-
     /// Stores `messages` with their `uids` (from `prepare`) inside the caller's transaction.
     static func storeMessages(
         _ db: Database, _ messages: [NewMessage], uids: [String], quota: QueueQuota?

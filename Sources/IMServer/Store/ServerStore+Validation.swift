@@ -15,6 +15,20 @@ extension ServerStore {
         }
     }
 
+    /// Checks the messages' user ids and makes their uids: the part of storing that needs no
+    /// transaction, done before one opens.
+    func prepare(_ messages: [NewMessage]) throws(ServerStoreError) -> [String] {
+        for message in messages {
+            try Self.validate(userIDs: [message.from] + message.to)
+        }
+        return try newUIDs(sentAt: messages.map(\.sentAt))
+    }
+
+    /// What storing `messages` is called in an error.
+    static func storingOperation(_ messages: [NewMessage]) -> String {
+        "store \(messages.count == 1 ? "a message" : "\(messages.count) messages")"
+    }
+
     /// One uid per time: 6 bytes of the time (ms, big-endian) then 10 random bytes (80 bits),
     /// unpadded base64url, 22 characters.
     ///

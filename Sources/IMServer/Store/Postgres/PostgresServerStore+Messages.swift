@@ -6,34 +6,55 @@ extension PostgresServerStore {
 
     public func storeMessages(_ messages: [NewMessage], quota: QueueQuota?) async throws(ServerStoreError) -> [StoredMessageResult] {
         guard !messages.isEmpty else { return [] }
-        for message in messages {
-            try Self.validate(userIDs: [message.from] + message.to)
+        let uids = try prepare(messages)
+        let node = nodeName
+        return try await read(Self.storingOperation(messages)) { connection in
+            try Self.store(messages, uids: uids, quota: quota, node: node, on: connection)
         }
-        let uids = try newUIDs(sentAt: messages.map(\.sentAt))
-        let separator = String(Self.recipientSeparator)
+    }
+
+    /// Stores `messages` with their `uids` (from `prepare`) in one statement, its own
+    /// transaction and one round trip (`PostgresStoreFunction`); results in their order.
+    ///
+    /// The function locks the recipients in one order everywhere, then each message's sender's
+    /// `queued_usage` row in the messages' order: messages of several senders are stored in
+    /// the order of their (app, sender) bytes, as `acknowledge` locks those rows, so that two
+    /// transactions never wait for each other's rows (a deadlock costs PostgreSQL's
+    /// deadlock_timeout, 1 s, before one is aborted). Each sender's messages keep their order.
+    static func store(
+        _ messages: [NewMessage], uids: [String], quota: QueueQuota?, node: String, on connection: PostgresConnection
+    ) throws -> [StoredMessageResult] {
+        let order = messages.indices.sorted { left, right in
+            let a = messages[left], b = messages[right]
+            if a.appKey != b.appKey { return a.appKey.utf8.lexicographicallyPrecedes(b.appKey.utf8) }
+            if a.from != b.from { return a.from.utf8.lexicographicallyPrecedes(b.from.utf8) }
+            return left < right
+        }
+        let separator = String(recipientSeparator)
         func array(_ values: [String]) -> PostgresValue { .text(PostgresTextArray.literal(values)) }
+        let sorted = order.map { messages[$0] }
         let parameters: [PostgresValue] = [
-            array(messages.map(\.appKey)), array(uids), array(messages.map(\.from)),
-            array(messages.map { message in
+            array(sorted.map(\.appKey)), array(order.map { uids[$0] }), array(sorted.map(\.from)),
+            array(sorted.map { message in
                 var seen: Set<String> = []
                 return message.to.filter { seen.insert($0).inserted }.joined(separator: separator)
             }),
-            array(messages.map(\.cid)), array(messages.map(\.text)),
-            .text("{" + messages.map { String($0.sentAt) }.joined(separator: ",") + "}"),
+            array(sorted.map(\.cid)), array(sorted.map(\.text)),
+            .text("{" + sorted.map { String($0.sentAt) }.joined(separator: ",") + "}"),
             quota.map { .integer(Int64($0.messages)) } ?? .null, quota.map { .integer(Int64($0.bytes)) } ?? .null,
-            .text(nodeName),
+            .text(node),
         ]
-        // One statement: its own transaction, and one round trip for the whole batch.
-        return try await read("store \(messages.count == 1 ? "a message" : "\(messages.count) messages")") { connection in
-            try connection.execute(PostgresStoreFunction.call, parameters).rows.map { row in
-                let users = PostgresTextArray.parse(row[6].string), devices = PostgresTextArray.parse(row[7].string)
-                let over = row[4].int64.map { QueueUsage(messages: Int($0), bytes: Int(row[5].int64 ?? 0)) }
-                return StoredMessageResult(
-                    uid: row[1].string ?? "", messageID: row[0].int64 ?? 0, sentAt: row[2].int64 ?? 0,
-                    isDuplicate: row[3].bool ?? false,
-                    deliveries: zip(users, devices).map { Delivery(userID: $0, deviceID: $1) }, overQuota: over)
-            }
+        let rows = try connection.execute(PostgresStoreFunction.call, parameters).rows
+        var results = [StoredMessageResult?](repeating: nil, count: messages.count)
+        for (row, index) in zip(rows, order) {
+            let users = PostgresTextArray.parse(row[6].string), devices = PostgresTextArray.parse(row[7].string)
+            let over = row[4].int64.map { QueueUsage(messages: Int($0), bytes: Int(row[5].int64 ?? 0)) }
+            results[index] = StoredMessageResult(
+                uid: row[1].string ?? "", messageID: row[0].int64 ?? 0, sentAt: row[2].int64 ?? 0,
+                isDuplicate: row[3].bool ?? false,
+                deliveries: zip(users, devices).map { Delivery(userID: $0, deviceID: $1) }, overQuota: over)
         }
+        return results.compactMap { $0 }
     }
 
     /// Sends `notice` to every node (itself included) when the transaction commits.

@@ -7,21 +7,41 @@ extension PostgresServerStore {
     public func pending(
         appKey: String, userID: String, deviceID: String, after: Int64, limit: Int
     ) async throws(ServerStoreError) -> [QueuedMessage] {
-        try await read("read the queue of device \(deviceID)") { connection in
-            try connection.execute("""
-                SELECT m.id, m.uid, m.sender, m.recipients, m.text, m.cid, m.sent_at
-                FROM queue q JOIN message m ON m.id = q.message
-                WHERE q.device = \(Self.deviceSubquery) AND q.message > $4
-                ORDER BY q.message LIMIT $5
-                """, [.text(appKey), .text(userID), .text(deviceID), .integer(after), .integer(Int64(max(limit, 0)))]).rows
-                .map { row in
-                    QueuedMessage(
-                        messageID: row[0].int64 ?? 0, uid: row[1].string ?? "", from: row[2].string ?? "",
-                        to: (row[3].string ?? "").split(separator: Self.recipientSeparator).map(String.init),
-                        text: row[4].string ?? "", cid: row[5].string ?? "", sentAt: row[6].int64 ?? 0)
-                }
+        let read = QueueReadRequest(device: DeviceKey(appKey: appKey, userID: userID, deviceID: deviceID), after: after, limit: limit)
+        return try await self.read("read the queue of device \(deviceID)") { connection in
+            try Self.pending([read], on: connection)[0]
         }
     }
+
+    /// Reads several devices' queues in one statement: for each request, up to its limit of
+    /// the messages after its id, in id order.
+    static func pending(_ reads: [QueueReadRequest], on connection: PostgresConnection) throws -> [[QueuedMessage]] {
+        guard !reads.isEmpty else { return [] }
+        let rows = try connection.execute("""
+            SELECT r.k, m.id, m.uid, m.sender, m.recipients, m.text, m.cid, m.sent_at
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[]) WITH ORDINALITY AS r(app, usr, dev, after, lim, k)
+            CROSS JOIN LATERAL (
+                SELECT q.message FROM queue q
+                WHERE q.device = (SELECT id FROM device WHERE app_key = r.app AND user_id = r.usr AND device_id = r.dev)
+                  AND q.message > r.after
+                ORDER BY q.message LIMIT r.lim) AS p
+            JOIN message m ON m.id = p.message
+            ORDER BY r.k, m.id
+            """, [texts(reads.map(\.device.appKey)), texts(reads.map(\.device.userID)), texts(reads.map(\.device.deviceID)),
+                  integers(reads.map(\.after)), integers(reads.map { Int64(max($0.limit, 0)) })]).rows
+        var messages = [[QueuedMessage]](repeating: [], count: reads.count)
+        for row in rows {
+            guard let k = row[0].int64, (1...Int64(reads.count)).contains(k) else { continue }
+            messages[Int(k) - 1].append(QueuedMessage(
+                messageID: row[1].int64 ?? 0, uid: row[2].string ?? "", from: row[3].string ?? "",
+                to: (row[4].string ?? "").split(separator: recipientSeparator).map(String.init),
+                text: row[5].string ?? "", cid: row[6].string ?? "", sentAt: row[7].int64 ?? 0))
+        }
+        return messages
+    }
+
+    static func texts(_ values: [String]) -> PostgresValue { .text(PostgresTextArray.literal(values)) }
+    static func integers(_ values: [Int64]) -> PostgresValue { .text("{" + values.map(String.init).joined(separator: ",") + "}") }
 
     public func pendingCount(appKey: String, userID: String, deviceID: String) async throws(ServerStoreError) -> Int {
         try await read("count the queue of device \(deviceID)") { connection in
@@ -48,28 +68,53 @@ extension PostgresServerStore {
         return QueueUsage(messages: Int(row?[0].int64 ?? 0), bytes: Int(row?[1].int64 ?? 0))
     }
 
-    /// One statement (its own transaction, one round trip): the queue entries go, and the
-    /// senders' usage drops by the messages that left their last queue. Every part of the
-    /// statement sees the rows as they were before it, so "no queue left" looks past the device's own.
     @discardableResult
     public func acknowledge(
         appKey: String, userID: String, deviceID: String, messageIDs: [Int64]
     ) async throws(ServerStoreError) -> Int {
         guard !messageIDs.isEmpty else { return 0 }
-        let ids = "{" + messageIDs.map(String.init).joined(separator: ",") + "}"
+        let device = DeviceKey(appKey: appKey, userID: userID, deviceID: deviceID)
         return try await read("acknowledge messages of device \(deviceID)") { connection in
-            Int(try connection.execute("""
-                WITH target AS \(Self.deviceSubquery),
-                gone AS (DELETE FROM queue WHERE device = (SELECT id FROM target) AND message = ANY($4::bigint[]) RETURNING message),
-                freed AS (SELECT m.app_key, m.sender, count(*) AS count, sum(octet_length(m.text)) AS size
-                          FROM gone g JOIN message m ON m.id = g.message
-                          WHERE NOT EXISTS (SELECT 1 FROM queue q WHERE q.message = g.message AND q.device <> (SELECT id FROM target))
-                          GROUP BY m.app_key, m.sender),
-                released AS (UPDATE queued_usage u SET messages = u.messages - f.count, bytes = u.bytes - f.size
-                             FROM freed f WHERE u.app_key = f.app_key AND u.user_id = f.sender RETURNING 1)
-                SELECT (SELECT count(*) FROM gone), (SELECT count(*) FROM released)
-                """, [.text(appKey), .text(userID), .text(deviceID), .text(ids)]).rows.first?[0].int64 ?? 0)
+            try Self.acknowledge([(device, messageIDs)], on: connection)[0]
         }
+    }
+
+    /// Drops acknowledged messages from several devices' queues in one statement (its own
+    /// transaction, one round trip); how many entries each device's list removed.
+    ///
+    /// The senders' usage drops by the messages that left their last queue. Every part of the
+    /// statement sees the rows as they were before it, so "no queue left" looks past the
+    /// entries this statement removes. The usage rows are locked in the order of their (app,
+    /// user) bytes, as `store` takes them, so the two never wait for each other in a cycle.
+    static func acknowledge(_ lists: [(device: DeviceKey, messageIDs: [Int64])], on connection: PostgresConnection) throws -> [Int] {
+        let entries = lists.enumerated().flatMap { k, list in list.messageIDs.map { (list.device, $0, Int64(k + 1)) } }
+        guard !entries.isEmpty else { return lists.map { _ in 0 } }
+        let rows = try connection.execute("""
+            WITH acked AS (
+                SELECT d.id AS device, a.message, a.k
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[]) AS a(app, usr, dev, message, k)
+                JOIN device d ON d.app_key = a.app AND d.user_id = a.usr AND d.device_id = a.dev),
+            gone AS (DELETE FROM queue q USING acked a WHERE q.device = a.device AND q.message = a.message
+                     RETURNING q.device, q.message),
+            freed AS (SELECT m.app_key, m.sender, count(*) AS count, sum(octet_length(m.text)) AS size
+                      FROM (SELECT DISTINCT message FROM gone) g JOIN message m ON m.id = g.message
+                      WHERE NOT EXISTS (SELECT 1 FROM queue q WHERE q.message = g.message AND NOT EXISTS (
+                                            SELECT 1 FROM gone x WHERE x.device = q.device AND x.message = q.message))
+                      GROUP BY m.app_key, m.sender),
+            locked AS (SELECT u.app_key, u.user_id FROM queued_usage u JOIN freed f ON u.app_key = f.app_key AND u.user_id = f.sender
+                       ORDER BY u.app_key COLLATE "C", u.user_id COLLATE "C" FOR UPDATE OF u),
+            released AS (UPDATE queued_usage u SET messages = u.messages - f.count, bytes = u.bytes - f.size
+                         FROM freed f JOIN locked l ON l.app_key = f.app_key AND l.user_id = f.sender
+                         WHERE u.app_key = f.app_key AND u.user_id = f.sender RETURNING 1)
+            SELECT a.k, count(*) FROM gone g JOIN acked a ON a.device = g.device AND a.message = g.message GROUP BY a.k
+            """, [texts(entries.map(\.0.appKey)), texts(entries.map(\.0.userID)), texts(entries.map(\.0.deviceID)),
+                  integers(entries.map(\.1)), integers(entries.map(\.2))]).rows
+        var counts = lists.map { _ in 0 }
+        for row in rows {
+            guard let k = row[0].int64, (1...Int64(lists.count)).contains(k) else { continue }
+            counts[Int(k) - 1] = Int(row[1].int64 ?? 0)
+        }
+        return counts
     }
 
     @discardableResult

@@ -109,15 +109,23 @@ public final class PostgresServerStore: ServerStore {
     private func mapErrors<T>(_ operation: String, _ body: () async throws -> T) async throws(ServerStoreError) -> T {
         do {
             return try await Self.retryingLostConnections(attempts: connections + 1, body)
-        } catch let error as ServerStoreError {
-            throw error
-        } catch let error as PostgresError {
-            switch error.kind {
-            case .connection: throw .unavailable(operation: operation, location: location, reason: error.message)
-            case .query: throw .failed(operation: operation, path: location, reason: error.message)
-            }
         } catch {
-            throw .failed(operation: operation, path: location, reason: "\(error)")
+            throw Self.storeError(error, operation: operation, location: location)
+        }
+    }
+
+    /// A failure of `operation` as the store reports it: a lost or refused connection is
+    /// `unavailable` (worth trying again later), anything else `failed`.
+    static func storeError(_ error: any Error, operation: String, location: String) -> ServerStoreError {
+        switch error {
+        case let error as ServerStoreError:
+            return error
+        case let error as PostgresError where error.kind == .connection:
+            return .unavailable(operation: operation, location: location, reason: error.message)
+        case let error as PostgresError:
+            return .failed(operation: operation, path: location, reason: error.message)
+        default:
+            return .failed(operation: operation, path: location, reason: "\(error)")
         }
     }
 }

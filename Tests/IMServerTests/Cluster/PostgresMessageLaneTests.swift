@@ -1,0 +1,104 @@
+import IMPostgres
+import IMTransport
+import Testing
+import TestSupport
+@testable import IMServer
+
+/// The PostgreSQL lane's statements over several devices and senders at once (issue 42), and
+/// the lane sending a turn's calls as one job.
+@Suite(.timeLimit(.minutes(2)))
+struct PostgresMessageLaneTests {
+    private static func message(_ from: String, to: [String], cid: String) -> NewMessage {
+        NewMessage(appKey: "app", from: from, to: to, cid: cid, text: "text of \(cid)", sentAt: 1)
+    }
+
+    private static func withStore(_ body: (PostgresServerStore) async throws -> Void) async throws {
+        try await TestCluster.with(1) { cluster in
+            let store = try await PostgresServerStore.open(url: cluster.storeURL, nodeName: "lane")
+            _ = try await store.registerDevices(["phone", "pad"].map {
+                DeviceRegistration(appKey: "app", userID: "bob", deviceID: $0, platform: .mobile)
+            } + [DeviceRegistration(appKey: "app", userID: "carol", deviceID: "pc", platform: .pc)], now: 1)
+            try await body(store)
+            await store.close()
+        }
+    }
+
+    /// Both devices of one message acknowledged in one statement: the message has left its
+    /// last queue, so its sender's usage drops (each device's "other queues" include the other's
+    /// entry as it was before the statement, which the statement removes too).
+    @Test func oneMessageAcknowledgedByTwoDevicesInOneStatementFreesItsSendersUsage() async throws {
+        try await Self.withStore { store in
+            let stored = try await store.storeMessages([Self.message("alice", to: ["bob"], cid: "c1")], quota: QueueQuota())
+            #expect(try await store.queuedUsage(appKey: "app", userID: "alice").messages == 1)
+            let id = stored[0].messageID
+            let phone = DeviceKey(appKey: "app", userID: "bob", deviceID: "phone"), pad = DeviceKey(appKey: "app", userID: "bob", deviceID: "pad")
+            let counts = try await store.pool.run { try PostgresServerStore.acknowledge([(phone, [id]), (pad, [id, id + 100])], on: $0) }
+            #expect(counts == [1, 1])
+            #expect(try await store.queuedUsage(appKey: "app", userID: "alice") == QueueUsage(messages: 0, bytes: 0))
+            #expect(try await store.queuedDeliveryCount() == 0)
+        }
+    }
+
+    /// Several devices' queues in one read, each to its own limit and past its own id.
+    @Test func oneReadAnswersEachDeviceWithinItsLimit() async throws {
+        try await Self.withStore { store in
+            let stored = try await store.storeMessages((1...3).map { Self.message("alice", to: ["bob", "carol"], cid: "c\($0)") }, quota: nil)
+            let ids = stored.map(\.messageID)
+            let reads = [
+                QueueReadRequest(device: DeviceKey(appKey: "app", userID: "bob", deviceID: "phone"), after: 0, limit: 2),
+                QueueReadRequest(device: DeviceKey(appKey: "app", userID: "carol", deviceID: "pc"), after: ids[0], limit: 10),
+                QueueReadRequest(device: DeviceKey(appKey: "app", userID: "nobody", deviceID: "x"), after: 0, limit: 10),
+                QueueReadRequest(device: DeviceKey(appKey: "app", userID: "bob", deviceID: "pad"), after: ids[2], limit: 10),
+            ]
+            let answers = try await store.pool.run { try PostgresServerStore.pending(reads, on: $0) }
+            #expect(answers.map { $0.map(\.messageID) } == [Array(ids[0...1]), Array(ids[1...2]), [], []])
+            #expect(answers[0].map(\.cid) == ["c1", "c2"])
+        }
+    }
+
+    /// Messages of several senders in one statement come back in the callers' order, each
+    /// sender's in its own, and a sender's quota counts only its own messages.
+    @Test func storesOfSeveralSendersAnswerInTheirOrder() async throws {
+        try await Self.withStore { store in
+            let messages = [Self.message("zed", to: ["bob"], cid: "z1"), Self.message("alice", to: ["bob"], cid: "a1"),
+                            Self.message("zed", to: ["carol"], cid: "z2"), Self.message("alice", to: ["carol"], cid: "a2"),
+                            Self.message("alice", to: ["carol"], cid: "a3")]
+            let results = try await store.storeMessages(messages, quota: QueueQuota(messages: 2, bytes: 1 << 20))
+            let rows = try await store.pool.run { connection in
+                try connection.execute("SELECT id, cid FROM message ORDER BY id").rows.map { ($0[0].int64 ?? 0, $0[1].string ?? "") }
+            }
+            #expect(rows.map(\.1) == ["a1", "a2", "z1", "z2"], "stored in the order of their senders, each sender's in its order")
+            let cids = Dictionary(uniqueKeysWithValues: rows)
+            #expect(results.prefix(4).map { cids[$0.messageID] } == ["z1", "a1", "z2", "a2"], "answered in the callers' order")
+            #expect(results.map { $0.overQuota == nil } == [true, true, true, true, false], "alice's third is over her quota of 2")
+        }
+    }
+
+    /// Calls made in one turn of the loop go to PostgreSQL as one job, and each caller gets its
+    /// own answer.
+    @Test func aTurnsCallsRunAsOneJob() async throws {
+        try await Self.withStore { store in
+            let loop = try EventLoop(name: "lane-test")
+            defer { loop.shutdown() }
+            let bob = DeviceKey(appKey: "app", userID: "bob", deviceID: "phone")
+            let answers: [String] = await withCheckedContinuation { continuation in
+                loop.execute {
+                    let lane = PostgresMessageLane(store: store, loop: loop)
+                    var answers: [String] = []
+                    func answered(_ text: String) {
+                        answers.append(text)
+                        guard answers.count == 4 else { return }
+                        answers.append("jobs \(lane.commitStatistics.batchSizes.count), calls \(Int(lane.commitStatistics.batchSizes.sum))")
+                        continuation.resume(returning: answers.sorted())
+                    }
+                    lane.store([Self.message("alice", to: ["bob"], cid: "a")], quota: nil) { answered("alice \((try? $0.get())?.count ?? -1)") }
+                    lane.store([Self.message("zed", to: ["bob"], cid: "z")], quota: nil) { answered("zed \((try? $0.get())?.count ?? -1)") }
+                    lane.pending(bob, after: 0, limit: 10) { answered("read \((try? $0.get())?.messages.map(\.cid) ?? [])") }
+                    lane.acknowledge(bob, messageIDs: [999]) { answered("acknowledged \((try? $0.get()) ?? -1)") }
+                }
+            }
+            // The stores ran before the read in the same job, so the read finds both.
+            #expect(answers == ["acknowledged 0", "alice 1", "jobs 1, calls 4", "read [\"a\", \"z\"]", "zed 1"])
+        }
+    }
+}
