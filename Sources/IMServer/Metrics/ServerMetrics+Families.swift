@@ -33,7 +33,7 @@ extension ServerMetrics {
             text.sample("imserver_messages_refused_total", reason.labels, count)
         }
         text.histogram("imserver_store_commit_duration_seconds",
-                       "Time the message lane's store transactions took (PostgreSQL: each call, pool wait included).",
+                       "Time the message lane's store transactions took (PostgreSQL: each job of a turn's calls, pool wait included).",
                        broker.commits.seconds)
         text.histogram("imserver_store_commit_calls", "Store calls (stores, queue reads, acknowledgements) per transaction.",
                        broker.commits.batchSizes)

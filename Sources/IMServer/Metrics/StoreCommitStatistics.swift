@@ -2,7 +2,8 @@
 ///
 /// Kept by the lane on the broker's loop (one clock reading per transaction, not per message);
 /// a scrape copies it. With SQLite a transaction is a loop turn's calls committed together;
-/// with PostgreSQL each call is its own transaction, timed from the loop (pool wait included).
+/// with PostgreSQL a job of a turn's calls (`PostgresMessageLane`), timed from the loop (pool
+/// wait included).
 struct StoreCommitStatistics: Sendable {
     var seconds = MetricsHistogram.commitSeconds()
     var batchSizes = MetricsHistogram.batchSizes()
