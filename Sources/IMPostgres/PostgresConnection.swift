@@ -13,6 +13,8 @@ import Glibc
 public final class PostgresConnection {
     /// The libpq connection; nil once closed.
     var handle: OpaquePointer?
+    /// The statements prepared on this connection (`execute(prepared:)`), by their text.
+    private var prepared: [String: String] = [:]
 
     private init(handle: OpaquePointer) {
         self.handle = handle
@@ -115,6 +117,33 @@ public final class PostgresConnection {
             entry += 1
         }
         return nil
+    }
+
+    /// Runs one statement as `execute` does, prepared on this connection the first time it
+    /// is run here (PQprepare, then PQexecPrepared): PostgreSQL parses and plans it once, not
+    /// at every call, which for a statement of several joins and CTEs run for every message
+    /// was most of its cost. Parameter types are those of the first call (inferred by the
+    /// server but for bytes): use it for statements whose parameters keep their kinds.
+    @discardableResult
+    public func execute(prepared sql: String, _ parameters: [PostgresValue]) throws(PostgresError) -> PostgresResult {
+        let handle = try open()
+        let encoded = parameters.map(EncodedParameter.init)
+        defer { encoded.forEach { $0.free() } }
+        let name: String
+        if let known = prepared[sql] {
+            name = known
+        } else {
+            name = "imsh_\(prepared.count + 1)"
+            let result = PQprepare(handle, name, sql, Int32(parameters.count), encoded.map(\.type))
+            defer { PQclear(result) }
+            try check(result)
+            prepared[sql] = name
+        }
+        let values = encoded.map { UnsafePointer($0.pointer) }
+        let result = PQexecPrepared(handle, name, Int32(parameters.count), values, encoded.map(\.length), encoded.map(\.format), 0)
+        defer { PQclear(result) }
+        try check(result)
+        return Self.read(result!)
     }
 
     /// Closes the connection; later statements throw a connection error.

@@ -31,6 +31,8 @@ struct PostgresLaneBatch: Sendable {
     private(set) var calls = 0
 
     var isEmpty: Bool { calls == 0 }
+    /// The devices whose acknowledgements the batch carries.
+    var acknowledgingDevices: [DeviceKey] { acknowledgements.map(\.device) }
 
     /// Adds a caller's messages (with their uids); returns the store group and the caller's place in it.
     mutating func store(_ messages: [NewMessage], uids: [String], quota: QueueQuota?) -> (group: Int, call: Int) {

@@ -1,7 +1,7 @@
 import IMTransport
 
 /// The PostgreSQL store's message calls: what one turn of the broker's loop asked for, sent
-/// to PostgreSQL together as one job (`PostgresLaneBatch`), one job at a time.
+/// to PostgreSQL together as one job (`PostgresLaneBatch`), a few jobs at a time.
 ///
 /// Why: each call a task and a statement of its own cost a round trip, two thread crossings
 /// and a pooled connection per message and step (store, queue read, acknowledgement), and at
@@ -11,6 +11,8 @@ import IMTransport
 /// statement (one transaction, one `deliver` notice per app and 50 devices), drops every
 /// device's acknowledged messages in one, and reads every queue asked for in one. A busy node
 /// makes few, large statements; an idle one answers a lone call after three round trips at most.
+/// Up to one job per pooled connection but one runs at once (the last is left to logins, the
+/// server API and the heartbeat), so that a call made while a job runs need not wait for it.
 ///
 /// Calls are answered in the order their statements ran, not the order they were made, and
 /// other nodes commit messages whose ids are below those already read: no read leaves its
@@ -24,15 +26,23 @@ final class PostgresMessageLane: MessageLane {
     private var storeAnswers: [[(Result<[StoredMessageResult], any Error>) -> Void]] = []
     private var acknowledgementAnswers: [[(Result<Int, any Error>) -> Void]] = []
     private var readAnswers: [(Result<QueueRead, any Error>) -> Void] = []
-    private var underWay = false
+    /// Acknowledgements of devices that have some in a job under way, waiting for its end: a
+    /// device's never run two at a time, or each would take the other's entries for queues
+    /// still holding the message, and neither would free its sender's usage.
+    private var held: [DeviceKey: (messageIDs: [Int64], answers: [(Result<Int, any Error>) -> Void])] = [:]
+    private var acknowledging: Set<DeviceKey> = []
+    /// Jobs under way, and how many may be.
+    private var jobs = 0
+    let maxJobs: Int
     private var turnScheduled = false
     private var closed = false
     private(set) var commitStatistics = StoreCommitStatistics()
-    var isIdle: Bool { !underWay && waiting.isEmpty }
+    var isIdle: Bool { jobs == 0 && waiting.isEmpty && held.isEmpty }
 
     init(store: PostgresServerStore, loop: EventLoop) {
         self.store = store
         self.loop = loop
+        maxJobs = max(store.connections - 1, 1)
     }
 
     func store(_ messages: [NewMessage], quota: QueueQuota?, then: @escaping (Result<[StoredMessageResult], any Error>) -> Void) {
@@ -55,11 +65,16 @@ final class PostgresMessageLane: MessageLane {
         scheduleTurn()
     }
 
-    /// Joins the device's acknowledgements of the next job: one list per device however many
-    /// PUBACKs came, and a device's lists never run two at a time (one job at a time).
+    /// Joins the device's acknowledgements of the next job it may be in: one list per device
+    /// however many PUBACKs came.
     func acknowledge(_ device: DeviceKey, messageIDs: [Int64], then: @escaping (Result<Int, any Error>) -> Void) {
         guard !messageIDs.isEmpty else { return then(.success(0)) }
         guard !closed else { return then(.failure(closedError("acknowledge messages of device \(device.deviceID)"))) }
+        if acknowledging.contains(device) {
+            held[device, default: ([], [])].messageIDs += messageIDs
+            held[device]?.answers.append(then)
+            return
+        }
         let index = waiting.acknowledge(device, messageIDs: messageIDs)
         if index == acknowledgementAnswers.count { acknowledgementAnswers.append([]) }
         acknowledgementAnswers[index].append(then)
@@ -69,7 +84,7 @@ final class PostgresMessageLane: MessageLane {
     func close() { closed = true }
 
     private func scheduleTurn() {
-        guard !turnScheduled, !underWay else { return }
+        guard !turnScheduled, jobs < maxJobs else { return }
         turnScheduled = true
         loop.executeAtEndOfTurn { [weak self] in
             self?.turnScheduled = false
@@ -77,19 +92,22 @@ final class PostgresMessageLane: MessageLane {
         }
     }
 
-    /// Sends what gathered as one job, unless one is under way (its end sends the next).
+    /// Sends what gathered as one job, unless as many as may be are under way (the end of one
+    /// sends the next).
     private func runNext() {
-        guard !underWay, !waiting.isEmpty else { return }
+        guard jobs < maxJobs, !waiting.isEmpty else { return }
         let batch = waiting
         let answers = (storeAnswers, acknowledgementAnswers, readAnswers)
         waiting = PostgresLaneBatch()
         (storeAnswers, acknowledgementAnswers, readAnswers) = ([], [], [])
-        underWay = true
+        jobs += 1
+        acknowledging.formUnion(batch.acknowledgingDevices)
         let started = ContinuousClock.now
         let store = self.store
         loop.run(detached: { await store.run(batch) }, then: { [weak self] result in
             guard let self else { return }
-            underWay = false
+            jobs -= 1
+            release(batch.acknowledgingDevices)
             commitStatistics.record(since: started, calls: batch.calls)
             // `run` answers every step; a job that did not run at all fails every call.
             var outcome = batch.unanswered
@@ -100,6 +118,17 @@ final class PostgresMessageLane: MessageLane {
             Self.answer(batch, outcome, answers)
             scheduleTurn()
         })
+    }
+
+    /// The devices of a job that ended may have their held acknowledgements in the next.
+    private func release(_ devices: [DeviceKey]) {
+        for device in devices {
+            acknowledging.remove(device)
+            guard let (messageIDs, answers) = held.removeValue(forKey: device) else { continue }
+            let index = waiting.acknowledge(device, messageIDs: messageIDs)
+            if index == acknowledgementAnswers.count { acknowledgementAnswers.append([]) }
+            acknowledgementAnswers[index] += answers
+        }
     }
 
     private static func answer(

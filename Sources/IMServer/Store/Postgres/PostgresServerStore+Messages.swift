@@ -44,7 +44,7 @@ extension PostgresServerStore {
             quota.map { .integer(Int64($0.messages)) } ?? .null, quota.map { .integer(Int64($0.bytes)) } ?? .null,
             .text(node),
         ]
-        let rows = try connection.execute(PostgresStoreFunction.call, parameters).rows
+        let rows = try connection.execute(prepared: PostgresStoreFunction.call, parameters).rows
         var results = [StoredMessageResult?](repeating: nil, count: messages.count)
         for (row, index) in zip(rows, order) {
             let users = PostgresTextArray.parse(row[6].string), devices = PostgresTextArray.parse(row[7].string)

@@ -17,7 +17,7 @@ extension PostgresServerStore {
     /// the messages after its id, in id order.
     static func pending(_ reads: [QueueReadRequest], on connection: PostgresConnection) throws -> [[QueuedMessage]] {
         guard !reads.isEmpty else { return [] }
-        let rows = try connection.execute("""
+        let rows = try connection.execute(prepared: """
             SELECT r.k, m.id, m.uid, m.sender, m.recipients, m.text, m.cid, m.sent_at
             FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[]) WITH ORDINALITY AS r(app, usr, dev, after, lim, k)
             CROSS JOIN LATERAL (
@@ -89,7 +89,7 @@ extension PostgresServerStore {
     static func acknowledge(_ lists: [(device: DeviceKey, messageIDs: [Int64])], on connection: PostgresConnection) throws -> [Int] {
         let entries = lists.enumerated().flatMap { k, list in list.messageIDs.map { (list.device, $0, Int64(k + 1)) } }
         guard !entries.isEmpty else { return lists.map { _ in 0 } }
-        let rows = try connection.execute("""
+        let rows = try connection.execute(prepared: """
             WITH acked AS (
                 SELECT d.id AS device, a.message, a.k
                 FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[]) AS a(app, usr, dev, message, k)
