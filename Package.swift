@@ -89,10 +89,16 @@ let package = Package(
         // imsh bench: many accounts at once, measured (connect, messages, reconnect).
         .target(name: "IMBench", dependencies: [
             "IMEngine", "IMServer", "IMProfiles", "IMTransport", "IMProcess", "IMCommandLine", "IMProtocol", "IMHTTP",
-            "IMHTTPClient", "IMTimeline", "IMJSON", "MQTT", "IMThreads", "IMChaos",
+            "IMHTTPClient", "IMTimeline", "IMJSON", "MQTT", "IMThreads",
+        ]),
+        // imsh bench chaos: imserver nodes on one PostgreSQL under faults, and a ledger of what they promised.
+        // It builds on IMBench (options, reports, progress); imsh adds it to IMBench's benches.
+        .target(name: "IMChaosBench", dependencies: [
+            "IMBench", "IMChaos", "IMCommandLine", "IMEngine", "IMHTTP", "IMHTTPClient", "IMJSON", "IMProcess", "IMProtocol",
+            "IMServer", "IMThreads", "IMTransport",
         ]),
 
-        .executableTarget(name: "imsh", dependencies: ["IMShell", "IMBench", "IMCommandLine", "IMProcess"]),
+        .executableTarget(name: "imsh", dependencies: ["IMShell", "IMBench", "IMChaosBench", "IMCommandLine", "IMProcess"]),
         .executableTarget(name: "imserver", dependencies: [
             "IMCommandLine", "IMServer", "IMConfig", "IMJSON", "IMProtocol", "IMTransport", "IMHTTP", "IMStore",
         ]),

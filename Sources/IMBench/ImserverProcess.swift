@@ -9,7 +9,7 @@ import IMTransport
 /// Starting waits for its `listening` line (reading blocks: that happens on a thread of its
 /// own, off Swift's cooperative pool). Its output pipes are closed after that line: imserver
 /// ignores SIGPIPE, and prints nothing else until it stops.
-struct ImserverProcess: Sendable {
+package struct ImserverProcess: Sendable {
     let child: ChildProcess
     let mqttPort: UInt16
     let apiPort: UInt16
@@ -20,7 +20,7 @@ struct ImserverProcess: Sendable {
     static let upgradeTimeout: Duration = .seconds(900)
 
     /// The imserver binary in the folder of this process's executable.
-    static func executable() throws(BenchError) -> String {
+    package static func executable() throws(BenchError) -> String {
         let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let path = URL(fileURLWithPath: target).deletingLastPathComponent().appendingPathComponent("imserver").path
         guard FileManager.default.isExecutableFile(atPath: path) else {

@@ -1,4 +1,5 @@
 import Foundation
+import IMBench
 import IMJSON
 import IMProcess
 import IMThreads
