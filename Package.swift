@@ -38,6 +38,8 @@ let package = Package(
         .target(name: "IMThreads", dependencies: ["CTransport"]),
         // Child processes through posix_spawn (Foundation's Process can crash with many descriptors open).
         .target(name: "IMProcess", dependencies: ["CProcess"]),
+        // The one way to start the imserver executable and wait for its listening line (benches, chaos nodes, tests).
+        .target(name: "IMLaunch", dependencies: ["IMProcess", "IMJSON", "IMThreads"]),
         // Command-line option parsing shared by the executables.
         .target(name: "IMCommandLine", dependencies: ["CBuildInfo", "IMHTTP"]),
         // SQLite layer: one confined connection, migrations, corruption recovery.
@@ -89,10 +91,16 @@ let package = Package(
         // imsh bench: many accounts at once, measured (connect, messages, reconnect).
         .target(name: "IMBench", dependencies: [
             "IMEngine", "IMServer", "IMProfiles", "IMTransport", "IMProcess", "IMCommandLine", "IMProtocol", "IMHTTP",
-            "IMHTTPClient", "IMTimeline", "IMJSON", "MQTT", "IMThreads", "IMChaos",
+            "IMHTTPClient", "IMTimeline", "IMJSON", "MQTT", "IMThreads", "IMLaunch",
+        ]),
+        // imsh bench chaos: imserver nodes on one PostgreSQL under faults, and a ledger of what they promised.
+        // It builds on IMBench (options, reports, progress); imsh adds it to IMBench's benches.
+        .target(name: "IMChaosBench", dependencies: [
+            "IMBench", "IMChaos", "IMCommandLine", "IMEngine", "IMHTTP", "IMHTTPClient", "IMJSON", "IMProcess", "IMProtocol",
+            "IMServer", "IMThreads", "IMTransport", "IMLaunch",
         ]),
 
-        .executableTarget(name: "imsh", dependencies: ["IMShell", "IMBench", "IMCommandLine", "IMProcess"]),
+        .executableTarget(name: "imsh", dependencies: ["IMShell", "IMBench", "IMChaosBench", "IMCommandLine", "IMProcess"]),
         .executableTarget(name: "imserver", dependencies: [
             "IMCommandLine", "IMServer", "IMConfig", "IMJSON", "IMProtocol", "IMTransport", "IMHTTP", "IMStore",
         ]),
@@ -129,7 +137,7 @@ let package = Package(
         ]),
         // 200 engine sessions through the fault proxy to an imserver process killed every 20 s (IMSH_SOAK_SECONDS).
         .testTarget(name: "SoakTests", dependencies: [
-            "TestSupport", "IMChaos", "IMEngine", "IMProcess", "IMProtocol", "IMTransport", "MQTT", "IMThreads",
+            "TestSupport", "IMChaos", "IMEngine", "IMProcess", "IMProtocol", "IMTransport", "MQTT", "IMThreads", "IMLaunch",
         ]),
         .testTarget(name: "IMTimelineTests", dependencies: ["IMTimeline", "IMEngine"]),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "TestSupport"]),
@@ -141,7 +149,7 @@ let package = Package(
         // What several test targets share: a deadline for async tests, a pseudo-terminal and a model of its screen,
         // and a look into the SQLite files a killed process left.
         .target(name: "TestSupport", dependencies: [
-            "CSQLite", "IMStore", "IMProcess", "IMJSON", "IMPostgres", "IMProtocol",
+            "CSQLite", "IMStore", "IMProcess", "IMJSON", "IMPostgres", "IMProtocol", "IMLaunch",
         ], path: "Tests/TestSupport"),
         .testTarget(name: "SystemLibraryTests", dependencies: ["CEdit", "CSQLite", "CCrypto", "IMStore"]),
     ]

@@ -2,52 +2,69 @@ import IMCommandLine
 import IMProcess
 import IMTimeline
 
+/// One bench of `imsh bench`: its command, and what follows its name in the usage.
+package typealias BenchEntry = (command: any BenchCommand.Type, synopsis: String)
+
 /// `imsh bench BENCH`: many accounts at once, measured.
-public enum Bench {
-    /// The benches, in the order the usage lists them, each with what follows its name there.
-    /// A bench's name is the last word of its spec's (`imsh bench connect`), declared in its file.
-    static let benches: [(command: any BenchCommand.Type, synopsis: String)] = [
+///
+/// The benches of this module come first; imsh adds those of modules of their own (`imsh bench
+/// chaos`, IMChaosBench), which build on this one and so cannot be named here.
+public struct Bench: Sendable {
+    /// The benches of this module, in the order the usage lists them, each with what follows its
+    /// name there. A bench's name is the last word of its spec's (`imsh bench connect`), declared in its file.
+    static let builtIn: [BenchEntry] = [
         (ConnectBench.self, "--accounts N [--profile P] [--rate R] [--hold S] [--workers N] [options]"),
         (MessagesBench.self, "--pairs N [--rate R] [--duration S] [--workers N] [options]"),
         (ReconnectBench.self, "--accounts N [--down S] [--jitter J] [options]"),
         (LoginBench.self, "--connections N [--window W] [--hold S] [options]"),
         (ShellBench.self, "--accounts N [options]"),
         (ServerBench.self, "--target mqtt://HOST[:PORT] [--pairs N] [--rate R] [options]"),
-        (ChaosBench.self, "--store URL [--store-restart COMMAND] [--duration S] [--seed N] [options]"),
     ]
 
+    /// Every bench: this module's, then those imsh adds.
+    let benches: [BenchEntry]
+
+    /// The benches of this module followed by `more`.
+    package init(adding more: [BenchEntry]) {
+        benches = Self.builtIn + more
+    }
+
     /// The benches' names, in the table's order.
-    static var names: [String] { benches.map { $0.command.spec.word } }
+    var names: [String] { benches.map { $0.command.spec.word } }
 
-    static let spec = CommandSpec(
-        name: "imsh bench",
-        version: imshVersion,
-        summary: "measure many accounts at once: connecting, messaging, reconnecting, and the server's logins",
-        usage: benches.map { "\($0.command.spec.word) \($0.synopsis)" },
-        epilogue: """
-            Each bench runs an IM server (in this process, or a separate imserver with --server spawn;
-            connect, messages and reconnect also drive running servers, --server URL,URL,...),
-            creates its users through the server API, connects them as full sessions of one engine
-            (each with its own SQLite database) and reports what it measured; 'login' uses bare
-            MQTT clients instead, to measure the server alone, and 'server' drives any MQTT 5
-            server (imserver or a stock broker) with such clients. See
-            'imsh bench BENCH --help' for each bench's options, and imsh(1).
+    var spec: CommandSpec {
+        CommandSpec(
+            name: "imsh bench",
+            version: imshVersion,
+            summary: "measure many accounts at once: connecting, messaging, reconnecting, and the server's logins",
+            usage: benches.map { "\($0.command.spec.word) \($0.synopsis)" },
+            epilogue: """
+                Each bench runs an IM server (in this process, or a separate imserver with --server spawn;
+                connect, messages and reconnect also drive running servers, --server URL,URL,...),
+                creates its users through the server API, connects them as full sessions of one engine
+                (each with its own SQLite database) and reports what it measured; 'login' uses bare
+                MQTT clients instead, to measure the server alone, and 'server' drives any MQTT 5
+                server (imserver or a stock broker) with such clients. See
+                'imsh bench BENCH --help' for each bench's options, and imsh(1).
 
-            exit status: 0 the bench ran and met its conditions, 1 it did not, 2 usage error,
-            128 + N ended by signal N (what it started stopped, its temporary directory removed)
-            """)
+                exit status: 0 the bench ran and met its conditions, 1 it did not, 2 usage error,
+                128 + N ended by signal N (what it started stopped, its temporary directory removed)
+                """)
+    }
 
     /// `imsh bench` as imsh's command table lists it: its usage line names every bench, and
     /// completion offers each with its options.
-    public static let subcommand = Subcommand(
-        spec, synopsis: "\(names.joined(separator: "|")) [options]",
-        completion: CompletionTree(spec, subcommands: benches.map { CompletionTree($0.command.spec) }.sorted { $0.name < $1.name }),
-        run: { await main(arguments: $0) })
+    package var subcommand: Subcommand {
+        Subcommand(
+            spec, synopsis: "\(names.joined(separator: "|")) [options]",
+            completion: CompletionTree(spec, subcommands: benches.map { CompletionTree($0.command.spec) }.sorted { $0.name < $1.name }),
+            run: { await main(arguments: $0) })
+    }
 
     /// Runs `imsh bench` with the arguments after `bench`; returns the exit status.
-    public static func main(arguments: [String]) async -> Int32 {
+    func main(arguments: [String]) async -> Int32 {
         guard let name = arguments.first else {
-            return usageError(spec.name, UsageError("missing bench: \(UsageError.choices(names)) (see '\(spec.name) --help')"))
+            return Self.usageError(spec.name, UsageError("missing bench: \(UsageError.choices(names)) (see '\(spec.name) --help')"))
         }
         if name == "--help" || name == "-h" {
             CommandLineTool.writeOut(spec.helpText)
@@ -58,9 +75,9 @@ public enum Bench {
             return 0
         }
         guard let command = benches.first(where: { $0.command.spec.word == name })?.command else {
-            return usageError(spec.name, UsageError("unknown bench '\(name)': use \(UsageError.choices(names))"))
+            return Self.usageError(spec.name, UsageError("unknown bench '\(name)': use \(UsageError.choices(names))"))
         }
-        return await run(command, Array(arguments.dropFirst()))
+        return await Self.run(command, Array(arguments.dropFirst()))
     }
 
     private static func run(_ type: any BenchCommand.Type, _ arguments: [String]) async -> Int32 {

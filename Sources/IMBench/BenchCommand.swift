@@ -1,7 +1,7 @@
 import IMCommandLine
 
 /// One `imsh bench` subcommand: its options, and the run that yields its report.
-protocol BenchCommand: Sendable {
+package protocol BenchCommand: Sendable {
     static var spec: CommandSpec { get }
     /// Reads the parsed command line; usage errors name the option.
     init(_ reader: OptionReader) throws(UsageError)
@@ -11,7 +11,7 @@ protocol BenchCommand: Sendable {
 
 extension CommandSpec {
     /// The spec of `imsh bench NAME`: its own options, then those every bench shares.
-    static func bench(_ name: String, summary: String, usage: String, options: [OptionSpec], epilogue: String) -> CommandSpec {
+    package static func bench(_ name: String, summary: String, usage: String, options: [OptionSpec], epilogue: String) -> CommandSpec {
         CommandSpec(
             name: "imsh bench \(name)", version: imshVersion, summary: summary, usage: [usage],
             options: options + CommonOptions.options, epilogue: epilogue)

@@ -3,15 +3,15 @@ import IMProcess
 
 /// Where a bench keeps the server's store (`server/`) and the sessions' databases (`clients/`):
 /// `--data DIR`, kept, or a temporary directory removed when the bench ends.
-struct BenchDirectory: Sendable {
+package struct BenchDirectory: Sendable {
     let path: String
     let isTemporary: Bool
 
-    var server: String { "\(path)/server" }
+    package var server: String { "\(path)/server" }
     var clients: String { "\(path)/clients" }
 
     /// Creates `path`, or a new temporary directory when nil.
-    static func make(_ path: String?) throws(BenchError) -> BenchDirectory {
+    package static func make(_ path: String?) throws(BenchError) -> BenchDirectory {
         let directory = BenchDirectory(
             path: path ?? NSTemporaryDirectory() + "imsh-bench-" + UUID().uuidString, isTemporary: path == nil)
         do {
@@ -27,7 +27,7 @@ struct BenchDirectory: Sendable {
     }
 
     /// Removes a temporary directory; keeps one given with `--data`.
-    func release() {
+    package func release() {
         guard isTemporary else { return }
         try? FileManager.default.removeItem(atPath: path)
         Interruption.forget(path)

@@ -1,6 +1,6 @@
 /// Why a bench could not run or finish; printed as one line after `imsh bench:`.
-struct BenchError: Error, Sendable, CustomStringConvertible {
-    var description: String
+package struct BenchError: Error, Sendable, CustomStringConvertible {
+    package var description: String
 
-    init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

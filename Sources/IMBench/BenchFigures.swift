@@ -5,7 +5,7 @@ import IMTimeline
 ///
 /// A nil member is one the bench does not measure. Times count from the bench's own start
 /// (first connect call, first send, the server's return).
-struct BenchFigures: Sendable {
+package struct BenchFigures: Sendable {
     /// Samples from `fromMs` (inclusive) to `toMs`.
     struct Bucket: Sendable, Equatable {
         var fromMs: Double
@@ -33,6 +33,9 @@ struct BenchFigures: Sendable {
     var connected: [Point]?
     var perSecond: [Second]?
     var failures: [(code: String, count: Int)]?
+
+    /// No series: what a bench without pictures (`imsh bench chaos`) reports.
+    package init() {}
 
     /// About twenty buckets of a round width from 0 to the largest sample.
     static func histogram(_ samples: [Duration]) -> [Bucket] {

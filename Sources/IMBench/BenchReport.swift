@@ -1,7 +1,7 @@
 import IMJSON
 
 /// The result of one bench run, for people and for scripts.
-protocol BenchReport: Sendable {
+package protocol BenchReport: Sendable {
     /// One JSON object (`--json`).
     var json: JSONValue { get }
     /// Aligned lines of text.

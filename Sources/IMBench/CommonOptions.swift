@@ -4,7 +4,7 @@ import IMProfiles
 import IMProtocol
 
 /// The options every bench shares: where the server runs, where data goes, engine threads, output.
-struct CommonOptions: Sendable {
+package struct CommonOptions: Sendable {
     enum ServerMode: Sendable, Equatable {
         /// The IM server in imsh's own process.
         case embedded
@@ -19,10 +19,10 @@ struct CommonOptions: Sendable {
     /// The app of `addresses` servers and its secret, which signs the sessions' tokens here.
     var app: (key: String, secret: String)?
     /// Kept after the run; nil uses a temporary directory, removed afterwards.
-    var data: String?
+    package var data: String?
     var threads = 2
-    var timeout: Duration = .seconds(60)
-    var json = false
+    package var timeout: Duration = .seconds(60)
+    package var json = false
     /// Where `--report` writes the figures as an HTML page.
     var report: String?
 
@@ -44,7 +44,7 @@ struct CommonOptions: Sendable {
     init() {}
 
     /// Reads the options; `serverList`: the bench can drive servers it did not start.
-    init(_ reader: OptionReader, serverList: Bool = false) throws(UsageError) {
+    package init(_ reader: OptionReader, serverList: Bool = false) throws(UsageError) {
         if let text = reader.parsed.value("--server") {
             server = try Self.serverMode(text)
         }

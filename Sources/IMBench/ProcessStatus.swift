@@ -9,9 +9,9 @@ import Glibc
 /// Memory figures are kilobytes from `/proc/PID/status`: `VmRSS`, split into `RssAnon` (heap,
 /// stacks), `RssFile` (mapped files: the binary, libraries, SQLite's shared memory when it is
 /// a file mapping) and `RssShmem`. Descriptors are the entries of `/proc/PID/fd`.
-struct ProcessStatus: Sendable, Equatable {
+package struct ProcessStatus: Sendable, Equatable {
     var residentKB: Int
-    var anonymousKB: Int
+    package var anonymousKB: Int
     var fileKB: Int
     var sharedKB: Int
     var descriptors: Int
@@ -20,7 +20,7 @@ struct ProcessStatus: Sendable, Equatable {
     static func current() -> ProcessStatus? { read(process: "self") }
 
     /// Process `pid` now; nil once it is gone or where /proc cannot be read.
-    static func of(pid: pid_t) -> ProcessStatus? { read(process: String(pid)) }
+    package static func of(pid: pid_t) -> ProcessStatus? { read(process: String(pid)) }
 
     private static func read(process: String) -> ProcessStatus? {
         guard let text = ProcFile.read("/proc/\(process)/status") else { return nil }

@@ -9,7 +9,7 @@ import Glibc
 /// On a terminal one line is rewritten in place (carriage return, erase to end of line) a few
 /// times a second; otherwise a plain line at most once a second per phase, so that logs stay
 /// short. With `--json` nothing is printed: standard output carries the results only.
-final class ProgressLine: Sendable {
+package final class ProgressLine: Sendable {
     enum Mode: Sendable {
         case terminal
         case lines
@@ -28,7 +28,7 @@ final class ProgressLine: Sendable {
     }
 
     /// Runs `body` while showing `phase: status()` every so often; clears the line afterwards.
-    func during<T, Failure: Error>(
+    package func during<T, Failure: Error>(
         _ phase: String, status: @escaping @Sendable () -> String, _ body: () async throws(Failure) -> T
     ) async throws(Failure) -> T {
         guard mode != .silent else { return try await body() }
@@ -52,7 +52,7 @@ final class ProgressLine: Sendable {
     }
 
     /// Writes a finished line (a result), erasing an in-place progress line first.
-    func write(_ text: String) {
+    package func write(_ text: String) {
         clear()
         CommandLineTool.writeOut(text)
     }

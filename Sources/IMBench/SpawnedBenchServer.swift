@@ -1,4 +1,5 @@
 import IMHTTP
+import IMLaunch
 import IMProfiles
 import IMProtocol
 import IMServer
@@ -15,9 +16,9 @@ actor SpawnedBenchServer: BenchServer {
     let servers: [ServerAddress]
     private let dataDirectory: String
     private let apiLoops: EventLoopGroup
-    private var process: ImserverProcess?
+    private var process: LaunchedImserver?
 
-    private init(process: ImserverProcess, dataDirectory: String, apiLoops: EventLoopGroup) {
+    private init(process: LaunchedImserver, dataDirectory: String, apiLoops: EventLoopGroup) {
         self.process = process
         self.dataDirectory = dataDirectory
         self.apiLoops = apiLoops
@@ -33,7 +34,7 @@ actor SpawnedBenchServer: BenchServer {
             throw BenchError("cannot start the server API client: \(error)")
         }
         do {
-            let process = try await ImserverProcess.start(mqttPort: 0, dataDirectory: dataDirectory)
+            let process = try await launch(mqttPort: 0, dataDirectory: dataDirectory)
             return SpawnedBenchServer(process: process, dataDirectory: dataDirectory, apiLoops: loops)
         } catch {
             await Self.shutdown(loops)
@@ -54,18 +55,35 @@ actor SpawnedBenchServer: BenchServer {
     }
 
     func takeDown() async {
-        await process.take()?.kill()
+        await process.take()?.stop(SIGKILL)
     }
 
     func bringBack() async throws(BenchError) {
         guard process == nil, let port = servers.first?.port else { return }
-        process = try await ImserverProcess.start(mqttPort: port, dataDirectory: dataDirectory)
+        process = try await Self.launch(mqttPort: port, dataDirectory: dataDirectory)
     }
 
     /// SIGTERM: imserver stops gracefully, closing its store.
     func shutdown() async {
-        await process.take()?.stop(signal: SIGTERM)
+        await process.take()?.stop(SIGTERM)
         await Self.shutdown(apiLoops)
+    }
+
+    /// Starts the imserver next to imsh with MQTT on 127.0.0.1:`mqttPort` (0 picks one), the
+    /// API on a free port, its pipes closed once it listens. A data directory of an older
+    /// imserver is brought up to date first: the wait is then the upgrade's.
+    private static func launch(mqttPort: UInt16, dataDirectory: String) async throws(BenchError) -> LaunchedImserver {
+        let executable = ImserverLauncher.besideThisProgram
+        guard access(executable, X_OK) == 0 else {
+            throw BenchError("--server spawn needs the imserver executable next to imsh, at \(executable); build it (swift build --product imserver) or use --server embedded")
+        }
+        do {
+            return try await ImserverLauncher(
+                executable: executable, options: ["--data", dataDirectory], mqttPort: mqttPort, output: .closedOnceListening
+            ).start()
+        } catch {
+            throw BenchError(error.description)
+        }
     }
 
     private static func shutdown(_ loops: EventLoopGroup) async {

@@ -1,13 +1,13 @@
 import Foundation
 
 /// Numbers as the reports print them: milliseconds, rates, memory sizes.
-enum Units {
+package enum Units {
     /// Milliseconds, to the microsecond.
     static func milliseconds(_ duration: Duration) -> Double {
         rounded(BenchClock.seconds(duration) * 1000, places: 3)
     }
 
-    static func seconds(_ duration: Duration) -> Double {
+    package static func seconds(_ duration: Duration) -> Double {
         rounded(BenchClock.seconds(duration), places: 3)
     }
 
@@ -23,17 +23,17 @@ enum Units {
     }
 
     /// `12.345 ms`
-    static func millisecondsText(_ duration: Duration) -> String {
+    package static func millisecondsText(_ duration: Duration) -> String {
         String(format: "%.3f ms", BenchClock.seconds(duration) * 1000)
     }
 
     /// `1.234 s`
-    static func secondsText(_ duration: Duration) -> String {
+    package static func secondsText(_ duration: Duration) -> String {
         String(format: "%.3f s", BenchClock.seconds(duration))
     }
 
     /// `123.4 MiB`
-    static func mebibytesText(kilobytes: Int) -> String {
+    package static func mebibytesText(kilobytes: Int) -> String {
         String(format: "%.1f MiB", Double(kilobytes) / 1024)
     }
 
@@ -43,7 +43,7 @@ enum Units {
     }
 
     /// `1234.5`
-    static func oneDecimal(_ value: Double) -> String {
+    package static func oneDecimal(_ value: Double) -> String {
         String(format: "%.1f", value)
     }
 }

@@ -155,6 +155,17 @@ public final class ChildProcess: Sendable {
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
     }
 
+    /// Whether the child has ended, without waiting and without reaping it: `wait` still
+    /// returns how it ended. For a child whose output goes to a file, where no end of file says so.
+    public var hasEnded: Bool {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) < 0 {
+            guard errno == EINTR else { return true }
+        }
+        // With WNOHANG and nothing to report, waitid leaves si_pid 0 (it was zeroed above).
+        return info._sifields._sigchld.si_pid != 0
+    }
+
     /// Closes our end of the child's standard input, so it sees end of file.
     public func closeStandardInput() {
         if let stdin { _ = close(stdin) }

@@ -1,4 +1,5 @@
 import IMBench
+import IMChaosBench
 import IMCommandLine
 import IMProcess
 import IMShell
@@ -9,9 +10,10 @@ import Glibc
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 // imsh's command line: the shell, unless the first argument names a subcommand: `imsh test`
-// runs scenarios (IMShell), `imsh bench` the benchmarks (IMBench). Usage, dispatch and the
-// completion script all read this table.
-let table = CommandTable(ShellOptions.spec, arguments: .files, subcommands: [ScenarioTest.subcommand, Bench.subcommand])
+// runs scenarios (IMShell), `imsh bench` the benchmarks (IMBench, and the chaos run of
+// IMChaosBench). Usage, dispatch and the completion script all read this table.
+let bench = Bench(adding: [Bench.chaos]).subcommand
+let table = CommandTable(ShellOptions.spec, arguments: .files, subcommands: [ScenarioTest.subcommand, bench])
 let selected = table.selected(by: arguments)?.subcommand
 
 // What shell completion asks of imsh: its script, and the profile names, found where the shell
@@ -27,6 +29,6 @@ if selected == nil, case .run(let parsed)? = try? ArgumentParser(spec: table.spe
 
 // What a token command leaves outside its process group (setsid, a daemon) is adopted by imsh
 // and killed when the command's run ends (not under imsh bench).
-if selected?.name != Bench.subcommand.name { Orphans.adopt() }
+if selected?.name != bench.name { Orphans.adopt() }
 
 exit(await Imsh.main(arguments: arguments, table: table))

@@ -55,6 +55,29 @@ struct FaultStepTests {
         #expect(details.contains { $0.contains("the peer reset the connection") }, "\(details)")
     }
 
+    /// `server move` refuses as `server stop` does: before the server has started (it does not
+    /// start one to move it) and while `server stop` has it down; once it runs, it moves.
+    @Test func moveRefusesUntilTheServerRunsAndWhileItIsDown() async throws {
+        let sandbox = Self.sandbox()
+        let run = try await sandbox.json("""
+            server move
+            connect alice-laptop
+            server stop
+            server move
+            server start
+            expect alice-laptop connected --within 5
+            server move
+            expect alice-laptop connected --within 5
+            """, ["--profile", "dev"])
+        // Each step's outcome in a word, then what it said: refusals and moves are told apart at once.
+        let said = run.results().map { ($0["ok"] == true ? "ok: " : "no: ") + ($0.string("error") ?? $0.string("done") ?? "") }
+        #expect(said.count == 8, "\(run.stdout)")
+        #expect(said.first?.hasPrefix("no: the embedded server is not running yet") == true, "\(said)")
+        #expect(said.dropFirst(3).first == "no: the embedded server is stopped ('server start' starts it again)", "\(said)")
+        #expect(said.dropFirst(6).first?.hasPrefix("ok: embedded server moved to 127.0.0.1:") == true, "\(said)")
+        #expect(said.filter { $0.hasPrefix("ok: ") }.count == 6, "connect, stop, start, move and both expects: \(said)")
+    }
+
     @Test func serverAndRequireSayWhyOffTheEmbeddedServer() async throws {
         let sandbox = Self.sandbox()
         let run = try await sandbox.json("server stop\nrequire api\nrequire embedded\nconnect far-phone\n", ["--profile", "far"])

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import IMLaunch
 import IMProcess
 import IMThreads
 import IMTransport
@@ -8,17 +9,12 @@ import IMTransport
 /// `--json`, killed with SIGKILL, or stopped with SIGTERM at the end.
 ///
 /// The server's output goes to files in the run's directory (no pipe can fill up and stall
-/// it); its listening line is read back from there.
+/// it); `ImserverLauncher` reads its listening line back from there.
 final class ServerProcess: Sendable {
     let process: ChildProcess
     let mqttPort: UInt16
     /// Where its standard output and error went.
     let logPath: String
-
-    static var binary: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("imserver").path
-    }
 
     private init(process: ChildProcess, mqttPort: UInt16, logPath: String) {
         self.process = process
@@ -29,30 +25,14 @@ final class ServerProcess: Sendable {
     /// Starts a server on `dataDirectory`; returns once it listens (within `limit`).
     static func start(dataDirectory: String, life: Int, limit: Duration = .seconds(30)) async throws -> ServerProcess {
         let logPath = "\(dataDirectory)/../imserver-\(life).log"
-        let log = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard log >= 0 else { throw SoakFailure("cannot create \(logPath)") }
-        defer { close(log) }
-        let process = try ChildProcess.spawn(
-            binary, ["--listen", "127.0.0.1:0", "--api", "127.0.0.1:0", "--data", dataDirectory, "--json"],
-            stdout: .descriptor(log), stderr: .descriptor(log))
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
-            if let port = listeningPort(in: logPath) { return ServerProcess(process: process, mqttPort: port, logPath: logPath) }
-            if exitStatus(of: process) != nil { break }
-            try await Task.sleep(for: .milliseconds(20))
+        var launcher = ImserverLauncher(options: ["--data", dataDirectory], output: .log(logPath))
+        launcher.startTimeout = limit
+        do {
+            let server = try await launcher.start()
+            return ServerProcess(process: server.child, mqttPort: server.mqttPort, logPath: logPath)
+        } catch {
+            throw SoakFailure("\(error)")
         }
-        process.signal(SIGKILL)
-        throw SoakFailure("imserver did not listen within \(limit): \(tail(of: logPath))")
-    }
-
-    /// The MQTT port of `{"event":"listening","mqtt":"127.0.0.1:PORT",...}` in the log, once written.
-    private static func listeningPort(in path: String) -> UInt16? {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.contains(#""event":"listening""#) }),
-              let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String],
-              let mqtt = object["mqtt"], let port = mqtt.split(separator: ":").last
-        else { return nil }
-        return UInt16(port)
     }
 
     /// How the process ended, if it has (reaps it); nil while it runs.

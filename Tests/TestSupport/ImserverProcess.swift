@@ -1,18 +1,20 @@
 import Foundation
+import IMLaunch
 import IMProcess
 import IMProtocol
 import Synchronization
 
 /// The `imserver` executable on a data directory, listening on 127.0.0.1 port 0 with `--json`,
 /// ended by a signal. The development app (`imsh-dev`) is served, as without a configuration file.
+///
+/// `ImserverLauncher` starts it; its standard output stays open for `readLine`, and a server
+/// not reaped when this goes is killed.
 public final class ImserverProcess: Sendable {
     public static let appKey = "imsh-dev"
     public static let appSecret = "imsh-dev-secret"
 
-    public static var binary: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("imserver").path
-    }
+    /// The imserver next to the test bundle.
+    public static var binary: String { ImserverLauncher.besideThisProgram }
 
     public let process: ChildProcess
     /// The line imserver printed once it listened: `{"event":"listening","mqtt":…,"api":…}`, as an object.
@@ -48,27 +50,15 @@ public final class ImserverProcess: Sendable {
     private static func start(
         _ options: [String], port: UInt16 = 0, environment: [String: String] = [:], errors: String? = nil
     ) async throws -> ImserverProcess {
-        let errorFD = errors.map { open($0, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600) } ?? -1
-        defer { if errorFD >= 0 { close(errorFD) } }
-        let process = try ChildProcess.spawn(
-            binary, ["--listen", "127.0.0.1:\(port)", "--api", "127.0.0.1:0", "--json"] + options,
+        var launcher = ImserverLauncher(
+            executable: binary, options: options, mqttPort: port,
             environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 },
-            stderr: errorFD >= 0 ? .descriptor(errorFD) : .null)
-        let output = FileHandle(fileDescriptor: process.stdout!, closeOnDealloc: true)
-        var earlier: [String] = []
-        var line = try await offPool { readLine(output) }
-        while let seen = line, !seen.contains(#""event":"listening""#), earlier.count < 4 {
-            earlier.append(seen)
-            line = try await offPool { readLine(output) }
-        }
-        guard let line, let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String],
-              let port = event["mqtt"].flatMap({ $0.split(separator: ":").last }).flatMap({ UInt16($0) })
-        else {
-            process.signal(SIGKILL)
-            _ = process.wait()
-            throw TestFailure("imserver did not say where it listens: \(line ?? "end of output")")
-        }
-        return ImserverProcess(process: process, output: output, listening: event, earlier: earlier, mqttPort: port)
+            output: .kept(errors: errors))
+        // A loaded machine runs several test targets at once: time to start, but not forever.
+        launcher.startTimeout = .seconds(120)
+        let server = try await launcher.start()
+        let output = FileHandle(fileDescriptor: server.output!, closeOnDealloc: true)
+        return ImserverProcess(process: server.child, output: output, listening: server.listening, earlier: server.earlier, mqttPort: server.mqttPort)
     }
 
     /// A token of the development app for `user`.

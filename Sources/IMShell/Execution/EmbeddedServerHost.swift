@@ -112,9 +112,10 @@ actor EmbeddedServerHost {
     static let host = "127.0.0.1"
 
     /// `server move`: the plain MQTT listener on a new port, every client sent there; returns
-    /// the new address once they have left the old one.
+    /// the new address once they have left the old one. Like `server stop`, it refuses when the
+    /// server is not running: it does not start one to move it.
     func move() async throws(ShellError) -> ServerAddress {
-        let server = try await running()
+        let server = try await started(whenDown: "the embedded server is stopped ('server start' starts it again)")
         let old = ServerAddress(host: server.mqttAddress.host, port: server.mqttAddress.port)
         let new: ServerAddress
         do {
@@ -138,14 +139,22 @@ actor EmbeddedServerHost {
     /// `server stop` (gracefully) or `server kill` (as a crash): ends the running server,
     /// keeping its store and its ports for `resume()`; until then connections are refused.
     func interrupt(crash: Bool) async throws(ShellError) {
-        guard !stopped else { throw ShellError("the embedded server has stopped") }
-        guard !isDown else { throw ShellError("the embedded server is stopped already") }
-        guard let task = starting, let server = try? await task.value else {
-            throw ShellError("the embedded server is not running yet: it starts with the first connect (or server API call) of an embedded profile")
-        }
+        let server = try await started(whenDown: "the embedded server is stopped already")
         starting = nil
         isDown = true
         if crash { await server.kill() } else { await server.stop() }
+    }
+
+    /// The server that runs now, for the steps that act on it (`server stop`, `kill`, `move`):
+    /// unlike `running()` it starts none, and refuses, saying why, when there is none; `whenDown`
+    /// is the refusal while `server stop` or `kill` has it down.
+    private func started(whenDown: String) async throws(ShellError) -> EmbeddedServer {
+        guard !stopped else { throw ShellError("the embedded server has stopped") }
+        guard !isDown else { throw ShellError(whenDown) }
+        guard let task = starting, let server = try? await task.value else {
+            throw ShellError("the embedded server is not running yet: it starts with the first connect (or server API call) of an embedded profile")
+        }
+        return server
     }
 
     /// `server start`: the server again, on the ports it had, with the store it kept.

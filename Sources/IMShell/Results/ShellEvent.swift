@@ -1,6 +1,6 @@
-import Foundation
 import IMEngine
 import IMProfiles
+import IMProtocol
 
 /// Something a session reported on its own, as the shell shows it.
 public struct ShellEvent: Sendable {
@@ -27,7 +27,7 @@ public struct ShellEvent: Sendable {
         switch kind {
         case .status(let change): self.at = change.at
         case .message(let message): self.at = message.sentAt
-        case .databaseProblem, .gap, .retry: self.at = at ?? Int64(Date().timeIntervalSince1970 * 1000)
+        case .databaseProblem, .gap, .retry: self.at = at ?? WallClock.milliseconds()
         }
     }
 

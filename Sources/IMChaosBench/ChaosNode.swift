@@ -1,5 +1,6 @@
 import Foundation
-import IMJSON
+import IMBench
+import IMLaunch
 import IMProcess
 import IMThreads
 import Synchronization
@@ -12,8 +13,8 @@ import Glibc
 /// `--store` (through its PostgreSQL proxy) and `--advertise` (its clients' proxy), killed,
 /// frozen, stopped and started again by the run, and watched for an end the run did not cause.
 ///
-/// Its output goes to a file in the run's directory, one per life, so that no pipe can fill
-/// and stall it and a failed run leaves what each node said.
+/// Its output goes to a file in the run's directory, one per life (`ImserverLauncher`'s log),
+/// so that no pipe can fill and stall it and a failed run leaves what each node said.
 final class ChaosNode: Sendable {
     struct Life: Sendable {
         var process: ChildProcess
@@ -38,7 +39,8 @@ final class ChaosNode: Sendable {
 
     let name: String
     let index: Int
-    private let arguments: [String]
+    /// The options of every life, after those `ImserverLauncher` gives (listeners, `--json`).
+    private let options: [String]
     private let directory: String
     private let state = Mutex(State())
 
@@ -48,10 +50,7 @@ final class ChaosNode: Sendable {
         self.index = index
         name = "n\(index + 1)"
         self.directory = directory
-        arguments = [
-            "--store", store, "--node-name", name, "--listen", "127.0.0.1:0", "--api", "127.0.0.1:0",
-            "--advertise", advertise, "--drain-timeout", "5", "--json",
-        ]
+        options = ["--store", store, "--node-name", name, "--advertise", advertise, "--drain-timeout", "5"]
     }
 
     var life: Life? { state.withLock { $0.life } }
@@ -63,34 +62,22 @@ final class ChaosNode: Sendable {
     /// waits for it).
     @discardableResult
     func start() async throws(BenchError) -> Life {
-        let executable = try ImserverProcess.executable()
         let number = state.withLock { state -> Int in
             state.lives += 1
             return state.lives
         }
         let log = "\(directory)/\(name)-\(number).log"
-        let descriptor = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw BenchError("cannot create \(log)") }
-        defer { close(descriptor) }
-        let process: ChildProcess
+        var launcher = ImserverLauncher(options: options, output: .log(log))
+        launcher.startTimeout = .seconds(60)
+        let server: LaunchedImserver
         do {
-            process = try ChildProcess.spawn(executable, arguments, stdout: .descriptor(descriptor), stderr: .descriptor(descriptor))
+            server = try await launcher.start()
         } catch {
             throw BenchError("\(name): \(error)")
         }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            if let (mqtt, api) = Self.listening(in: log) {
-                let life = Life(process: process, mqttPort: mqtt, apiPort: api, log: log)
-                state.withLock { $0.life = life }
-                return life
-            }
-            if Self.reap(process) != nil { break }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        process.signal(SIGKILL)
-        _ = await BlockingCall.run { process.wait() }
-        throw BenchError("\(name) did not listen within 60 s: \(Self.tail(of: log))")
+        let life = Life(process: server.child, mqttPort: server.mqttPort, apiPort: server.apiPort, log: log)
+        state.withLock { $0.life = life }
+        return life
     }
 
     /// SIGKILL, and waits for the process to be gone.
@@ -170,20 +157,6 @@ final class ChaosNode: Sendable {
         guard waitpid(process.pid, &status, WNOHANG) == process.pid else { return nil }
         let signal = status & 0x7F
         return signal == 0 ? .exited((status >> 8) & 0xFF) : .signaled(signal)
-    }
-
-    /// The MQTT and API ports of the `listening` line, once written.
-    private static func listening(in log: String) -> (UInt16, UInt16)? {
-        guard let text = try? String(contentsOfFile: log, encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.contains(#""event":"listening""#) }),
-              let event = (try? JSONValue(parsing: String(line)))?.objectValue,
-              let mqtt = event["mqtt"]?.stringValue.flatMap(port(of:)), let api = event["api"]?.stringValue.flatMap(port(of:))
-        else { return nil }
-        return (mqtt, api)
-    }
-
-    private static func port(of address: String) -> UInt16? {
-        address.split(separator: ":").last.flatMap { UInt16($0) }
     }
 
     static func tail(of path: String) -> String {

@@ -1,3 +1,4 @@
+import IMBench
 import IMJSON
 
 /// What `imsh bench chaos` found: the faults it injected, the messages and where they went,

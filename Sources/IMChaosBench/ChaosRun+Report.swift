@@ -1,3 +1,5 @@
+import IMBench
+
 extension ChaosRun {
     /// The report of the run that started at `origin`, with every violation found.
     func report(origin: ContinuousClock.Instant, settled: Bool) -> ChaosReport {

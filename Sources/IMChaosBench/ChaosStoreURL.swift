@@ -1,3 +1,5 @@
+import IMBench
+
 /// A PostgreSQL URL (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?...]`) taken apart just
 /// enough to send a node through a proxy: the same URL with another host and port.
 struct ChaosStoreURL: Sendable {

@@ -1,3 +1,4 @@
+import IMBench
 import Synchronization
 
 /// Which devices of each user the clients see online, from the sessions' status events: the

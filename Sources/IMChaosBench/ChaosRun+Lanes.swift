@@ -1,3 +1,4 @@
+import IMBench
 import IMChaos
 import IMEngine
 

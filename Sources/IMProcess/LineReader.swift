@@ -4,23 +4,28 @@ import Glibc
 
 /// Reads a child's standard output line by line, keeping what it says on standard error.
 /// Blocks in poll: use it on a thread of its own.
-struct LineReader {
+package struct LineReader {
     let stdout: Int32
     let stderr: Int32
     /// What the child wrote on standard error so far.
-    private(set) var errors = ""
+    package private(set) var errors = ""
     /// Standard output read past the last line returned.
     private var pending: [UInt8] = []
     private var open: [Int32]
+    /// Bytes read at a time: 1 leaves what follows a line in the pipe, for another reader.
+    private let chunk: Int
 
-    init(stdout: Int32, stderr: Int32) {
+    /// Reads the pipes `stdout` and `stderr` (-1: that stream is not read); `byteByByte` reads no
+    /// further than the lines returned, for a pipe read by others after this reader.
+    package init(stdout: Int32, stderr: Int32, byteByByte: Bool = false) {
         self.stdout = stdout
         self.stderr = stderr
         open = [stdout, stderr].filter { $0 >= 0 }
+        chunk = byteByByte ? 1 : 64 * 1024
     }
 
     /// The next line of standard output, without its newline; nil at end of file or time out.
-    mutating func nextLine(within timeout: Duration) -> String? {
+    package mutating func nextLine(within timeout: Duration) -> String? {
         let deadline = ContinuousClock.now + timeout
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var scanned = 0
@@ -37,7 +42,7 @@ struct LineReader {
             let milliseconds = Int32(min(left / .milliseconds(1), 60_000)) + 1
             guard poll(&descriptors, nfds_t(descriptors.count), milliseconds) >= 0 || errno == EINTR else { return nil }
             for entry in descriptors where entry.revents != 0 {
-                let count = read(entry.fd, &buffer, buffer.count)
+                let count = read(entry.fd, &buffer, entry.fd == stdout ? chunk : buffer.count)
                 if count <= 0 {
                     if count == 0 || errno != EINTR { open.removeAll { $0 == entry.fd } }
                     continue
@@ -52,12 +57,12 @@ struct LineReader {
     }
 
     /// Reads standard error to its end or `timeout`, for a child that failed.
-    mutating func drainErrors(within timeout: Duration) {
+    package mutating func drainErrors(within timeout: Duration) {
         while nextLine(within: timeout) != nil {}
     }
 
     /// Closes both pipes; the child's later writes fail with EPIPE, which imserver ignores.
-    func close() {
+    package func close() {
         for descriptor in [stdout, stderr] where descriptor >= 0 { _ = Glibc.close(descriptor) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import IMBench
 import IMEngine
 import IMProtocol
 import Synchronization

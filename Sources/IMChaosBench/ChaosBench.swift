@@ -1,4 +1,5 @@
 import Foundation
+import IMBench
 import IMCommandLine
 
 /// `imsh bench chaos`: imserver nodes on one PostgreSQL under faults drawn from a seed, engine

@@ -1,4 +1,5 @@
 import Foundation
+import IMBench
 import IMChaos
 import IMHTTP
 import IMHTTPClient
