@@ -22,4 +22,14 @@ extension EmbeddedServer {
         guard let cluster else { return [] }
         return (try? await cluster.otherNodeReferences(now: clock.wallMilliseconds())) ?? []
     }
+
+    /// Checks `done` on the loop every 20 ms until it holds, the loop has stopped, or
+    /// `drainTimeout` has passed: how a stop and a move wait for their clients to leave.
+    func waitOnLoop(until done: @escaping @Sendable () -> Bool) async {
+        let deadline = ContinuousClock.now + drainTimeout
+        while ContinuousClock.now < deadline {
+            if await onLoop(done) != false { return }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
 }

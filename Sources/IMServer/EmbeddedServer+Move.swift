@@ -16,12 +16,7 @@ extension EmbeddedServer {
         let reference = moved.localAddress.description
         let core = self.core
         let sent = await onLoop { core.value.sendAway(to: [reference]) } ?? []
-        let deadline = ContinuousClock.now + drainTimeout
-        while ContinuousClock.now < deadline {
-            let left = await onLoop { sent.contains { core.value.connections[$0] != nil } }
-            if left != true { break }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+        await waitOnLoop { !sent.contains { core.value.connections[$0] != nil } }
         return moved.localAddress
     }
 }

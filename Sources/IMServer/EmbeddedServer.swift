@@ -220,11 +220,7 @@ public final class EmbeddedServer: Sendable {
         guard started == true else { return }
         await api.close()
         await apiTLS?.close()
-        let deadline = ContinuousClock.now + drainTimeout
-        while ContinuousClock.now < deadline {
-            if await onLoop({ core.value.connections.isEmpty && core.value.lane.isIdle }) != false { break }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+        await waitOnLoop { core.value.connections.isEmpty && core.value.lane.isIdle }
         // What the lane gathered is committed before the loop ends.
         _ = await onLoop { core.value.lane.close() }
         await metrics?.close()
