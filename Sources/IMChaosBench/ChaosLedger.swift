@@ -30,6 +30,8 @@ final class ChaosLedger: Sendable {
         var lastNumber: [String: [String: Int]] = [:]
         var received = 0
         var duplicates: [String] = []
+        /// Deliveries of a message the device had stored, which its engine acknowledged and dropped.
+        var droppedResends = 0
         var outOfOrder: [String] = []
         var foreign = 0
     }
@@ -89,6 +91,11 @@ final class ChaosLedger: Sendable {
                 state.lastNumber[device, default: [:]][from] = number
             }
         }
+    }
+
+    /// A device's engine dropped a delivery of a message it had stored (a resend).
+    func droppedResend() {
+        state.withLock { $0.droppedResends += 1 }
     }
 
     var snapshot: State { state.withLock { $0 } }

@@ -21,6 +21,8 @@ struct ChaosReport: BenchReport {
     var unchecked = 0
     /// Messages an application got twice on one device.
     var duplicated = 0
+    /// Resends each device's engine recognised by uid and dropped (not a violation: counted apart).
+    var droppedResends = 0
     var outOfOrder = 0
     var longestOverlap: Duration = .zero
     var overlapUser = ""
@@ -53,7 +55,7 @@ struct ChaosReport: BenchReport {
             "sent": .integer(Int64(sent)), "acknowledged": .integer(Int64(acknowledged)), "refused": .integer(Int64(refused)),
             "sendErrors": .integer(Int64(sendErrors)), "delivered": .integer(Int64(delivered)), "lost": .integer(Int64(lost)),
             "unchecked": .integer(Int64(unchecked)),
-            "duplicated": .integer(Int64(duplicated)), "outOfOrder": .integer(Int64(outOfOrder)),
+            "duplicated": .integer(Int64(duplicated)), "droppedResends": .integer(Int64(droppedResends)), "outOfOrder": .integer(Int64(outOfOrder)),
             "longestOverlapSeconds": .double(Units.seconds(longestOverlap)),
             "longestFaultyOverlapSeconds": .double(Units.seconds(longestFaultyOverlap)),
             "longestOverlapBesideADownNodeSeconds": .double(Units.seconds(frozenOverlap)),
@@ -73,7 +75,7 @@ struct ChaosReport: BenchReport {
             "messages     \(sent) sent, \(acknowledged) acknowledged, \(refused) refused, \(sendErrors) send calls failed",
             "delivered    \(delivered) to the applications of the recipients' devices (each of 3 devices counts)",
             "lost         \(lost)" + (unchecked > 0 ? " (and \(unchecked) deliveries to devices that did not come back, unchecked)" : ""),
-            "duplicated   \(duplicated) to an application (the engine drops a delivery whose uid it has before that)",
+            "duplicated   \(duplicated) to an application; \(droppedResends) resends dropped by the engines (a delivery whose uid the device had)",
             "order        \(outOfOrder) out of order (per sender and recipient device)",
             "overlap      longest \(Units.secondsText(longestOverlap)) with two mobile devices online\(overlapUser.isEmpty ? "" : " (\(overlapUser))"); "
                 + "\(Units.secondsText(longestFaultyOverlap)) through faulty links",

@@ -14,6 +14,7 @@ extension ChaosRun {
         report.sendErrors = messages.sendErrors.values.reduce(0, +)
         report.delivered = messages.received
         report.duplicated = messages.duplicates.count
+        report.droppedResends = messages.droppedResends
         report.outOfOrder = messages.outOfOrder.count
         // Unsettled, a device that is not back was never asked for its queue: what it lacks is
         // counted apart, and the users not back say why (their devices' last words, their API calls).

@@ -116,6 +116,7 @@ final class ChaosRun: Sendable {
                     presence.changed(device, online: online, node: online ? cluster.node(described: event.snapshot.lastChange?.detail) : nil, at: event.at)
                 case .closed: presence.changed(device, online: false, at: event.at)
                 case .message(let message): ledger.received(message, by: device.name)
+                case .duplicateDropped: ledger.droppedResend()
                 case .sendReport(let report): ledger.report(report)
                 default: break
                 }

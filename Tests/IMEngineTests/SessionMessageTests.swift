@@ -189,6 +189,7 @@ struct SessionMessageTests {
             let file = await session.databaseFile
             path.withLock { $0 = file }
             let received = await session.receivedMessages()
+            let events = test.engine.hub.subscribe(session: session.id)
             let delivery = Publish(
                 topic: "im/inbox/bob", payload: TextMessage(text: "hi alice", cid: "c-9", from: "bob").encoded(),
                 qos: .atLeastOnce, packetIdentifier: 7,
@@ -209,6 +210,17 @@ struct SessionMessageTests {
             #expect(first?.uid == "u-1" && first?.text == "hi alice" && first?.peer == "bob" && first?.sentAt == 1234)
             let history = try await session.history()
             #expect(history.map(\.uid) == ["u-1"])
+            // The resend is reported as dropped, after the message, for a bench to count apart.
+            var reported: [String] = []
+            while reported.count < 2, let event = await events.next() {
+                switch event.kind {
+                case .message(let message): reported.append("message \(message.uid ?? "")")
+                case let .duplicateDropped(uid, peer): reported.append("dropped \(uid) from \(peer)")
+                default: break
+                }
+            }
+            events.cancel()
+            #expect(reported == ["message u-1", "dropped u-1 from bob"])
             await session.close()
         }
         await test.shutdown()

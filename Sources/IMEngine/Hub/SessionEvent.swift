@@ -8,6 +8,10 @@ public struct SessionEvent: Sendable {
         case status(StatusChange)
         /// A message was received and stored.
         case message(StoredMessage)
+        /// A delivery of a message already stored (the server sent it again: its PUBACK was
+        /// lost, or it was in flight when the connection ended) was acknowledged and dropped,
+        /// so the application sees each message once; `uid` is the message's, `peer` its sender.
+        case duplicateDropped(uid: String, peer: String)
         /// The local database opened (`isRecreated`: a damaged file was moved aside, to
         /// `movedAside`), or could not.
         case databaseOpened(isRecreated: Bool, movedAside: [String], error: EngineError?)

@@ -87,7 +87,7 @@ final class SessionInbox: FrameTap {
         let (answers, batch) = Self.sort(publishes, now: clock.epochMilliseconds)
         let gathered = self.gathered.value
         if gathered.queued == 0, let stored = database.receiveHere(batch) {
-            announce(stored)
+            announce(stored, of: batch)
             for packet in Self.acknowledgements(answers) { _ = try? connection.send(packet) }
             return
         }
@@ -95,7 +95,7 @@ final class SessionInbox: FrameTap {
         database.receive(batch) { [self] result in
             var acknowledged = answers
             if case .success(let stored) = result {
-                announce(stored)
+                announce(stored, of: batch)
             } else {
                 acknowledged.removeAll { $0.reason == nil }
             }
@@ -108,8 +108,12 @@ final class SessionInbox: FrameTap {
         }
     }
 
-    private func announce(_ stored: [StoredMessage?]) {
-        for case let message? in stored { outbox.hub.publish(.message(message), latestOf: outbox.session) }
+    /// Each new message to the hub, and each one `batch` held that was stored before (nil in `stored`).
+    private func announce(_ stored: [StoredMessage?], of batch: [SessionDatabase.Incoming]) {
+        for (message, incoming) in zip(stored, batch) {
+            let kind: SessionEvent.Kind = message.map { .message($0) } ?? .duplicateDropped(uid: incoming.uid, peer: incoming.peer)
+            outbox.hub.publish(kind, latestOf: outbox.session)
+        }
     }
 
     /// The PUBACKs of the QoS 1 PUBLISHes among `answers`, in their order.

@@ -32,7 +32,8 @@ public struct ShellEvent: Sendable {
     }
 
     /// The shell's view of a hub event; nil for the events it does not show (a call starting,
-    /// send reports, closing, a database that opened as it should): the book has their snapshots.
+    /// send reports, closing, a resend dropped, a database that opened as it should): the book
+    /// has their snapshots.
     init?(account: AccountReference, _ event: SessionEvent) {
         switch event.kind {
         case .status(let change):
@@ -44,7 +45,7 @@ public struct ShellEvent: Sendable {
             self.init(account: account, kind: .databaseProblem(isRecreated: isRecreated, movedAside: movedAside, error: error))
         case let .retryScheduled(attempt, delay, reason):
             self.init(account: account, kind: .retry(attempt: attempt, delay: delay, reason: reason))
-        case .started, .sendReport, .closed:
+        case .started, .sendReport, .closed, .duplicateDropped:
             return nil
         }
     }
