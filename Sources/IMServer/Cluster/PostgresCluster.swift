@@ -108,6 +108,10 @@ final class PostgresCluster: Sendable {
 
     /// Records logins accepted here and tells the other nodes, in one transaction; returns
     /// their sequence numbers (later logins have higher ones), in order.
+    ///
+    /// A connection has one row: a transaction run again because its connection was lost
+    /// during COMMIT (which may have committed) finds the row it wrote and keeps its sequence.
+    /// Two rows left the one the connection's close did not remove online for the node's life.
     func joined(_ logins: [(DeviceRegistration, UInt64)], now: Int64) async throws(ServerStoreError) -> [Int64] {
         guard !logins.isEmpty else { return [] }
         let node = nodeName
@@ -115,7 +119,8 @@ final class PostgresCluster: Sendable {
             try logins.map { login, id in
                 let inserted = try connection.execute("""
                     INSERT INTO presence(node, connection, app_key, user_id, device_id, platform, since)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING sequence
+                    VALUES ($1, $2, $3, $4, $5, $6, $7)
+                    ON CONFLICT (node, connection) DO UPDATE SET since = presence.since RETURNING sequence
                     """, [.text(node), .integer(Int64(bitPattern: id)), .text(login.appKey), .text(login.userID),
                           .text(login.deviceID), .text(login.platform.rawValue), .integer(now)])
                 let sequence = inserted.rows.first?[0].int64 ?? 0
@@ -139,7 +144,7 @@ final class PostgresCluster: Sendable {
             for (login, id, sequence) in logins {
                 _ = try connection.execute("""
                     INSERT INTO presence(sequence, node, connection, app_key, user_id, device_id, platform, since)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (sequence) DO NOTHING
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING
                     """, [.integer(sequence), .text(node), .integer(Int64(bitPattern: id)), .text(login.appKey),
                           .text(login.userID), .text(login.deviceID), .text(login.platform.rawValue), .integer(now)])
             }

@@ -50,6 +50,12 @@ enum PostgresSchema {
             ALTER TABLE user_state ADD COLUMN blocked_at BIGINT NOT NULL DEFAULT 0,
                 ADD COLUMN deactivated_at BIGINT NOT NULL DEFAULT 0;
             """),
+        ("v6: one presence row per connection (a login retried after a COMMIT lost wrote two)", """
+            DELETE FROM presence a USING presence b
+                WHERE a.node = b.node AND a.connection = b.connection AND a.sequence > b.sequence;
+            DROP INDEX presence_node;
+            CREATE UNIQUE INDEX presence_node ON presence(node, connection);
+            """),
     ]
 
     /// The advisory lock key nodes take while migrating.
