@@ -103,21 +103,19 @@ final class PostgresMessageLane: MessageLane {
         jobs += 1
         acknowledging.formUnion(batch.acknowledgingDevices)
         let started = ContinuousClock.now
-        let store = self.store
-        loop.run(detached: { await store.run(batch) }, then: { [weak self] result in
+        // From a pool thread straight back to the loop: no task in between.
+        let finish = LoopBound(confined: { [weak self] (outcome: PostgresLaneBatch.Outcome) in
             guard let self else { return }
             jobs -= 1
             release(batch.acknowledgingDevices)
             commitStatistics.record(since: started, calls: batch.calls)
-            // `run` answers every step; a job that did not run at all fails every call.
-            var outcome = batch.unanswered
-            switch result {
-            case .success(let answered): outcome = answered
-            case .failure(let error): batch.fail(&outcome, with: PostgresServerStore.storeError(error, operation: "run message calls", location: store.location))
-            }
             Self.answer(batch, outcome, answers)
             scheduleTurn()
-        })
+        }, loop: loop)
+        let loop = self.loop
+        store.run(batch) { outcome in
+            _ = loop.execute { finish.value(outcome) }
+        }
     }
 
     /// The devices of a job that ended may have their held acknowledgements in the next.
