@@ -142,9 +142,8 @@ final class SQLiteMessageLane: MessageLane {
         }
         cancelTimers()
         closed = true
-        let left = jobs
+        for job in jobs { job.finish(stopping(job.operation)) }
         jobs = []
-        for job in left { job.finish(stopping(job.operation)) }
         db.close()
     }
 
