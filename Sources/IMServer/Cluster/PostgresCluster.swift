@@ -116,19 +116,33 @@ final class PostgresCluster: Sendable {
         guard !logins.isEmpty else { return [] }
         let node = nodeName
         let sequences = try await store.write("record \(logins.count) logins") { connection in
-            try logins.map { login, id in
-                let inserted = try connection.execute("""
+            // The rows in one statement, in the logins' order (so their sequences rise with it),
+            // then every notice in one: two round trips a batch, not two a login.
+            let rows = try connection.execute(prepared: """
+                WITH input AS (
+                    SELECT * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[])
+                        WITH ORDINALITY AS i(connection, app_key, user_id, device_id, platform, k)),
+                written AS (
                     INSERT INTO presence(node, connection, app_key, user_id, device_id, platform, since)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7)
-                    ON CONFLICT (node, connection) DO UPDATE SET since = presence.since RETURNING sequence
-                    """, [.text(node), .integer(Int64(bitPattern: id)), .text(login.appKey), .text(login.userID),
-                          .text(login.deviceID), .text(login.platform.rawValue), .integer(now)])
-                let sequence = inserted.rows.first?[0].int64 ?? 0
-                try PostgresServerStore.notify(connection, ClusterNotice(node: node, event: .login(
-                    sequence: sequence, appKey: login.appKey, userID: login.userID, deviceID: login.deviceID,
-                    platform: login.platform.rawValue)))
-                return sequence
+                    SELECT $1, connection, app_key, user_id, device_id, platform, $7 FROM input ORDER BY k
+                    ON CONFLICT (node, connection) DO UPDATE SET since = presence.since RETURNING connection, sequence)
+                SELECT w.sequence FROM input i JOIN written w ON w.connection = i.connection ORDER BY i.k
+                """, [.text(node), PostgresServerStore.integers(logins.map { Int64(bitPattern: $0.1) }),
+                      PostgresServerStore.texts(logins.map(\.0.appKey)), PostgresServerStore.texts(logins.map(\.0.userID)),
+                      PostgresServerStore.texts(logins.map(\.0.deviceID)), PostgresServerStore.texts(logins.map(\.0.platform.rawValue)),
+                      .integer(now)]).rows
+            let sequences = rows.map { $0[0].int64 ?? 0 }
+            guard sequences.count == logins.count else {
+                throw PostgresError(kind: .query, message: "\(sequences.count) presence rows written for \(logins.count) logins")
             }
+            let notices = zip(logins, sequences).map { login, sequence in
+                ClusterNotice(node: node, event: .login(
+                    sequence: sequence, appKey: login.0.appKey, userID: login.0.userID, deviceID: login.0.deviceID,
+                    platform: login.0.platform.rawValue)).encoded()
+            }
+            _ = try connection.execute("SELECT pg_notify($1, n) FROM unnest($2::text[]) WITH ORDINALITY AS t(n, k) ORDER BY k",
+                                       [.text(PostgresServerStore.channel), PostgresServerStore.texts(notices)])
+            return sequences
         }
         noticesSent.add(logins.count, ordering: .relaxed)
         return sequences

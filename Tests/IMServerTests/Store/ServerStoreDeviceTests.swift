@@ -50,4 +50,29 @@ struct ServerStoreDeviceTests {
         #expect(Set(third.deliveries) == [Delivery(userID: "bob", deviceID: "phone"), Delivery(userID: "bob", deviceID: "tablet")])
         await store.close()
     }
+
+    /// One batch decides each login as if those before it were written: the first device takes
+    /// the placeholder's queue, a device seen twice is new once and keeps its last platform
+    /// (PostgreSQL registers a batch with one read and one statement per kind of write).
+    @Test func aBatchRegistersEachLoginAsIfTheOnesBeforeItWereWritten() async throws {
+        let directory = TemporaryDirectory()
+        let store = try await directory.open()
+        let queued = try await store.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "c1", text: "one", sentAt: 100)
+        #expect(try await store.registerDevice(appKey: "app", userID: "dan", deviceID: "pc", platform: .pc, now: 150))
+        let new = try await store.registerDevices([
+            DeviceRegistration(appKey: "app", userID: "bob", deviceID: "phone", platform: .mobile),
+            DeviceRegistration(appKey: "app", userID: "bob", deviceID: "tablet", platform: .pc),
+            DeviceRegistration(appKey: "app", userID: "bob", deviceID: "phone", platform: .web),
+            DeviceRegistration(appKey: "app", userID: "carol", deviceID: "phone", platform: .mobile),
+            DeviceRegistration(appKey: "app", userID: "carol", deviceID: "phone", platform: .pc),
+            DeviceRegistration(appKey: "app", userID: "dan", deviceID: "pc", platform: .mobile),
+        ], now: 200)
+        #expect(new == [true, true, false, true, false, false])
+        #expect(try await store.devices(appKey: "app", userID: "bob").map { "\($0.deviceID) \($0.platform)" }.sorted() == ["phone web", "tablet pc"])
+        #expect(try await store.devices(appKey: "app", userID: "carol").map { "\($0.deviceID) \($0.platform)" } == ["phone pc"])
+        #expect(try await store.devices(appKey: "app", userID: "dan").map { "\($0.deviceID) \($0.platform)" } == ["pc mobile"])
+        #expect(try await store.pending(appKey: "app", userID: "bob", deviceID: "phone", limit: 10).map(\.uid) == [queued.uid])
+        #expect(try await store.pending(appKey: "app", userID: "bob", deviceID: "tablet", limit: 10).isEmpty)
+        await store.close()
+    }
 }
