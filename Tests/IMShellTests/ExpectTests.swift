@@ -76,6 +76,18 @@ struct ExpectTests {
         #expect(expects[4].string("error")?.contains("went kickedOfflineByOtherClient") == true || expects[4].string("error")?.contains("it is kickedOfflineByOtherClient") == true)
     }
 
+    /// A `connect --no-wait` answers before its call's first events reach the book: the status
+    /// the account was left in before it (signOut here, userAbandon in deactivated-user.imsh on
+    /// a loaded cluster) must not meet an expectation made right after it.
+    @Test func theStatusBeforeAConnectNoWaitDoesNotMeetTheNextExpect() async throws {
+        let sandbox = Sandbox()
+        var script = "connect bob-phone\n"
+        for _ in 0..<5 { script += "disconnect bob-phone\nexpect bob-phone signOut\nconnect bob-phone --no-wait\nexpect bob-phone signOut --within 0.2\nwait bob-phone connected\n" }
+        let run = try await sandbox.json(script)
+        let expects = run.results().filter { $0.string("command") == "expect" }
+        #expect(expects.map { $0["ok"] == true } == Array(repeating: [true, false], count: 5).flatMap { $0 }, "\(run.stdout) \(run.stderr)")
+    }
+
     @Test func expectWithoutASessionFailsAtOnce() async throws {
         let sandbox = Sandbox()
         let run = try await sandbox.json("expect bob-phone message --within 30")

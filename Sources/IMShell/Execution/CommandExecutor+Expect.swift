@@ -28,6 +28,10 @@ extension CommandExecutor {
         guard await registry.session(account) != nil else {
             throw ShellError("\(expected): \(account) has no session yet; connect it first")
         }
+        // The book as of every event published so far: a `connect --no-wait` just made has
+        // started a call whose first events may not be in it yet, and the status it left (say
+        // userAbandon, from before) must not meet an expectation of the call's outcome.
+        await registry.flushEvents()
         let (changes, stop) = book.watch(watched, for: expectation.seconds)
         defer { stop() }
         let mark = book.mark(account)
