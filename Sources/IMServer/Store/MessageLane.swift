@@ -5,8 +5,8 @@ import IMTransport
 ///
 /// These are the calls made once or more for every message, so they get a path of their own,
 /// which each store makes for itself (`MessageLaneStore`): `SQLiteMessageLane` runs them on the
-/// loop itself, everything a turn gathered in one transaction; `AsyncMessageLane` sends them to
-/// the store and back (PostgreSQL, where a round trip must not block the loop). Either keeps the
+/// loop itself, everything a turn gathered in one transaction; `PostgresMessageLane` sends what a
+/// turn gathered to a pool thread as one job (a round trip must not block the loop). Either keeps the
 /// store's contract: a call answered with success has committed. How far the order of calls
 /// holds is each lane's own business, and shows only where the broker can use it: a read that
 /// leaves its reader caught up (`QueueRead.caughtUp`).

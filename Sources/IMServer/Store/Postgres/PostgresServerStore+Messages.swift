@@ -31,20 +31,23 @@ extension PostgresServerStore {
             return left < right
         }
         let separator = String(recipientSeparator)
-        func array(_ values: [String]) -> PostgresValue { .text(PostgresTextArray.literal(values)) }
         let sorted = order.map { messages[$0] }
         let parameters: [PostgresValue] = [
-            array(sorted.map(\.appKey)), array(order.map { uids[$0] }), array(sorted.map(\.from)),
-            array(sorted.map { message in
+            texts(sorted.map(\.appKey)), texts(order.map { uids[$0] }), texts(sorted.map(\.from)),
+            texts(sorted.map { message in
                 var seen: Set<String> = []
                 return message.to.filter { seen.insert($0).inserted }.joined(separator: separator)
             }),
-            array(sorted.map(\.cid)), array(sorted.map(\.text)),
-            .text("{" + sorted.map { String($0.sentAt) }.joined(separator: ",") + "}"),
+            texts(sorted.map(\.cid)), texts(sorted.map(\.text)),
+            integers(sorted.map(\.sentAt)),
             quota.map { .integer(Int64($0.messages)) } ?? .null, quota.map { .integer(Int64($0.bytes)) } ?? .null,
             .text(node),
         ]
         let rows = try connection.execute(prepared: PostgresStoreFunction.call, parameters).rows
+        // One row per message, in order: the lane hands each caller a slice of them.
+        guard rows.count == messages.count else {
+            throw PostgresError(kind: .query, message: "the store function answered \(rows.count) rows for \(messages.count) messages")
+        }
         var results = [StoredMessageResult?](repeating: nil, count: messages.count)
         for (row, index) in zip(rows, order) {
             let users = PostgresTextArray.parse(row[6].string), devices = PostgresTextArray.parse(row[7].string)

@@ -40,9 +40,6 @@ extension PostgresServerStore {
         return messages
     }
 
-    static func texts(_ values: [String]) -> PostgresValue { .text(PostgresTextArray.literal(values)) }
-    static func integers(_ values: [Int64]) -> PostgresValue { .text("{" + values.map(String.init).joined(separator: ",") + "}") }
-
     public func pendingCount(appKey: String, userID: String, deviceID: String) async throws(ServerStoreError) -> Int {
         try await read("count the queue of device \(deviceID)") { connection in
             Int(try connection.execute("SELECT count(*) FROM queue WHERE device = \(Self.deviceSubquery)",

@@ -114,6 +114,12 @@ public final class PostgresServerStore: ServerStore {
         }
     }
 
+    /// `values` as one `text[]` parameter: the batched statements take a column per array.
+    static func texts(_ values: [String]) -> PostgresValue { .text(PostgresTextArray.literal(values)) }
+
+    /// `values` as one `bigint[]` parameter.
+    static func integers(_ values: [Int64]) -> PostgresValue { .text("{" + values.map(String.init).joined(separator: ",") + "}") }
+
     /// A failure of `operation` as the store reports it: a lost or refused connection is
     /// `unavailable` (worth trying again later), anything else `failed`.
     static func storeError(_ error: any Error, operation: String, location: String) -> ServerStoreError {
