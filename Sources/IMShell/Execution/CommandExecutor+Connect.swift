@@ -39,16 +39,13 @@ extension CommandExecutor {
             // The call's end arrives as events (and in the book) like any later change. The
             // book must have seen the call start before the command ends: a `wait` or `expect`
             // after it would otherwise read the status the last call left (a refusal that
-            // stopped the session) as this call's.
+            // stopped the session, or the sign-out of a `disconnect`) as this call's. Every
+            // command before this one flushed its events, so any change past `seen` is this call's.
             let book = router.book
             let seen = book.snapshot(of: reference)?.changeCount ?? 0
             let (changes, stop) = book.watch([reference], for: 5)
             await session.connect(completion: nil)
-            func started() -> Bool {
-                guard let snapshot = book.snapshot(of: reference) else { return false }
-                if case .stopped = snapshot.state { return snapshot.changeCount > seen }
-                return true
-            }
+            func started() -> Bool { (book.snapshot(of: reference)?.changeCount ?? 0) > seen }
             if !started() {
                 for await _ in changes where started() { break }
             }
