@@ -88,10 +88,15 @@ let package = Package(
         // Connection logs as pictures: lanes of status spans (terminal, SVG, HTML) and the bench report's charts.
         .target(name: "IMTimeline", dependencies: ["IMEngine", "IMJSON", "IMTransport", "IMThreads"]),
 
-        // imsh bench: many accounts at once, measured (connect, messages, reconnect).
+        // imsh bench: many accounts at once, measured (connect, messages, reconnect, shell).
         .target(name: "IMBench", dependencies: [
             "IMEngine", "IMServer", "IMProfiles", "IMTransport", "IMProcess", "IMCommandLine", "IMProtocol", "IMHTTP",
-            "IMHTTPClient", "IMTimeline", "IMJSON", "MQTT", "IMThreads", "IMLaunch",
+            "IMHTTPClient", "IMTimeline", "IMJSON", "IMThreads", "IMLaunch",
+        ]),
+        // imsh bench login|server: a server measured with bare MQTT clients (no database, no session engine).
+        // It builds on IMBench (options, reports, progress, the bench's server); imsh adds it to IMBench's benches.
+        .target(name: "IMServerBench", dependencies: [
+            "IMBench", "IMCommandLine", "IMHTTP", "IMJSON", "IMProcess", "IMProfiles", "IMProtocol", "IMTransport", "MQTT",
         ]),
         // imsh bench chaos: imserver nodes on one PostgreSQL under faults, and a ledger of what they promised.
         // It builds on IMBench (options, reports, progress); imsh adds it to IMBench's benches.
@@ -100,7 +105,7 @@ let package = Package(
             "IMServer", "IMThreads", "IMTransport", "IMLaunch",
         ]),
 
-        .executableTarget(name: "imsh", dependencies: ["IMShell", "IMBench", "IMChaosBench", "IMCommandLine", "IMProcess"]),
+        .executableTarget(name: "imsh", dependencies: ["IMShell", "IMBench", "IMServerBench", "IMChaosBench", "IMCommandLine", "IMProcess"]),
         .executableTarget(name: "imserver", dependencies: [
             "IMCommandLine", "IMServer", "IMConfig", "IMJSON", "IMProtocol", "IMTransport", "IMHTTP", "IMStore",
         ]),
@@ -111,7 +116,7 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["MQTT"]),
         .testTarget(name: "IMTransportTests", dependencies: ["TestSupport", "IMTransport", "MQTT", "IMHTTP", "IMThreads"]),
         .testTarget(name: "IMCommandLineTests", dependencies: ["IMCommandLine", "IMProcess"]),
-        .testTarget(name: "IMProcessTests", dependencies: ["IMProcess", "TestSupport"]),
+        .testTarget(name: "IMProcessTests", dependencies: ["IMProcess", "IMThreads", "TestSupport"]),
         .testTarget(name: "IMStoreTests", dependencies: ["IMStore", "TestSupport", "CSQLite"]),
         .testTarget(name: "IMJSONTests", dependencies: ["IMJSON"]),
         .testTarget(name: "IMPostgresTests", dependencies: ["IMPostgres", "TestSupport"]),
@@ -129,8 +134,7 @@ let package = Package(
             "IMHTTP", "IMEncoding",
         ]),
         .testTarget(name: "IMBenchTests", dependencies: [
-            "IMBench", "IMProcess", "IMJSON", "IMTransport", "TestSupport", "imsh", "imserver", "IMEngine", "MQTT",
-            "IMThreads",
+            "IMBench", "IMProcess", "IMJSON", "TestSupport", "imsh", "imserver", "IMEngine", "MQTT",
         ]),
         .testTarget(name: "IMChaosTests", dependencies: [
             "TestSupport", "IMChaos", "IMProcess", "IMTransport", "MQTT", "IMThreads",

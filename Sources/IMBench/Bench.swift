@@ -16,9 +16,7 @@ public struct Bench: Sendable {
         (ConnectBench.self, "--accounts N [--profile P] [--rate R] [--hold S] [--workers N] [options]"),
         (MessagesBench.self, "--pairs N [--rate R] [--duration S] [--workers N] [options]"),
         (ReconnectBench.self, "--accounts N [--down S] [--jitter J] [options]"),
-        (LoginBench.self, "--connections N [--window W] [--hold S] [options]"),
         (ShellBench.self, "--accounts N [options]"),
-        (ServerBench.self, "--target mqtt://HOST[:PORT] [--pairs N] [--rate R] [options]"),
     ]
 
     /// Every bench: this module's, then those imsh adds.

@@ -3,11 +3,11 @@ import IMProtocol
 import IMTransport
 
 /// One session a bench connects: who it is and how it logs in.
-struct BenchAccount: Sendable {
+package struct BenchAccount: Sendable {
     /// The user id; nil reads it from the token.
-    var userID: String?
-    var deviceID: String
-    var token: String?
+    package var userID: String?
+    package var deviceID: String
+    package var token: String?
     var tokenSource: IMEngine.TokenSource?
     /// A data directory of its own (a profile's accounts may share a user); nil uses the engine's.
     var dataDirectory: String?

@@ -7,7 +7,7 @@ import IMTimeline
 /// (first connect call, first send, the server's return).
 package struct BenchFigures: Sendable {
     /// Samples from `fromMs` (inclusive) to `toMs`.
-    struct Bucket: Sendable, Equatable {
+    package struct Bucket: Sendable, Equatable {
         var fromMs: Double
         var toMs: Double
         var count: Int
@@ -28,17 +28,17 @@ package struct BenchFigures: Sendable {
     }
 
     /// What the latency distribution measures, such as `connect latency`.
-    var latencyName = "connect latency"
-    var latency: [Bucket]?
+    package var latencyName = "connect latency"
+    package var latency: [Bucket]?
     var connected: [Point]?
     var perSecond: [Second]?
-    var failures: [(code: String, count: Int)]?
+    package var failures: [(code: String, count: Int)]?
 
     /// No series: what a bench without pictures (`imsh bench chaos`) reports.
     package init() {}
 
     /// About twenty buckets of a round width from 0 to the largest sample.
-    static func histogram(_ samples: [Duration]) -> [Bucket] {
+    package static func histogram(_ samples: [Duration]) -> [Bucket] {
         let milliseconds = samples.map { BenchClock.seconds($0) * 1000 }
         guard let largest = milliseconds.max() else { return [] }
         let width = SVGChart.niceCeiling(max(largest, 0.001) / 20)
@@ -76,11 +76,11 @@ package struct BenchFigures: Sendable {
         }
     }
 
-    static func failures(_ counts: [String: Int]) -> [(code: String, count: Int)] {
+    package static func failures(_ counts: [String: Int]) -> [(code: String, count: Int)] {
         counts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         var members: [(String, JSONValue)] = []
         if let latency {
             members.append(("latencyHistogram", .object(JSONObject([

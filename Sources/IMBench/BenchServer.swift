@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// The IM server a bench runs against: in this process, a separate imserver, a profile's, or a list.
-protocol BenchServer: Actor {
+package protocol BenchServer: Actor {
     /// The app every bench session logs in to.
     var appKey: String { get }
     /// Where sessions connect; the same address after a restart.
@@ -23,7 +23,7 @@ protocol BenchServer: Actor {
 }
 
 /// Where the server of a bench runs.
-enum ServerPlacement: Sendable, Equatable {
+package enum ServerPlacement: Sendable, Equatable {
     /// In this process: its memory and descriptors count in the bench's.
     case inProcess
     /// A separate imserver that the bench started.
@@ -33,9 +33,9 @@ enum ServerPlacement: Sendable, Equatable {
     /// Servers the bench did not start, named with `--server URL,...`.
     case listed
 
-    var isInProcess: Bool { self == .inProcess }
+    package var isInProcess: Bool { self == .inProcess }
 
-    var name: String {
+    package var name: String {
         switch self {
         case .inProcess: return "embedded"
         case .spawned: return "spawn"

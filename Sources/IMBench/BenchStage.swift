@@ -1,12 +1,13 @@
+import IMProcess
 import IMProtocol
 import IMTransport
 
 /// What every bench sets up and tears down: descriptors, its directory, the server, the
 /// sessions' engine, and the progress line that shows each phase.
-struct BenchStage: Sendable {
+package struct BenchStage: Sendable {
     let common: CommonOptions
     let directory: BenchDirectory
-    let server: any BenchServer
+    package let server: any BenchServer
     let progress: ProgressLine
     /// How many session databases the engine keeps open between uses (`DescriptorBudget`).
     let openDatabases: Int?
@@ -14,7 +15,7 @@ struct BenchStage: Sendable {
     /// Reserves descriptors for `sessions`, then starts the server (the profile's, when given),
     /// runs `body` and tears everything down, whatever `body` did.
     /// `clientsInProcess` false: the sessions run in worker processes, each with its own budget.
-    static func run<T>(
+    package static func run<T>(
         _ common: CommonOptions, sessions: Int, databases: Bool = true, clientsInProcess: Bool = true, profile: ProfileTarget? = nil,
         progress: ProgressLine,
         _ body: (BenchStage) async throws(BenchError) -> T
@@ -49,7 +50,7 @@ struct BenchStage: Sendable {
     /// `count` new users named `prefix0`... with tokens from the server.
     ///
     /// - Parameter tls: how they verify an `mqtts://` server (a profile's TLS settings).
-    func users(_ prefix: String, count: Int, tls: TLSClientConfiguration? = nil) async throws(BenchError) -> [BenchAccount] {
+    package func users(_ prefix: String, count: Int, tls: TLSClientConfiguration? = nil) async throws(BenchError) -> [BenchAccount] {
         let issuer = try await server.tokenIssuer()
         let issued = Counter()
         let users = try await progress.during("tokens", status: { "\(issued.value)/\(count) issued" }) { () async throws(BenchError) in
@@ -99,7 +100,7 @@ struct BenchStage: Sendable {
     }
 
     /// A spawned server's memory and descriptors now; nil for a server in this process or elsewhere.
-    func serverStatus() async -> ProcessStatus? {
+    package func serverStatus() async -> ProcessStatus? {
         guard case .spawned(let pid) = await server.placement else { return nil }
         return ProcessStatus.of(pid: pid)
     }

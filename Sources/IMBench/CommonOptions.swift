@@ -20,7 +20,7 @@ package struct CommonOptions: Sendable {
     var app: (key: String, secret: String)?
     /// Kept after the run; nil uses a temporary directory, removed afterwards.
     package var data: String?
-    var threads = 2
+    package var threads = 2
     package var timeout: Duration = .seconds(60)
     package var json = false
     /// Where `--report` writes the figures as an HTML page.
@@ -36,7 +36,7 @@ package struct CommonOptions: Sendable {
     ]
 
     /// `--app-key` and `--app-secret`: for benches that sign tokens for servers they did not start.
-    static let appOptions: [OptionSpec] = [
+    package static let appOptions: [OptionSpec] = [
         OptionSpec("--app-key", value: "K", help: "log in with tokens of app K, signed here with --app-secret"),
         OptionSpec("--app-secret", value: "S", help: "the app's secret, to sign the tokens"),
     ]

@@ -1,5 +1,6 @@
 import IMCommandLine
 import IMHTTPClient
+import IMProcess
 
 /// `imsh bench connect`: N accounts connected as N full sessions of one engine, measured.
 struct ConnectBench: BenchCommand {

@@ -1,4 +1,5 @@
 import IMJSON
+import IMProcess
 
 extension ConnectReport {
     /// One worker process of a `--workers` run, as the report names it.

@@ -1,4 +1,5 @@
 import IMJSON
+import IMProcess
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,7 +1,7 @@
 import IMJSON
 
 extension LatencySummary {
-    var json: JSONValue {
+    package var json: JSONValue {
         [
             "count": .integer(Int64(count)), "p50Ms": .double(Units.milliseconds(p50)),
             "p90Ms": .double(Units.milliseconds(p90)), "p99Ms": .double(Units.milliseconds(p99)),
@@ -9,7 +9,7 @@ extension LatencySummary {
         ]
     }
 
-    var text: String {
+    package var text: String {
         "p50 \(Units.millisecondsText(p50))  p90 \(Units.millisecondsText(p90))  "
             + "p99 \(Units.millisecondsText(p99))  max \(Units.millisecondsText(max))"
     }

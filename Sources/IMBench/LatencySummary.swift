@@ -1,13 +1,13 @@
 /// Percentiles of a set of durations, by the nearest-rank method.
-struct LatencySummary: Sendable, Equatable {
-    var count: Int
-    var p50: Duration
-    var p90: Duration
-    var p99: Duration
-    var max: Duration
+package struct LatencySummary: Sendable, Equatable {
+    package var count: Int
+    package var p50: Duration
+    package var p90: Duration
+    package var p99: Duration
+    package var max: Duration
 
     /// The summary of `samples`; nil when there are none.
-    init?(_ samples: [Duration]) {
+    package init?(_ samples: [Duration]) {
         guard !samples.isEmpty else { return nil }
         let sorted = samples.sorted()
         func rank(_ percent: Int) -> Duration {

@@ -1,16 +1,22 @@
 import IMJSON
+import IMProcess
 
 /// Memory and descriptors before the sessions connected and once they all had: this process,
 /// and a spawned server's.
-struct MemoryReport: Sendable {
-    var sessions: Int
-    var before: ProcessStatus?
-    var connected: ProcessStatus?
-    var placement: ServerPlacement
-    var serverBefore: ProcessStatus?
-    var serverConnected: ProcessStatus?
+package struct MemoryReport: Sendable {
+    package var sessions: Int
+    package var before: ProcessStatus?
+    package var connected: ProcessStatus?
+    package var placement: ServerPlacement
+    package var serverBefore: ProcessStatus?
+    package var serverConnected: ProcessStatus?
     /// Worker processes whose figures `before` and `connected` add up (`--workers`); 0: this process.
-    var workers = 0
+    package var workers = 0
+
+    package init(sessions: Int, placement: ServerPlacement) {
+        self.sessions = sessions
+        self.placement = placement
+    }
 
     /// Kilobytes of VmRSS the sessions added, per session (the server's share too when it is in the process).
     var perSessionKB: Double? { Self.growth(before, connected, per: sessions) }
@@ -21,7 +27,7 @@ struct MemoryReport: Sendable {
         return Double(after.residentKB - before.residentKB) / Double(count)
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         var object: [(String, JSONValue)] = [
             ("serverInProcess", .bool(placement.isInProcess)), ("workers", .integer(Int64(workers))),
             ("before", Self.json(before)), ("connected", Self.json(connected)),
@@ -40,7 +46,7 @@ struct MemoryReport: Sendable {
         status?.json ?? .null
     }
 
-    var lines: [String] {
+    package var lines: [String] {
         guard let before, let connected else { return ["memory       /proc/self/status not readable"] }
         let whose = workers > 0 ? "\(workers) worker process\(workers == 1 ? "" : "es") added up; the server runs apart"
             : placement.isInProcess ? "client and server in this process" : "client only; the server runs apart"

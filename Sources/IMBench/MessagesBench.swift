@@ -1,5 +1,6 @@
 import IMCommandLine
 import IMEngine
+import IMProcess
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import IMJSON
+import IMProcess
 
 /// What sending and draining the messages cost in CPU time and context switches: this
 /// process (the sessions, with the bench's own scheduling and bookkeeping, and the server when

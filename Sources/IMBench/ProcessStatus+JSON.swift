@@ -1,8 +1,9 @@
 import IMJSON
+import IMProcess
 
 extension ProcessStatus {
     /// The figures as reports and worker processes write them.
-    var json: JSONValue {
+    package var json: JSONValue {
         [
             "rssKB": .integer(Int64(residentKB)), "rssAnonKB": .integer(Int64(anonymousKB)),
             "rssFileKB": .integer(Int64(fileKB)), "rssShmemKB": .integer(Int64(sharedKB)),
@@ -11,7 +12,7 @@ extension ProcessStatus {
     }
 
     /// Reads `json`'s object back; nil when it is not one.
-    init?(json: JSONValue?) {
+    package init?(json: JSONValue?) {
         guard let object = json?.objectValue, let resident = object["rssKB"]?.integerValue else { return nil }
         func field(_ name: String) -> Int { Int(object[name]?.integerValue ?? 0) }
         self.init(

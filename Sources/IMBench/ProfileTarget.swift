@@ -3,7 +3,7 @@ import IMProfiles
 import IMServer
 
 /// A profile as a bench target: its server (embedded or its addresses) and its accounts.
-struct ProfileTarget: Sendable {
+package struct ProfileTarget: Sendable {
     let profile: Profile
 
     /// Loads `name` from the profile directory (`--profiles`, `$IMSH_PROFILES`, ./profiles, ~/.config).

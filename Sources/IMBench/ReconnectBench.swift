@@ -1,4 +1,5 @@
 import IMCommandLine
+import IMProcess
 
 #if canImport(Glibc)
 import Glibc

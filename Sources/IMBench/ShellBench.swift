@@ -1,5 +1,6 @@
 import Foundation
 import IMCommandLine
+import IMProcess
 
 /// `imsh bench shell`: the shell itself over a profile of N accounts on its embedded server,
 /// each command timed from the line sent to its result read.

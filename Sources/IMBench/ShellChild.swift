@@ -1,9 +1,11 @@
-import Foundation
 import IMJSON
 import IMProcess
 import IMThreads
 import IMTransport
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The imsh executable run as a script (`--json`, commands on standard input), timed command
 /// by command: what a person or a CI job sees of the shell.
@@ -20,19 +22,18 @@ final class ShellChild: Sendable {
     }
 
     let child: ChildProcess
-    /// Output read past the last line returned.
-    private let pending = Mutex<(bytes: [UInt8], head: Int, scanned: Int)>(([], 0, 0))
+    private let reader: Mutex<LineReader>
 
     /// Starts `executable` (nil: this process's) as `imsh --profiles PROFILES --data DATA --json`.
     init(executable: String?, profiles: String, data: String) throws(BenchError) {
-        let target = executable
-            ?? (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let target = executable ?? ChildProcess.ownExecutable
         do {
             child = try ChildProcess.spawn(
                 target, ["--profiles", profiles, "--data", data, "--json"], stdin: .pipe, stdout: .pipe, stderr: .null)
         } catch {
             throw BenchError("cannot start imsh: \(error)")
         }
+        reader = Mutex(LineReader(stdout: child.stdout ?? -1, stderr: -1))
     }
 
     /// Sends `line` and waits (at most `timeout`) for its result.
@@ -74,35 +75,6 @@ final class ShellChild: Sendable {
 
     /// The next line of imsh's output; nil at end of file or at `deadline`.
     private func readLine(until deadline: ContinuousClock.Instant) -> String? {
-        let descriptor = child.stdout ?? -1
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let line = pending.withLock { pending -> String? in
-                // Scan only what arrived since the last look: a long line comes in many chunks.
-                let from = max(pending.head, pending.scanned)
-                guard let end = pending.bytes[from...].firstIndex(of: UInt8(ascii: "\n")) else {
-                    pending.scanned = pending.bytes.count
-                    return nil
-                }
-                defer { pending.head = end + 1 }
-                return String(decoding: pending.bytes[pending.head..<end], as: UTF8.self)
-            }
-            if let line { return line }
-            let left = ContinuousClock.now.duration(to: deadline)
-            guard left > .zero else { return nil }
-            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&entry, 1, Int32(min(left / .milliseconds(1), 60_000)) + 1)
-            if ready < 0, errno != EINTR { return nil }
-            guard ready > 0 else { continue }
-            let count = read(descriptor, &chunk, chunk.count)
-            if count == 0 { return nil }
-            if count < 0 { if errno == EINTR { continue } else { return nil } }
-            pending.withLock { pending in
-                pending.scanned = max(0, pending.scanned - pending.head)
-                pending.bytes.removeFirst(pending.head)
-                pending.head = 0
-                pending.bytes.append(contentsOf: chunk[..<count])
-            }
-        }
+        reader.withLock { $0.nextLine(within: ContinuousClock.now.duration(to: deadline)) }
     }
 }

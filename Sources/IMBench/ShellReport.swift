@@ -1,4 +1,5 @@
 import IMJSON
+import IMProcess
 
 /// What `imsh bench shell` measured: each command's time, and the shell's memory.
 struct ShellReport: BenchReport {

@@ -4,7 +4,7 @@ import IMHTTPClient
 
 /// Gets login tokens for bench users: from the embedded server directly, over the server API,
 /// or signed here with the app's secret (servers named by URL, whose API the bench does not know).
-enum TokenIssuer: Sendable {
+package enum TokenIssuer: Sendable {
     case backend(any ServerAPIBackend, appKey: String)
     case api(ServerAPIClient)
     case signed(appKey: String, secret: String)

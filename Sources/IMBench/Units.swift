@@ -3,7 +3,7 @@ import Foundation
 /// Numbers as the reports print them: milliseconds, rates, memory sizes.
 package enum Units {
     /// Milliseconds, to the microsecond.
-    static func milliseconds(_ duration: Duration) -> Double {
+    package static func milliseconds(_ duration: Duration) -> Double {
         rounded(BenchClock.seconds(duration) * 1000, places: 3)
     }
 
@@ -12,12 +12,12 @@ package enum Units {
     }
 
     /// Events per second over `duration`; 0 for an empty span.
-    static func rate(_ count: Int, over duration: Duration) -> Double {
+    package static func rate(_ count: Int, over duration: Duration) -> Double {
         let seconds = BenchClock.seconds(duration)
         return seconds > 0 ? rounded(Double(count) / seconds, places: 1) : 0
     }
 
-    static func rounded(_ value: Double, places: Int) -> Double {
+    package static func rounded(_ value: Double, places: Int) -> Double {
         let scale = pow(10, Double(places))
         return (value * scale).rounded() / scale
     }
@@ -38,7 +38,7 @@ package enum Units {
     }
 
     /// `12.3 KiB`
-    static func kibibytesText(_ kilobytes: Double) -> String {
+    package static func kibibytesText(_ kilobytes: Double) -> String {
         String(format: "%.1f KiB", kilobytes)
     }
 

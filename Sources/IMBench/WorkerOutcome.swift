@@ -1,4 +1,5 @@
 import IMJSON
+import IMProcess
 
 /// What one worker process of `imsh bench connect --workers N` measured, raw: every session's
 /// latency and time of connection, so that the parent computes its figures over all sessions.

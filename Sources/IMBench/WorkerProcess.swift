@@ -18,7 +18,7 @@ final class WorkerProcess: Sendable {
     /// Starts this process's own executable as `imsh ARGUMENTS`.
     init(share: WorkerShare, arguments: [String]) throws(BenchError) {
         self.share = share
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let executable = ChildProcess.ownExecutable
         do {
             child = try ChildProcess.spawn(executable, arguments, stdin: .pipe, stdout: .pipe, stderr: .pipe)
         } catch {

@@ -52,9 +52,7 @@ public struct ImserverLauncher: Sendable {
 
     /// The imserver in the folder of this process's executable (imsh's, or the test bundle's).
     public static var besideThisProgram: String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let program = length > 0 ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+        let program = ChildProcess.ownExecutable
         let folder = program.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         return (folder.isEmpty && !program.hasPrefix("/") ? "." : folder) + "/imserver"
     }

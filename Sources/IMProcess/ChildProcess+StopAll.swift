@@ -27,8 +27,6 @@ extension ChildProcess {
 
     /// Whether process `pid` is alive and not yet a zombie, from /proc.
     public static func isRunning(_ pid: pid_t) -> Bool {
-        guard let stat = ProcFile.read("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
-        let state = stat[stat.index(after: close)...].split(separator: " ").first
-        return state != "Z" && state != "X"
+        ProcStat.of(pid: pid)?.isRunning ?? false
     }
 }

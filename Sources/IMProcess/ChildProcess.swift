@@ -37,6 +37,14 @@ public final class ChildProcess: Sendable {
         self.stderr = stderr
     }
 
+    /// This process's executable (imsh, imserver, a test bundle), for starting it again as a
+    /// worker or for finding the programs installed beside it.
+    public static var ownExecutable: String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        return length > 0 ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+    }
+
     /// Starts `executable` (a path) with `arguments`; `environment` nil inherits ours;
     /// `directory` nil keeps ours. Descriptors other than the three streams are not inherited.
     /// The child starts with no signal blocked and every signal at its default action, whatever

@@ -9,8 +9,10 @@ package struct LineReader {
     let stderr: Int32
     /// What the child wrote on standard error so far.
     package private(set) var errors = ""
-    /// Standard output read past the last line returned.
+    /// Standard output read past the last line returned: `pending[head...]`. Returned lines
+    /// only move `head`, so a chunk of many short lines is not copied once a line.
     private var pending: [UInt8] = []
+    private var head = 0
     private var open: [Int32]
     /// Bytes read at a time: 1 leaves what follows a line in the pipe, for another reader.
     private let chunk: Int
@@ -28,12 +30,15 @@ package struct LineReader {
     package mutating func nextLine(within timeout: Duration) -> String? {
         let deadline = ContinuousClock.now + timeout
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        var scanned = 0
+        var scanned = head
         while true {
             if let end = pending[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
-                defer { pending.removeSubrange(...end) }
-                return String(decoding: pending[..<end], as: UTF8.self)
+                defer { head = end + 1 }
+                return String(decoding: pending[head..<end], as: UTF8.self)
             }
+            // Only what arrives from now on is scanned again: a long line comes in many chunks.
+            pending.removeFirst(head)
+            head = 0
             scanned = pending.count
             guard !open.isEmpty else { return nil }
             let left = ContinuousClock.now.duration(to: deadline)

@@ -69,20 +69,11 @@ public enum Orphans {
 
     /// Our children, each with whether it has ended, from /proc/PID/stat.
     private static func adoptedChildren() -> [(pid: pid_t, zombie: Bool)] {
-        guard let directory = opendir("/proc") else { return [] }
-        defer { closedir(directory) }
         let me = getpid()
-        var children: [(pid_t, Bool)] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let pid = pid_t(name), let stat = ProcFile.read("/proc/\(name)/stat"),
-                  let close = stat.lastIndex(of: ")") else { continue }
-            // After "pid (comm) ": the state, then the parent's pid.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 1, pid_t(fields[1]) == me else { continue }
-            children.append((pid, fields[0] == "Z"))
+        return ProcFile.entries("/proc").compactMap { name in
+            guard let pid = pid_t(name), let stat = ProcStat.of(pid: pid), stat.parent == me else { return nil }
+            return (pid, stat.state == "Z")
         }
-        return children
     }
 
     /// The process's environment as it started, one `NAME=value` each.

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Small files of /proc and /sys, read whole.
+/// Small files of /proc and /sys, read whole, and the directories of /proc listed.
 public enum ProcFile {
     /// The file's text; nil when it cannot be opened.
     public static func read(_ path: String) -> String? {
@@ -20,18 +20,16 @@ public enum ProcFile {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The entries of a directory but `.` and `..` (such as /proc/PID/fd); 0 when it cannot be opened.
-    public static func countEntries(_ path: String) -> Int {
-        guard let directory = opendir(path) else { return 0 }
-        var count = 0
+    /// The names in a directory but `.` and `..` (the pids in /proc, the threads in
+    /// /proc/PID/task, the descriptors in /proc/PID/fd); empty when it cannot be opened.
+    public static func entries(_ path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
         while let entry = readdir(directory) {
-            var name = entry.pointee.d_name
-            let isDot = withUnsafeBytes(of: &name) { bytes in
-                bytes[0] == UInt8(ascii: ".") && (bytes[1] == 0 || (bytes[1] == UInt8(ascii: ".") && bytes[2] == 0))
-            }
-            if !isDot { count += 1 }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
         }
-        closedir(directory)
-        return count
+        return names
     }
 }

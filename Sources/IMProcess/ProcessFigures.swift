@@ -20,20 +20,14 @@ public struct ProcessFigures: Sendable, Equatable {
 
     /// This process now; nil where /proc cannot be read.
     public static func current() -> ProcessFigures? {
-        guard let stat = ProcFile.read("/proc/self/stat"), let close = stat.lastIndex(of: ")"),
-              let boot = bootTime() else { return nil }
-        // Fields after the command name, which may hold spaces: state is field 3, utime 14,
-        // stime 15, starttime 22, vsize 23, rss 24 (pages).
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 22, let user = Double(fields[11]), let system = Double(fields[12]),
-              let started = Double(fields[19]), let virtual = Int(fields[20]), let pages = Int(fields[21]) else { return nil }
-        let ticks = Double(max(1, sysconf(Int32(_SC_CLK_TCK))))
+        guard let stat = ProcStat.read("/proc/self/stat"), let boot = bootTime() else { return nil }
+        let ticks = Double(ProcStat.ticksPerSecond)
         var limit = rlimit()
         let maxDescriptors = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 ? Int(clamping: limit.rlim_cur) : 0
         return ProcessFigures(
-            cpuSeconds: (user + system) / ticks, residentBytes: pages * sysconf(Int32(_SC_PAGESIZE)), virtualBytes: virtual,
-            openDescriptors: max(0, ProcFile.countEntries("/proc/self/fd") - 1), maxDescriptors: maxDescriptors,
-            startTimeSeconds: boot + started / ticks)
+            cpuSeconds: Double(stat.cpuTicks) / ticks, residentBytes: stat.residentPages * sysconf(Int32(_SC_PAGESIZE)),
+            virtualBytes: stat.virtualBytes, openDescriptors: ProcessStatus.descriptors(of: "self"), maxDescriptors: maxDescriptors,
+            startTimeSeconds: boot + Double(stat.startTicks) / ticks)
     }
 
     /// The `btime` line of /proc/stat: when the system booted, in seconds since the epoch.

@@ -2,6 +2,7 @@ import IMBench
 import IMChaosBench
 import IMCommandLine
 import IMProcess
+import IMServerBench
 import IMShell
 #if canImport(Glibc)
 import Glibc
@@ -10,9 +11,9 @@ import Glibc
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 // imsh's command line: the shell, unless the first argument names a subcommand: `imsh test`
-// runs scenarios (IMShell), `imsh bench` the benchmarks (IMBench, and the chaos run of
-// IMChaosBench). Usage, dispatch and the completion script all read this table.
-let bench = Bench(adding: [Bench.chaos]).subcommand
+// runs scenarios (IMShell), `imsh bench` the benchmarks (IMBench, the bare-client benches of
+// IMServerBench and the chaos run of IMChaosBench). Usage, dispatch and the completion script all read this table.
+let bench = Bench(adding: Bench.server + [Bench.chaos]).subcommand
 let table = CommandTable(ShellOptions.spec, arguments: .files, subcommands: [ScenarioTest.subcommand, bench])
 let selected = table.selected(by: arguments)?.subcommand
 

@@ -166,8 +166,8 @@ struct BenchCommandTests {
              "imsh bench messages: --server wants embedded, spawn or MQTT URLs separated by commas, not 'remote': "
                 + "expected mqtt://HOST:PORT, mqtts://HOST:PORT, ws://HOST:PORT/PATH or wss://HOST:PORT/PATH\n"),
             (["reconnect", "--accounts", "2", "--jitter", "2"], "imsh bench reconnect: --jitter wants a number from 0 to 1, not '2'\n"),
-            (["fly"], "imsh bench: unknown bench 'fly': use connect, messages, reconnect, login, shell, server or chaos\n"),
-            ([], "imsh bench: missing bench: connect, messages, reconnect, login, shell, server or chaos (see 'imsh bench --help')\n"),
+            (["fly"], "imsh bench: unknown bench 'fly': use connect, messages, reconnect, shell, login, server or chaos\n"),
+            ([], "imsh bench: missing bench: connect, messages, reconnect, shell, login, server or chaos (see 'imsh bench --help')\n"),
         ]
         for (arguments, message) in cases {
             let run = try await BenchProcess.run(arguments)

@@ -28,11 +28,6 @@ struct ScenarioProcess: Sendable {
     /// The profiles whose accounts' logs a failed run keeps (`--html`); nil: none kept.
     var timelineProfiles: ProfileSet?
 
-    /// This process's executable, which is imsh.
-    static var ownExecutable: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    }
-
     func run(_ scenario: Scenario) async -> ScenarioRun {
         guard let data = Self.makeDataDirectory() else {
             return .notRun("cannot make a data directory in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))")

@@ -53,7 +53,7 @@ public enum ScenarioTest {
         }
         // Ctrl-C, or a CI's SIGTERM: the scenarios stop and their directories go.
         Interruption.install(name: "imsh test")
-        var process = ScenarioProcess(executable: ScenarioProcess.ownExecutable, shellArguments: shellArguments, timeout: options.timeout)
+        var process = ScenarioProcess(executable: ChildProcess.ownExecutable, shellArguments: shellArguments, timeout: options.timeout)
         if options.html != nil { process.timelineProfiles = startup.context.profiles }
         let outcomes = await run(scenarios, options: options, process: process, unreachable: unreachable)
         await Interruption.yieldToSignal()

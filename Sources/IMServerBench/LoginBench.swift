@@ -1,4 +1,6 @@
+import IMBench
 import IMCommandLine
+import IMProcess
 import IMTransport
 
 /// `imsh bench login`: how fast the server takes token-checked logins, and what an idle

@@ -1,3 +1,4 @@
+import IMBench
 import IMProtocol
 import IMTransport
 import MQTT

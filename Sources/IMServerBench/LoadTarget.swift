@@ -1,4 +1,5 @@
 import Foundation
+import IMBench
 import IMCommandLine
 import IMHTTP
 import IMProfiles

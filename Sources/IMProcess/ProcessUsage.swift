@@ -1,37 +1,37 @@
-import IMProcess
-
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The CPU time and context switches a process has used so far, from /proc: two readings
 /// give what a stretch of work cost it.
-struct ProcessUsage: Sendable, Equatable {
+public struct ProcessUsage: Sendable, Equatable {
     /// User plus system time.
-    var cpu: Duration
+    public var cpu: Duration
     /// Voluntary (it waited) plus involuntary (it was preempted) switches, over all its threads:
     /// for this process those that ended too (getrusage(2)); for another, those alive at the
     /// reading (/proc has no total), so that a reading after a busy thread ended counts less.
-    var contextSwitches: Int
+    public var contextSwitches: Int
     /// User plus system time of the threads whose names start with the prefix the reading
     /// asked for (a session engine's event loops, say); nil when none was asked for.
     ///
     /// Only threads alive at the reading count, so two readings give a share of `cpu` only for
     /// threads that live across both, as event loops do.
-    var namedThreads: Duration?
+    public var namedThreads: Duration?
 
     /// Process `pid` now; nil once it is gone or where /proc cannot be read.
     ///
     /// - Parameter threadPrefix: also sum the CPU time of the threads so named (`namedThreads`).
-    static func of(pid: pid_t, threadPrefix: String? = nil) -> ProcessUsage? {
-        guard let ticks = cpuTicks(ofStat: "/proc/\(pid)/stat") else { return nil }
+    public static func of(pid: pid_t, threadPrefix: String? = nil) -> ProcessUsage? {
+        guard let ticks = ProcStat.of(pid: pid)?.cpuTicks else { return nil }
         var switches = 0
         var named = 0
         let isSelf = pid == getpid()
-        forEachThread(of: pid) { task in
+        // /proc/PID/status counts the main thread's switches alone: each thread's are summed.
+        for thread in ProcFile.entries("/proc/\(pid)/task") {
+            let task = "/proc/\(pid)/task/\(thread)"
             if !isSelf, let status = ProcFile.read("\(task)/status") { switches += Self.switches(inStatus: status) }
             if let threadPrefix, ProcFile.read("\(task)/comm")?.hasPrefix(threadPrefix) == true {
-                named += cpuTicks(ofStat: "\(task)/stat") ?? 0
+                named += ProcStat.read("\(task)/stat")?.cpuTicks ?? 0
             }
         }
         if isSelf {
@@ -43,7 +43,7 @@ struct ProcessUsage: Sendable, Equatable {
     }
 
     /// What happened between `earlier` and this reading.
-    func since(_ earlier: ProcessUsage) -> ProcessUsage {
+    public func since(_ earlier: ProcessUsage) -> ProcessUsage {
         var named: Duration?
         if let namedThreads, let before = earlier.namedThreads { named = namedThreads - before }
         // Another process's threads that ended in between take their switches with them.
@@ -51,29 +51,8 @@ struct ProcessUsage: Sendable, Equatable {
                             namedThreads: named)
     }
 
-    /// utime plus stime of a process's or thread's `stat` file, in clock ticks.
-    private static func cpuTicks(ofStat path: String) -> Int? {
-        guard let stat = ProcFile.read(path), let close = stat.lastIndex(of: ")") else { return nil }
-        // Fields after the command name, which may hold spaces: state is field 3, utime 14, stime 15.
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
-        return user + system
-    }
-
     private static func duration(ofTicks ticks: Int) -> Duration {
-        .milliseconds(ticks * 1000 / max(1, sysconf(Int32(_SC_CLK_TCK))))
-    }
-
-    /// Calls `body` with each thread's directory, /proc/PID/task/TID: /proc/PID/status counts
-    /// the main thread's switches alone.
-    private static func forEachThread(of pid: pid_t, _ body: (String) -> Void) {
-        guard let directory = opendir("/proc/\(pid)/task") else { return }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard !name.hasPrefix(".") else { continue }
-            body("/proc/\(pid)/task/\(name)")
-        }
+        .milliseconds(ticks * 1000 / ProcStat.ticksPerSecond)
     }
 
     private static func switches(inStatus status: String) -> Int {

@@ -1,7 +1,6 @@
-@testable import IMBench
+import IMProcess
 import Dispatch
 import IMThreads
-import IMTransport
 import Testing
 
 #if canImport(Glibc)
@@ -52,5 +51,16 @@ struct ProcessUsageTests {
         pthread_join(thread, nil)
         let after = try #require(ProcessUsage.of(pid: getpid()))
         #expect(after.since(before).contextSwitches >= 50)
+    }
+
+    /// The command name may hold ") " itself: the fields are counted from the last ")".
+    @Test func aStatLineIsReadPastACommandNameWithParentheses() throws {
+        let text = "4242 (a) b (c) S 17 4242 4242 0 -1 4194560 100 0 0 0 250 50 0 0 20 0 3 0 12345 67108864 1024 18446744073709551615"
+        let stat = try #require(ProcStat(parsing: text))
+        #expect(stat == ProcStat(parsing: text))
+        #expect(stat.state == "S" && stat.parent == 17 && stat.cpuTicks == 300)
+        #expect(stat.startTicks == 12345 && stat.virtualBytes == 67_108_864 && stat.residentPages == 1024)
+        #expect(ProcStat(parsing: "4242 (short) S 1 2") == nil)
+        #expect(try #require(ProcStat.of(pid: getpid())).isRunning)
     }
 }

@@ -1,3 +1,4 @@
+import IMBench
 import Synchronization
 
 /// Every message of a server bench: published, acknowledged (PUBACK), delivered, and the time

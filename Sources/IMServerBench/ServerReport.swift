@@ -1,4 +1,6 @@
+import IMBench
 import IMJSON
+import IMProcess
 
 /// What `imsh bench server` measured: the clients' view of every message, and the server's
 /// CPU, context switches and memory when it runs on this machine.

@@ -1,3 +1,4 @@
+import IMBench
 import IMTransport
 import MQTT
 import Synchronization

@@ -1,4 +1,6 @@
+import IMBench
 import IMCommandLine
+import IMProcess
 import IMTransport
 
 #if canImport(Glibc)

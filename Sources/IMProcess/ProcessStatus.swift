@@ -1,5 +1,3 @@
-import IMProcess
-
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,18 +7,26 @@ import Glibc
 /// Memory figures are kilobytes from `/proc/PID/status`: `VmRSS`, split into `RssAnon` (heap,
 /// stacks), `RssFile` (mapped files: the binary, libraries, SQLite's shared memory when it is
 /// a file mapping) and `RssShmem`. Descriptors are the entries of `/proc/PID/fd`.
-package struct ProcessStatus: Sendable, Equatable {
-    var residentKB: Int
-    package var anonymousKB: Int
-    var fileKB: Int
-    var sharedKB: Int
-    var descriptors: Int
+public struct ProcessStatus: Sendable, Equatable {
+    public var residentKB: Int
+    public var anonymousKB: Int
+    public var fileKB: Int
+    public var sharedKB: Int
+    public var descriptors: Int
+
+    public init(residentKB: Int, anonymousKB: Int, fileKB: Int, sharedKB: Int, descriptors: Int) {
+        self.residentKB = residentKB
+        self.anonymousKB = anonymousKB
+        self.fileKB = fileKB
+        self.sharedKB = sharedKB
+        self.descriptors = descriptors
+    }
 
     /// This process now; nil where /proc cannot be read.
-    static func current() -> ProcessStatus? { read(process: "self") }
+    public static func current() -> ProcessStatus? { read(process: "self") }
 
     /// Process `pid` now; nil once it is gone or where /proc cannot be read.
-    package static func of(pid: pid_t) -> ProcessStatus? { read(process: String(pid)) }
+    public static func of(pid: pid_t) -> ProcessStatus? { read(process: String(pid)) }
 
     private static func read(process: String) -> ProcessStatus? {
         guard let text = ProcFile.read("/proc/\(process)/status") else { return nil }
@@ -34,12 +40,12 @@ package struct ProcessStatus: Sendable, Equatable {
         guard let resident = fields["VmRSS"] else { return nil }
         return ProcessStatus(
             residentKB: resident, anonymousKB: fields["RssAnon"] ?? 0, fileKB: fields["RssFile"] ?? 0,
-            sharedKB: fields["RssShmem"] ?? 0, descriptors: countDescriptors(process))
+            sharedKB: fields["RssShmem"] ?? 0, descriptors: descriptors(of: process))
     }
 
-    /// Entries of /proc/PID/fd (for ourselves, without the listing's own descriptor).
-    private static func countDescriptors(_ process: String) -> Int {
-        let count = ProcFile.countEntries("/proc/\(process)/fd")
+    /// Entries of /proc/PID/fd (for "self", without the listing's own descriptor).
+    static func descriptors(of process: String) -> Int {
+        let count = ProcFile.entries("/proc/\(process)/fd").count
         return process == "self" ? max(0, count - 1) : count
     }
 }

@@ -1,3 +1,4 @@
+import IMBench
 import IMJSON
 
 /// What `imsh bench login` measured.
