@@ -70,6 +70,8 @@ extension Session {
     func report(_ status: ConnectionStatus, _ code: ConnectErrorCode?, detail: String) {
         let change = StatusChange(at: clock.epochMilliseconds, status: status, code: code, detail: detail)
         history.append(change)
+        changeCount += 1
+        if history.count > Self.historyLimit { history.removeFirst(history.count - Self.historyLimit) }
         local?.database.appendLogLater(change)
         publish(.status(change))
     }

@@ -3,7 +3,7 @@ extension Session {
     public func snapshot() -> SessionSnapshot {
         SessionSnapshot(
             id: id, label: parameters.label, state: state, status: history.last?.status ?? .unknown,
-            lastChange: history.last, changeCount: history.count, userID: userID, databaseFile: local?.path)
+            lastChange: history.last, changeCount: changeCount, userID: userID, databaseFile: local?.path)
     }
 
     /// The session's state: the policy's phase, which carries its data.

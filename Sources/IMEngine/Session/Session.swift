@@ -53,8 +53,17 @@ public actor Session {
     var statusDetail = ""
     /// Why the last attempt failed, for a timeout that ends the retries to name.
     var lastRetryableFailure = ""
-    /// The status changes reported, the latest of them kept.
-    var history = StatusHistory()
+    /// The latest status changes reported (at most `historyLimit`), oldest first.
+    ///
+    /// Two fields of the actor rather than one value around them: a `StatusHistory` struct
+    /// holding the same array and counter made each session 2.2 KiB larger (9,900 sessions,
+    /// `imsh bench connect`, 26.3 KiB a session against 24.0 with these; BENCHMARKS.md, issue 39).
+    var history: [StatusChange] = []
+    /// How many status changes were reported, those `history` no longer keeps too: what a
+    /// front end compares to see that it missed some.
+    var changeCount = 0
+    /// How many changes `history` keeps.
+    static let historyLimit = 1000
     /// The SDK-style handlers, each a hub subscription read by a task of its own.
     var handlers: [String: SessionEventSubscription] = [:]
 
@@ -81,7 +90,7 @@ public actor Session {
     public var phase: SessionState { machine.phase }
 
     /// Status changes since the session was made, oldest first (the latest 1,000).
-    public var statusHistory: [StatusChange] { history.changes }
+    public var statusHistory: [StatusChange] { history }
 
     /// The user id: the server's (CONNACK `im-user-id`) once connected, else the local one.
     public var userID: String? { serverUserID ?? local?.userID }
