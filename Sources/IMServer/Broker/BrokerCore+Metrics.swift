@@ -7,6 +7,7 @@ extension BrokerCore {
             let version = broker.stage == .connecting ? "pending" : broker.speaks311 ? "3.1.1" : "5"
             connections[BrokerSnapshot.ConnectionKind(transport: broker.transport, protocolVersion: version), default: 0] += 1
         }
-        return BrokerSnapshot(counters: counters, connections: connections, commits: lane.commitStatistics)
+        return BrokerSnapshot(counters: counters, connections: connections, commits: lane.commitStatistics,
+                              noticeDelays: cluster.nodes == nil ? nil : cluster.noticeDelays)
     }
 }

@@ -14,6 +14,10 @@ final class ClusterLink {
     /// Logins on other nodes noticed while a local login of the same user was still writing
     /// its presence row, by that connection's id (see `applyLaterLogins`); empty almost always.
     private var laterLogins: [UInt64: [ClusterLogin]] = [:]
+    /// How long other nodes' deliver notices took from their sending (by PostgreSQL's clock,
+    /// in the storing transaction, so the commit is included) to this loop (by this host's):
+    /// across hosts, their clocks' difference is in it too. For `/metrics`.
+    private(set) var noticeDelays = MetricsHistogram.seconds()
 
     init(core: BrokerCore, nodes: PostgresCluster?) {
         self.core = core
@@ -30,8 +34,12 @@ final class ClusterLink {
     /// Carries out another node's notice on this node's connections.
     func apply(_ notice: ClusterNotice) {
         switch notice.event {
-        case let .deliver(appKey, deliveries):
-            core.deliveries.notify(appKey: appKey, deliveries)
+        case let .deliver(appKey, deliveries, message, at):
+            if at > 0 { noticeDelays.observe(Double(max(ServerClock.systemWallMicroseconds() - at, 0)) / 1e6) }
+            // Without a chain only a read can tell what is missing: on one node the loop's
+            // order says it, across nodes nothing does.
+            let chained = deliveries.allSatisfy { $0.previous != nil }
+            core.deliveries.notify(appKey: appKey, deliveries, message: chained ? message : nil)
         case let .login(sequence, appKey, userID, deviceID, platform):
             // The device is back, on another node: a will this node holds for it is not sent
             // (MQTT-3.1.3-9), as for a reconnection here.

@@ -53,6 +53,7 @@ final class Deliveries {
     /// One fetch at a time per connection; a wake-up during a fetch asks for another after it.
     func pump(_ broker: BrokerConnection) {
         guard let (login, room) = broker.beginRead() else { return }
+        core.counters.queueReads += 1
         core.lane.pending(login.device, after: broker.lastQueuedMessageID, limit: room) { [weak self] result in
             guard let self else { return }
             let again = broker.endRead()
@@ -72,14 +73,22 @@ final class Deliveries {
     }
 
     /// Sends a message just stored to `broker` without reading its queue, when that can neither
-    /// skip nor repeat one: the connection is caught up (`Delivery.Reading.caughtUp`, so no
-    /// read is under way) and subscribed, and the window has room. Returns whether the message
-    /// is taken care of (sent now, or already read with the queue).
-    private func offer(_ message: QueuedMessage, to broker: BrokerConnection) -> Bool {
-        guard let delivery = broker.delivery, delivery.reading == .caughtUp, delivery.subscribed,
-              let login = broker.login else { return false }
+    /// skip nor repeat one: no read is under way, the connection is subscribed, the window has
+    /// room, and nothing can be missing before the message. With `previous` (the message queued
+    /// for the device before it, from the store), that is when the connection handed over
+    /// exactly that one; without, when the connection is caught up (`Delivery.Reading.caughtUp`:
+    /// on one node every store is answered on this loop in store order). Returns whether the
+    /// message is taken care of (sent now, or already read with the queue).
+    private func offer(_ message: QueuedMessage, previous: Int64?, to broker: BrokerConnection) -> Bool {
+        guard let delivery = broker.delivery, delivery.subscribed, let login = broker.login else { return false }
+        switch delivery.reading {
+        case .fetching: return false
+        case .idle: guard previous != nil else { return false }
+        case .caughtUp: break
+        }
         guard message.messageID > broker.lastQueuedMessageID else { return true }
-        guard broker.room > 0, delivery.qos == .atLeastOnce || broker.connection.isWritable else {
+        guard previous ?? broker.lastQueuedMessageID == broker.lastQueuedMessageID, broker.room > 0,
+              delivery.qos == .atLeastOnce || broker.connection.isWritable else {
             broker.fallBehind()
             return false
         }
@@ -132,8 +141,8 @@ final class Deliveries {
     }
 
     /// Hands a message just stored to the online connections of its devices: at once to a
-    /// connection caught up with its queue and with room (`offer`: nothing stored before it can
-    /// be missing), else by waking the connection to read its queue.
+    /// connection that can take it without a read (`offer`), else by waking the connection to
+    /// read its queue.
     func notify(_ message: NewMessage, _ stored: StoredMessageResult) {
         if stored.overQuota == nil {
             core.counters.messagesStored += 1
@@ -142,19 +151,17 @@ final class Deliveries {
         }
         let queued = QueuedMessage(messageID: stored.messageID, uid: stored.uid, from: message.from, to: message.to,
                                    text: message.text, cid: message.cid, sentAt: stored.sentAt)
-        for delivery in stored.deliveries {
-            core.online.forEach(of: UserKey(appKey: message.appKey, userID: delivery.userID)) { broker in
-                guard broker.login?.deviceID == delivery.deviceID else { return }
-                if !offer(queued, to: broker) { pump(broker) }
-            }
-        }
+        notify(appKey: message.appKey, stored.deliveries, message: queued)
     }
 
-    /// Wakes the online connections of these devices to fetch their queues.
-    func notify(appKey: String, _ deliveries: [Delivery]) {
+    /// Hands `message` (nil: not known here, only that one was queued) to the online
+    /// connections of these devices, or wakes them to fetch their queues.
+    func notify(appKey: String, _ deliveries: [Delivery], message: QueuedMessage?) {
         for delivery in deliveries {
             core.online.forEach(of: UserKey(appKey: appKey, userID: delivery.userID)) { broker in
-                if broker.login?.deviceID == delivery.deviceID { pump(broker) }
+                guard broker.login?.deviceID == delivery.deviceID else { return }
+                if let message, offer(message, previous: delivery.previous, to: broker) { return }
+                pump(broker)
             }
         }
     }

@@ -17,14 +17,18 @@ public struct ServerClock: Sendable {
 
     /// The system's clocks.
     public static let system = ServerClock(
-        wallMilliseconds: {
-            var now = timespec()
-            clock_gettime(CLOCK_REALTIME, &now)
-            return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
-        },
+        wallMilliseconds: { systemWallMicroseconds() / 1000 },
         monotonic: {
             var now = timespec()
             clock_gettime(CLOCK_MONOTONIC, &now)
             return .seconds(Int64(now.tv_sec)) + .nanoseconds(Int64(now.tv_nsec))
         })
+
+    /// The system's wall time in µs since the epoch, never an injected one: for comparing
+    /// with another process's clock (a notice's sending time), not for what is stored.
+    static func systemWallMicroseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
+    }
 }

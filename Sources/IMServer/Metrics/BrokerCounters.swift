@@ -39,6 +39,9 @@ struct BrokerCounters: Sendable {
     var messagesDelivered = 0
     /// PUBACKs from devices for deliveries.
     var messagesAcknowledged = 0
+    /// Reads of a device's queue begun: a stored message not handed over as it was stored
+    /// costs one (or a share of one), as does each connection's first look at its queue.
+    var queueReads = 0
     /// Messages not stored, by the PUBACK code (or DISCONNECT 0x89 when the store was out of reach).
     var messagesRefused: [Reason: Int] = [:]
 }

@@ -9,6 +9,8 @@ struct BrokerSnapshot: Sendable {
     var counters: BrokerCounters
     var connections: [ConnectionKind: Int]
     var commits: StoreCommitStatistics
+    /// How long other nodes' deliver notices took to arrive (`ClusterLink.noticeDelays`); nil on a single node.
+    var noticeDelays: MetricsHistogram?
 
     /// The protocol labels, in the order the exposition lists them.
     static let protocolVersions = ["5", "3.1.1", "pending"]

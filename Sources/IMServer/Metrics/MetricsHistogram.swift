@@ -32,8 +32,9 @@ struct MetricsHistogram: Sendable, Equatable {
         }
     }
 
-    /// Seconds a store commit takes: 100 µs to 2.5 s.
-    static func commitSeconds() -> MetricsHistogram {
+    /// Seconds a step on a message's way takes (a store commit, a notice's way between nodes):
+    /// 100 µs to 2.5 s.
+    static func seconds() -> MetricsHistogram {
         MetricsHistogram(bounds: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5])
     }
 

@@ -28,6 +28,8 @@ extension ServerMetrics {
                     counters.messagesStored)
         text.single("imserver_messages_delivered_total", .counter, "PUBLISHes sent to devices, resends included.", counters.messagesDelivered)
         text.single("imserver_messages_acknowledged_total", .counter, "PUBACKs received for deliveries.", counters.messagesAcknowledged)
+        text.single("imserver_queue_reads_total", .counter,
+                    "Reads of a device's queue begun (a message not sent as it was stored is read with one).", counters.queueReads)
         text.family("imserver_messages_refused_total", .counter, "Messages not stored, by the reason sent back.")
         for (reason, count) in sorted(counters.messagesRefused) {
             text.sample("imserver_messages_refused_total", reason.labels, count)

@@ -37,7 +37,7 @@ struct ServerMetrics: Sendable {
             text.single("imserver_queued_deliveries", .gauge, "Deliveries waiting in device queues (one per message and device).", queued)
         }
         writeAPI(into: &text)
-        await writeCluster(into: &text)
+        await writeCluster(broker.noticeDelays, into: &text)
         if let process = await BlockingCall.run({ ProcessFigures.current() }) {
             Self.write(process, into: &text)
         }
@@ -80,7 +80,7 @@ struct ServerMetrics: Sendable {
         }
     }
 
-    private func writeCluster(into text: inout PrometheusText) async {
+    private func writeCluster(_ noticeDelays: MetricsHistogram?, into text: inout PrometheusText) async {
         guard let cluster else { return }
         let now = clock.wallMilliseconds()
         if case .success(let live) = await Self.probe({ try await cluster.liveNodeCount(now: now) }) {
@@ -91,5 +91,10 @@ struct ServerMetrics: Sendable {
                     cluster.noticesSent.load(ordering: .relaxed))
         text.single("imserver_cluster_notices_received_total", .counter, "Notices of other nodes this node received.",
                     cluster.noticesReceived.load(ordering: .relaxed))
+        if let noticeDelays {
+            text.histogram("imserver_cluster_notice_delay_seconds",
+                           "From a message notice's sending in the storing transaction (PostgreSQL's clock) to its arrival on this node's loop: the commit, NOTIFY and the listener's wake-up.",
+                           noticeDelays)
+        }
     }
 }

@@ -5,7 +5,7 @@
 /// with PostgreSQL a job of a turn's calls (`PostgresMessageLane`), timed from the loop (pool
 /// wait included).
 struct StoreCommitStatistics: Sendable {
-    var seconds = MetricsHistogram.commitSeconds()
+    var seconds = MetricsHistogram.seconds()
     var batchSizes = MetricsHistogram.batchSizes()
 
     /// One transaction of `calls` calls that began at `start` has ended now.

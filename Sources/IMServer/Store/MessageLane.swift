@@ -9,7 +9,8 @@ import IMTransport
 /// turn gathered to a pool thread as one job (a round trip must not block the loop). Either keeps the
 /// store's contract: a call answered with success has committed. How far the order of calls
 /// holds is each lane's own business, and shows only where the broker can use it: a read that
-/// leaves its reader caught up (`QueueRead.caughtUp`).
+/// leaves its reader caught up (`QueueRead.caughtUp`), and each delivery's chain where the store
+/// keeps one (`Delivery.previous`).
 /// Use only on the loop the lane was made for.
 protocol MessageLane: AnyObject {
     /// Stores `messages` (see `ServerStore.storeMessages`).

@@ -10,30 +10,6 @@ import TestSupport
 /// back over HTTP; the endpoints' refusals of what they do not serve.
 @Suite(.timeLimit(.minutes(1)))
 struct MetricsEndpointTests {
-    static let clientLoop = try! EventLoop(name: "metrics-client")
-
-    /// Sends `request` on a fresh connection to the metrics port and returns the answer.
-    func exchange(_ server: TestServer, _ request: HTTPRequest) async throws -> HTTPResponse {
-        let client = try await APITestClient.connect(port: server.metricsPort, on: Self.clientLoop)
-        defer { client.close() }
-        var reader = client.reader()
-        try await client.send(request)
-        return try await reader.next()
-    }
-
-    /// The samples of a scrape, by name with labels as written (`name{a="b"}`).
-    func scrape(_ server: TestServer) async throws -> [String: Double] {
-        let response = try await exchange(server, HTTPRequest(method: "GET", target: "/metrics", headers: ["Host": "127.0.0.1"]))
-        #expect(response.status == .ok)
-        #expect(response.headers["Content-Type"] == "text/plain; version=0.0.4; charset=utf-8")
-        var samples: [String: Double] = [:]
-        for line in String(decoding: response.body, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
-            guard let space = line.lastIndex(of: " ") else { continue }
-            samples[String(line[..<space])] = Double(line[line.index(after: space)...])
-        }
-        return samples
-    }
-
     @Test func aScrapeCountsLoginsMessagesAndDisconnectsAsTheyHappened() async throws {
         let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
@@ -50,8 +26,8 @@ struct MetricsEndpointTests {
         #expect(await bob.closed())
 
         // The PUBACK is read on the server's loop after the test sent it.
-        #expect(await eventually { (try? await scrape(server)["imserver_messages_acknowledged_total"]) == 1 })
-        let samples = try await scrape(server)
+        #expect(await eventually { (try? await server.scrape()["imserver_messages_acknowledged_total"]) == 1 })
+        let samples = try await server.scrape()
         #expect(samples[#"imserver_logins_total{result="accepted",code="0x00"}"#] == 3)
         #expect(samples[#"imserver_logins_total{result="token-incorrect",code="0x86"}"#] == 1)
         #expect(samples[#"imserver_disconnects_total{code="0x8E",reason="session_taken_over"}"#] == 1)
@@ -72,14 +48,14 @@ struct MetricsEndpointTests {
     @Test func apiRequestsAreCountedByEndpointAndStatus() async throws {
         let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
-        let api = try await APITestClient.connect(port: server.apiPort, on: Self.clientLoop)
+        let api = try await APITestClient.connect(port: server.apiPort, on: TestServer.scrapeLoop)
         var reader = api.reader()
         try await api.send(HTTPRequest(method: "GET", target: "/user/getToken.json", headers: ["Host": "127.0.0.1"]))
         #expect(try await reader.next().status == .methodNotAllowed)
         try await api.send(HTTPRequest(method: "POST", target: "/nowhere", headers: ["Host": "127.0.0.1"]))
         #expect(try await reader.next().status == .notFound)
         api.close()
-        let samples = try await scrape(server)
+        let samples = try await server.scrape()
         #expect(samples[#"imserver_api_requests_total{path="/user/getToken.json",status="405"}"#] == 1)
         #expect(samples[#"imserver_api_requests_total{path="other",status="404"}"#] == 1)
         await server.stop()
@@ -88,13 +64,13 @@ struct MetricsEndpointTests {
     @Test func healthAndReadinessFollowTheServersState() async throws {
         let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
-        #expect(try await exchange(server, HTTPRequest(method: "GET", target: "/healthz", headers: ["Host": "127.0.0.1"])).status == .ok)
-        #expect(try await exchange(server, HTTPRequest(method: "GET", target: "/readyz", headers: ["Host": "127.0.0.1"])).status == .ok)
+        #expect(try await server.metricsExchange(HTTPRequest(method: "GET", target: "/healthz", headers: ["Host": "127.0.0.1"])).status == .ok)
+        #expect(try await server.metricsExchange(HTTPRequest(method: "GET", target: "/readyz", headers: ["Host": "127.0.0.1"])).status == .ok)
         server.server.beginDraining("SIGTERM")
-        let draining = try await exchange(server, HTTPRequest(method: "GET", target: "/readyz", headers: ["Host": "127.0.0.1"]))
+        let draining = try await server.metricsExchange(HTTPRequest(method: "GET", target: "/readyz", headers: ["Host": "127.0.0.1"]))
         #expect(draining.status == .serviceUnavailable)
         #expect(String(decoding: draining.body, as: UTF8.self).contains("draining (SIGTERM)"))
-        #expect(try await exchange(server, HTTPRequest(method: "GET", target: "/healthz", headers: ["Host": "127.0.0.1"])).status == .ok)
+        #expect(try await server.metricsExchange(HTTPRequest(method: "GET", target: "/healthz", headers: ["Host": "127.0.0.1"])).status == .ok)
         await server.stop()
     }
 
@@ -102,14 +78,14 @@ struct MetricsEndpointTests {
         let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         for method in ["POST", "PUT", "DELETE"] {
-            let response = try await exchange(server, HTTPRequest(method: method, target: "/metrics", headers: ["Host": "127.0.0.1"]))
+            let response = try await server.metricsExchange(HTTPRequest(method: method, target: "/metrics", headers: ["Host": "127.0.0.1"]))
             #expect(response.status == .methodNotAllowed && response.headers["Allow"] == "GET, HEAD")
         }
-        #expect(try await exchange(server, HTTPRequest(method: "GET", target: "/user/kick.json", headers: ["Host": "127.0.0.1"])).status == .notFound)
+        #expect(try await server.metricsExchange(HTTPRequest(method: "GET", target: "/user/kick.json", headers: ["Host": "127.0.0.1"])).status == .notFound)
         let body = HTTPRequest(method: "GET", target: "/metrics", headers: ["Host": "127.0.0.1", "Content-Length": "5"], body: Array("hello".utf8))
-        #expect(try await exchange(server, body).status == .payloadTooLarge)
+        #expect(try await server.metricsExchange(body).status == .payloadTooLarge)
         // A head that never ends is cut like the API's (its head timeout, 3 s).
-        let slow = try await APITestClient.connect(port: server.metricsPort, on: Self.clientLoop)
+        let slow = try await APITestClient.connect(port: server.metricsPort, on: TestServer.scrapeLoop)
         var reader = slow.reader()
         try await slow.send(Array("GET /metrics HTTP/1.1\r\nHost: x\r\n".utf8))
         let cut = try await reader.untilClosed()

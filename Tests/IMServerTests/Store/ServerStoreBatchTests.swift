@@ -16,7 +16,12 @@ struct ServerStoreBatchTests {
 
         let results = try await store.storeMessages(batch)
         #expect(results.count == 202)
-        #expect(results.prefix(200).allSatisfy { !$0.isDuplicate && $0.deliveries == [Delivery(userID: "bob", deviceID: "phone")] })
+        #expect(results.prefix(200).allSatisfy { !$0.isDuplicate && $0.deliveries.map(\.unchained) == [Delivery(userID: "bob", deviceID: "phone")] })
+        // The chain, where the store keeps one: each message names the one queued before it.
+        if results[0].deliveries.first?.previous != nil {
+            let ids = [earlier.messageID] + results.prefix(200).map(\.messageID)
+            #expect(results.prefix(200).map { $0.deliveries.first?.previous } == ids.dropLast().map { $0 })
+        }
         #expect(Set(results.prefix(200).map(\.uid)).count == 200)
         #expect(results.prefix(200).map(\.messageID) == results.prefix(200).map(\.messageID).sorted())
         #expect(results[200] == StoredMessageResult(uid: results[6].uid, messageID: results[6].messageID, sentAt: 17, isDuplicate: true, deliveries: []))

@@ -16,3 +16,9 @@ extension TemporaryDirectory {
         write(text, to: name)
     }
 }
+
+extension Delivery {
+    /// The device alone: the chain (`previous`) is only the PostgreSQL store's, so the tests
+    /// both stores run compare deliveries without it and check the chain apart.
+    var unchained: Delivery { Delivery(userID: userID, deviceID: deviceID) }
+}

@@ -15,8 +15,9 @@ import IMTransport
 /// server API and the heartbeat), so that a call made while a job runs need not wait for it.
 ///
 /// Calls are answered in the order their statements ran, not the order they were made, and
-/// other nodes commit messages whose ids are below those already read: no read leaves its
-/// reader caught up, and a reader learns of new messages by reading again.
+/// other nodes' messages come by notice: a connection caught up by a read is sent a new
+/// message without reading only when the message's chain shows nothing missing before it
+/// (`Delivery.previous`), and reads again otherwise.
 /// Use only on the loop the lane was made for.
 final class PostgresMessageLane: MessageLane {
     private let store: PostgresServerStore
@@ -145,7 +146,10 @@ final class PostgresMessageLane: MessageLane {
             for caller in callers { caller(result.mapError { $0 }) }
         }
         for (index, caller) in answers.2.enumerated() {
-            let result = (outcome.reads ?? .success([])).map { QueueRead(messages: $0.indices.contains(index) ? $0[index] : [], caughtUp: false) }
+            let result = (outcome.reads ?? .success([])).map { reads in
+                let messages = reads.indices.contains(index) ? reads[index] : []
+                return QueueRead(messages: messages, caughtUp: messages.count < batch.reads[index].limit)
+            }
             caller(result.mapError { $0 })
         }
     }

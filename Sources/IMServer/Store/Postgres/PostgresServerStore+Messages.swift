@@ -51,11 +51,13 @@ extension PostgresServerStore {
         var results = [StoredMessageResult?](repeating: nil, count: messages.count)
         for (row, index) in zip(rows, order) {
             let users = PostgresTextArray.parse(row[6].string), devices = PostgresTextArray.parse(row[7].string)
+            let previous = PostgresTextArray.parse(row[8].string).map { Int64($0) ?? 0 }
             let over = row[4].int64.map { QueueUsage(messages: Int($0), bytes: Int(row[5].int64 ?? 0)) }
             results[index] = StoredMessageResult(
                 uid: row[1].string ?? "", messageID: row[0].int64 ?? 0, sentAt: row[2].int64 ?? 0,
                 isDuplicate: row[3].bool ?? false,
-                deliveries: zip(users, devices).map { Delivery(userID: $0, deviceID: $1) }, overQuota: over)
+                deliveries: zip(zip(users, devices), previous).map { Delivery(userID: $0.0, deviceID: $0.1, previous: $1) },
+                overQuota: over)
         }
         return results.compactMap { $0 }
     }

@@ -6,15 +6,26 @@
 /// rate (and every node waits on the write lock while they go back and forth). The same steps
 /// as `MessageWriter`'s, in PL/pgSQL (built into PostgreSQL): the recipients' locks, for each message
 /// the quota check, the insert or the first copy of a resend, a queue entry per device (a
-/// placeholder's for a user with none) and the usage; then one `deliver` notice per app and
-/// 50 devices (`ClusterNotice`), sent when the statement's transaction commits.
+/// placeholder's for a user with none) and the usage; and for each message queued for real
+/// devices, one `deliver` notice per 40 of them carrying the message itself when it fits
+/// (`ClusterNotice`), sent when the statement's transaction commits.
+///
+/// Each device's `last_queued` chains its queue: the notice gives, per device, the message
+/// queued before this one, so a node whose connection handed over exactly that one sends this
+/// one without reading the queue (`Delivery.previous`). The chain holds because a user's
+/// messages are queued under the user's lock and committed before it is released: for one
+/// device, ids rise in commit order, and NOTIFY delivers in commit order.
+///
+/// Migrations create the function afresh whenever it changes (v3, then v7), so every
+/// database ends with this definition whichever version it started from.
 enum PostgresStoreFunction {
     static let name = "imserver_store_messages"
 
     /// The call: arrays of app keys, uids, senders, comma-joined recipients, cids, texts and
     /// times; the quota's messages and bytes (null: none); the node's name.
     static let call = """
-        SELECT message_id, message_uid, sent, duplicate, over_messages, over_bytes, delivered_users, delivered_devices
+        SELECT message_id, message_uid, sent, duplicate, over_messages, over_bytes, delivered_users, delivered_devices,
+               delivered_previous
         FROM \(name)($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8, $9, $10)
         """
 
@@ -23,7 +34,7 @@ enum PostgresStoreFunction {
             p_app text[], p_uid text[], p_sender text[], p_recipients text[], p_cid text[], p_text text[], p_sent bigint[],
             p_quota_messages bigint, p_quota_bytes bigint, p_node text)
         RETURNS TABLE(message_id bigint, message_uid text, sent bigint, duplicate boolean, over_messages bigint,
-                      over_bytes bigint, delivered_users text[], delivered_devices text[])
+                      over_bytes bigint, delivered_users text[], delivered_devices text[], delivered_previous bigint[])
         LANGUAGE plpgsql AS $body$
         DECLARE
             i int;
@@ -35,12 +46,10 @@ enum PostgresStoreFunction {
             v_user text;
             v_row record;
             v_found boolean;
-            n_app text[] := '{}';
-            n_user text[] := '{}';
-            n_device text[] := '{}';
-            v_app text;
-            v_users text[];
-            v_devices text[];
+            v_notice jsonb;
+            v_devices jsonb;
+            v_previous jsonb;
+            v_payload text;
             k int;
             v_key bigint;
         BEGIN
@@ -55,6 +64,7 @@ enum PostgresStoreFunction {
                 v_size := octet_length(p_text[i]);
                 delivered_users := '{}';
                 delivered_devices := '{}';
+                delivered_previous := '{}';
                 over_messages := NULL;
                 over_bytes := NULL;
                 IF p_quota_messages IS NOT NULL THEN
@@ -88,17 +98,20 @@ enum PostgresStoreFunction {
                 END IF;
                 FOREACH v_user IN ARRAY string_to_array(p_recipients[i], ',') LOOP
                     v_found := false;
-                    FOR v_row IN SELECT d.id, d.device_id FROM device d WHERE d.app_key = p_app[i] AND d.user_id = v_user LOOP
+                    FOR v_row IN SELECT d.id, d.device_id, d.last_queued FROM device d
+                                 WHERE d.app_key = p_app[i] AND d.user_id = v_user LOOP
                         v_found := true;
                         INSERT INTO queue(device, message) VALUES (v_row.id, v_id);
+                        UPDATE device SET last_queued = v_id WHERE id = v_row.id;
                         IF v_row.device_id <> '' THEN
                             delivered_users := delivered_users || v_user;
                             delivered_devices := delivered_devices || v_row.device_id;
+                            delivered_previous := delivered_previous || v_row.last_queued;
                         END IF;
                     END LOOP;
                     IF NOT v_found THEN
-                        INSERT INTO device(app_key, user_id, device_id, platform, registered_at)
-                        VALUES (p_app[i], v_user, '', '', 0) RETURNING id INTO v_device;
+                        INSERT INTO device(app_key, user_id, device_id, platform, registered_at, last_queued)
+                        VALUES (p_app[i], v_user, '', '', 0, v_id) RETURNING id INTO v_device;
                         INSERT INTO queue(device, message) VALUES (v_device, v_id);
                     END IF;
                 END LOOP;
@@ -106,22 +119,24 @@ enum PostgresStoreFunction {
                 ON CONFLICT (app_key, user_id) DO UPDATE
                 SET messages = queued_usage.messages + 1, bytes = queued_usage.bytes + excluded.bytes;
                 message_id := v_id; message_uid := p_uid[i]; sent := p_sent[i]; duplicate := false;
-                FOR k IN 1 .. coalesce(array_length(delivered_users, 1), 0) LOOP
-                    n_app := n_app || p_app[i];
-                    n_user := n_user || delivered_users[k];
-                    n_device := n_device || delivered_devices[k];
+                -- The notices: the devices 40 at a time (under the 8,000-byte payload limit),
+                -- with the message when it fits; one too long goes as a wake-up to read it.
+                FOR k IN 0 .. ceil(coalesce(array_length(delivered_users, 1), 0) / 40.0)::int - 1 LOOP
+                    SELECT jsonb_agg(jsonb_build_array(u, d) ORDER BY o), jsonb_agg(prev ORDER BY o)
+                    INTO v_devices, v_previous FROM unnest(
+                        delivered_users[k * 40 + 1 : k * 40 + 40], delivered_devices[k * 40 + 1 : k * 40 + 40],
+                        delivered_previous[k * 40 + 1 : k * 40 + 40]) WITH ORDINALITY AS s(u, d, prev, o);
+                    v_notice := jsonb_build_object('node', p_node, 'event', 'deliver', 'app', p_app[i], 'devices', v_devices,
+                        'previous', v_previous, 'at', (extract(epoch FROM clock_timestamp()) * 1000000)::bigint);
+                    v_payload := (v_notice || jsonb_build_object('message', jsonb_build_object(
+                        'id', v_id, 'uid', p_uid[i], 'from', p_sender[i], 'to', to_jsonb(string_to_array(p_recipients[i], ',')),
+                        'text', p_text[i], 'cid', p_cid[i], 'sent', p_sent[i])))::text;
+                    IF octet_length(v_payload) >= 8000 THEN
+                        v_payload := v_notice::text;
+                    END IF;
+                    PERFORM pg_notify('imserver', v_payload);
                 END LOOP;
                 RETURN NEXT;
-            END LOOP;
-            FOR v_app IN SELECT DISTINCT a FROM unnest(n_app) AS a LOOP
-                SELECT array_agg(u ORDER BY o), array_agg(d ORDER BY o) INTO v_users, v_devices
-                FROM unnest(n_app, n_user, n_device) WITH ORDINALITY AS t(a, u, d, o) WHERE a = v_app;
-                FOR k IN 0 .. (array_length(v_users, 1) - 1) / 50 LOOP
-                    PERFORM pg_notify('imserver', json_build_object(
-                        'node', p_node, 'event', 'deliver', 'app', v_app,
-                        'devices', (SELECT json_agg(json_build_array(u, d)) FROM unnest(
-                            v_users[k * 50 + 1 : k * 50 + 50], v_devices[k * 50 + 1 : k * 50 + 50]) AS s(u, d)))::text);
-                END LOOP;
             END LOOP;
         END
         $body$

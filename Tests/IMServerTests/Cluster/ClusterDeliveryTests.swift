@@ -1,0 +1,84 @@
+import IMProtocol
+import IMServer
+import MQTT
+import Testing
+import TestSupport
+
+/// Messages crossing nodes go out from the store's notice, without a read of the recipient's
+/// queue, when the device's chain shows nothing missing before them; a gap in the chain is
+/// read, never skipped (issue 42).
+@Suite(.timeLimit(.minutes(1)))
+struct ClusterDeliveryTests {
+    @Test func messagesCrossingNodesAreSentWithoutReadingTheQueue() async throws {
+        try await TestCluster.with(2) { cluster in
+            let receiving = cluster.nodes[1]
+            let bob = try await receiving.loggedIn("bob", device: "phone")
+            let alice = try await cluster.nodes[0].loggedIn("alice", device: "phone")
+            // Bob's first look at his queue is over once a message gets through.
+            try await exchange(1, from: alice, to: bob)
+            let before = try await receiving.scrape()
+            let count = 10
+            try await exchange(count, from: alice, to: bob, first: 2)
+            let after = try await receiving.scrape()
+            let reads = (after["imserver_queue_reads_total"] ?? 0) - (before["imserver_queue_reads_total"] ?? 0)
+            // Before the chain, each notice and each PUBACK read the queue: 2 reads a message.
+            #expect(reads <= 1, "\(reads) queue reads for \(count) messages")
+            let delays = (after["imserver_cluster_notice_delay_seconds_count"] ?? 0)
+                - (before["imserver_cluster_notice_delay_seconds_count"] ?? 0)
+            #expect(delays == Double(count))
+        }
+    }
+
+    /// Three senders, one on the recipient's node (its stores are answered there, in an order
+    /// of their own against the other nodes' notices) and two elsewhere, send at once: every
+    /// message reaches the recipient once.
+    @Test func messagesFromEveryNodeAtOnceAllArriveOnce() async throws {
+        try await TestCluster.with(3) { cluster in
+            let bob = try await cluster.nodes[1].loggedIn("bob", device: "phone")
+            let senders = [
+                try await cluster.nodes[0].loggedIn("alice", device: "phone"),
+                try await cluster.nodes[1].loggedIn("carol", device: "phone"),
+                try await cluster.nodes[2].loggedIn("dave", device: "phone"),
+            ]
+            let perSender = 30
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (index, sender) in senders.enumerated() {
+                    group.addTask {
+                        for number in 1...perSender {
+                            let code = try await sender.sendText("\(index)-\(number)", to: "bob", cid: "c\(number)", packetID: UInt16(number))
+                            #expect(code == .success)
+                        }
+                    }
+                }
+                var texts: [String] = []
+                while texts.count < senders.count * perSender {
+                    guard case .publish(let delivered)? = await bob.next(within: .seconds(5)) else { break }
+                    texts.append(try TextMessage.decode(delivered.payload).text)
+                    try await bob.send(.puback(PubAck(packetIdentifier: delivered.packetIdentifier)))
+                }
+                try await group.waitForAll()
+                #expect(texts.count == senders.count * perSender)
+                #expect(Set(texts).count == texts.count, "duplicates among \(texts.count)")
+                // Each sender's messages in the order sent.
+                for index in senders.indices {
+                    let mine = texts.filter { $0.hasPrefix("\(index)-") }
+                    #expect(mine == (1...perSender).map { "\(index)-\($0)" })
+                }
+            }
+            #expect(await bob.next(within: .milliseconds(300)) == nil)
+        }
+    }
+
+    /// Sends `count` messages from `sender` one at a time, each received and acknowledged by
+    /// `receiver` before the next.
+    private func exchange(_ count: Int, from sender: MQTTTestClient, to receiver: MQTTTestClient, first: Int = 1) async throws {
+        for number in first..<first + count {
+            #expect(try await sender.sendText("m\(number)", to: "bob", cid: "c\(number)", packetID: UInt16(number)) == .success)
+            guard case .publish(let delivered)? = await receiver.next(within: .seconds(3)) else {
+                throw TestFailure("message \(number) did not arrive")
+            }
+            #expect(try TextMessage.decode(delivered.payload).text == "m\(number)")
+            try await receiver.send(.puback(PubAck(packetIdentifier: delivered.packetIdentifier)))
+        }
+    }
+}

@@ -1,0 +1,43 @@
+@testable import IMServer
+import Testing
+
+/// The notices nodes exchange through NOTIFY, as `PostgresStoreFunction` writes them and as a
+/// node older than the message and the chain in them reads them (issue 42).
+struct ClusterNoticeTests {
+    @Test func aDeliverNoticeCarriesTheMessageAndEachDevicesChain() throws {
+        let message = QueuedMessage(messageID: 42, uid: "u42", from: "alice", to: ["bob", "carol"], text: "hi \"bob\"", cid: "c1", sentAt: 7)
+        let notice = ClusterNotice(node: "a", event: .deliver(
+            appKey: "k", [Delivery(userID: "bob", deviceID: "phone", previous: 41), Delivery(userID: "carol", deviceID: "web", previous: 0)],
+            message: message, at: 1_764_410_000_123_456))
+        #expect(try ClusterNotice(parsing: notice.encoded()) == notice)
+    }
+
+    /// PostgreSQL's jsonb writes spaces after separators and orders keys its own way.
+    @Test func theStoreFunctionsLayoutIsRead() throws {
+        let payload = """
+            {"at": 5, "app": "k", "node": "b", "event": "deliver", "devices": [["bob", "phone"]], "message": {"id": 9, "to": ["bob"], \
+            "cid": "c", "uid": "u", "from": "al", "sent": 3, "text": "t"}, "previous": [8]}
+            """
+        let notice = try ClusterNotice(parsing: payload)
+        #expect(notice.event == .deliver(appKey: "k", [Delivery(userID: "bob", deviceID: "phone", previous: 8)],
+                                         message: QueuedMessage(messageID: 9, uid: "u", from: "al", to: ["bob"], text: "t", cid: "c", sentAt: 3),
+                                         at: 5))
+    }
+
+    /// A notice without a chain or a message (an older node's, or a message too long for
+    /// the payload) still wakes the devices, which then read their queues.
+    @Test func aNoticeWithoutMessageOrChainStillNamesTheDevices() throws {
+        let notice = try ClusterNotice(parsing: #"{"node":"a","event":"deliver","app":"k","devices":[["bob","phone"]]}"#)
+        #expect(notice.event == .deliver(appKey: "k", [Delivery(userID: "bob", deviceID: "phone")], message: nil, at: 0))
+    }
+
+    @Test(arguments: [
+        #"{"node":"a","event":"deliver","app":"k","devices":[["bob","phone"]],"previous":[1,2]}"#,
+        #"{"node":"a","event":"deliver","app":"k","devices":[["bob","phone"]],"previous":["1"]}"#,
+        #"{"node":"a","event":"deliver","app":"k","devices":[["bob","phone"]],"message":{"id":1}}"#,
+        #"{"node":"a","event":"deliver","app":"k","devices":[["bob","phone"]],"message":{"id":1,"uid":"u","from":"f","to":[3],"text":"t","cid":"c","sent":1}}"#,
+    ])
+    func aMalformedDeliverNoticeIsRefused(payload: String) {
+        #expect(throws: ClusterNoticeError.self) { try ClusterNotice(parsing: payload) }
+    }
+}
