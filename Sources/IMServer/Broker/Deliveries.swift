@@ -74,9 +74,10 @@ final class Deliveries {
 
     /// Sends a message just stored to `broker` without reading its queue, when that can neither
     /// skip nor repeat one: no read is under way, the connection is subscribed, the window has
-    /// room, and nothing can be missing before the message. With `previous` (the message queued
-    /// for the device before it, from the store), that is when the connection handed over
-    /// exactly that one; without, when the connection is caught up (`Delivery.Reading.caughtUp`:
+    /// room, and nothing can be missing before the message. With `previous` (the newest message
+    /// queued for the device before it, from the store), that is when the connection handed
+    /// that one over (ids up to `lastQueuedMessageID` all were: reads go in id order and offers
+    /// leave no gap); without, when the connection is caught up (`Delivery.Reading.caughtUp`:
     /// on one node every store is answered on this loop in store order). Returns whether the
     /// message is taken care of (sent now, or already read with the queue).
     private func offer(_ message: QueuedMessage, previous: Int64?, to broker: BrokerConnection) -> Bool {
@@ -87,7 +88,7 @@ final class Deliveries {
         case .caughtUp: break
         }
         guard message.messageID > broker.lastQueuedMessageID else { return true }
-        guard previous ?? broker.lastQueuedMessageID == broker.lastQueuedMessageID, broker.room > 0,
+        guard (previous ?? 0) <= broker.lastQueuedMessageID, broker.room > 0,
               delivery.qos == .atLeastOnce || broker.connection.isWritable else {
             broker.fallBehind()
             return false

@@ -31,6 +31,24 @@ struct ServerStoreMessageTests {
         await store.close()
     }
 
+    /// PostgreSQL's chain (`Delivery.previous`): the newest message still queued for the
+    /// device when this one was, 0 once everything before was acknowledged. SQLite has none.
+    @Test func theChainNamesTheNewestMessageStillQueued() async throws {
+        let directory = TemporaryDirectory()
+        let store = try await storeWithBobsPhone(directory)
+        let first = try await store.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "c1", text: "one", sentAt: 1)
+        let second = try await store.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "c2", text: "two", sentAt: 2)
+        guard first.deliveries.first?.previous != nil else { return await store.close() }
+        #expect(first.deliveries.map(\.previous) == [0])
+        #expect(second.deliveries.map(\.previous) == [first.messageID])
+        for id in [first.messageID, second.messageID] {
+            #expect(try await store.acknowledge(appKey: "app", userID: "bob", deviceID: "phone", messageID: id))
+        }
+        let third = try await store.storeMessage(appKey: "app", from: "alice", to: ["bob"], cid: "c3", text: "three", sentAt: 3)
+        #expect(third.deliveries.map(\.previous) == [0])
+        await store.close()
+    }
+
     @Test func pendingIsInStoreOrderAndPagesWithAfter() async throws {
         let directory = TemporaryDirectory()
         let store = try await storeWithBobsPhone(directory)

@@ -56,10 +56,7 @@ enum PostgresSchema {
             DROP INDEX presence_node;
             CREATE UNIQUE INDEX presence_node ON presence(node, connection);
             """),
-        ("v7: each device's last queued message; deliver notices carry the message and that chain", """
-            ALTER TABLE device ADD COLUMN last_queued BIGINT NOT NULL DEFAULT 0;
-            UPDATE device d SET last_queued = q.last FROM (SELECT device, max(message) AS last FROM queue GROUP BY device) q
-                WHERE d.id = q.device;
+        ("v7: deliver notices carry the message and each device's chain", """
             DROP FUNCTION \(PostgresStoreFunction.name)(text[], text[], text[], text[], text[], text[], bigint[], bigint, bigint, text);
             """ + PostgresStoreFunction.definition),
     ]

@@ -51,7 +51,9 @@ extension PostgresServerStore {
         var results = [StoredMessageResult?](repeating: nil, count: messages.count)
         for (row, index) in zip(rows, order) {
             let users = PostgresTextArray.parse(row[6].string), devices = PostgresTextArray.parse(row[7].string)
-            let previous = PostgresTextArray.parse(row[8].string).map { Int64($0) ?? 0 }
+            var previous = PostgresTextArray.parse(row[8].string).map { Int64($0) ?? .max }
+            // Unreadable, only a read can tell what is missing.
+            if previous.count != users.count { previous = users.map { _ in .max } }
             let over = row[4].int64.map { QueueUsage(messages: Int($0), bytes: Int(row[5].int64 ?? 0)) }
             results[index] = StoredMessageResult(
                 uid: row[1].string ?? "", messageID: row[0].int64 ?? 0, sentAt: row[2].int64 ?? 0,

@@ -4,22 +4,34 @@
 /// queue entries of the recipients' devices, then the sender's usage); sent one by one they
 /// cost a round trip each, and the round trips, not PostgreSQL's work, bounded the message
 /// rate (and every node waits on the write lock while they go back and forth). The same steps
-/// as `MessageWriter`'s, in PL/pgSQL (built into PostgreSQL): the recipients' locks, for each message
-/// the quota check, the insert or the first copy of a resend, a queue entry per device (a
-/// placeholder's for a user with none) and the usage; and for each message queued for real
-/// devices, one `deliver` notice per 40 of them carrying the message itself when it fits
+/// as `MessageWriter`'s, in PL/pgSQL (built into PostgreSQL): the recipients' locks, for each
+/// message the quota check, the insert or the first copy of a resend, a queue entry per device
+/// (a placeholder's for a user with none) and the usage; then the `deliver` notices
 /// (`ClusterNotice`), sent when the statement's transaction commits.
 ///
-/// Each device's `last_queued` chains its queue: the notice gives, per device, the message
-/// queued before this one, so a node whose connection handed over exactly that one sends this
-/// one without reading the queue (`Delivery.previous`). The chain holds because a user's
-/// messages are queued under the user's lock and committed before it is released: for one
-/// device, ids rise in commit order, and NOTIFY delivers in commit order.
+/// Each statement run from PL/pgSQL costs PostgreSQL 20-50 µs to start, whatever it does, so
+/// the notices are built from plain expressions, which cost next to nothing. The same steps
+/// as a few set-based statements for the whole batch cost more, not less: 811 against 323 µs
+/// for one message and 111 against 94 µs a message in batches of 30 (their plans take
+/// longer to start than the loop's statements take to run; BENCHMARKS.md).
+///
+/// A batch of a few messages (a node at light load) sends one notice per message and 40
+/// devices, carrying the message when the payload has room and, per device, the newest message
+/// still queued for it before this one (`Delivery.previous`): a node whose connection handed
+/// that one over sends the message without reading the queue. That holds because a user's
+/// messages are queued under the user's lock and committed before it is released (for one
+/// device, ids rise in commit order, and NOTIFY delivers in commit order). A larger batch (a
+/// busy node) sends one notice per app and 40 devices, naming them only: the nodes then read
+/// those queues in a few statements, where a notice per message cost more CPU at saturation
+/// than the reads it saved (BENCHMARKS.md).
 ///
 /// Migrations create the function afresh whenever it changes (v3, then v7), so every
 /// database ends with this definition whichever version it started from.
 enum PostgresStoreFunction {
     static let name = "imserver_store_messages"
+    /// The most messages a batch may hold for its notices to carry them: at 1,000 messages/s
+    /// over three nodes a batch holds one or two.
+    static let inlineBatchLimit = 8
 
     /// The call: arrays of app keys, uids, senders, comma-joined recipients, cids, texts and
     /// times; the quota's messages and bytes (null: none); the node's name.
@@ -37,6 +49,8 @@ enum PostgresStoreFunction {
                       over_bytes bigint, delivered_users text[], delivered_devices text[], delivered_previous bigint[])
         LANGUAGE plpgsql AS $body$
         DECLARE
+            -- Whether this batch's notices carry the messages (see above).
+            v_inline boolean := coalesce(array_length(p_uid, 1), 0) <= \(inlineBatchLimit);
             i int;
             v_id bigint;
             v_device bigint;
@@ -46,20 +60,22 @@ enum PostgresStoreFunction {
             v_user text;
             v_row record;
             v_found boolean;
-            v_notice jsonb;
-            v_devices jsonb;
-            v_previous jsonb;
-            v_payload text;
+            -- The notice being filled: its devices and their chain as JSON lists, and how many.
+            v_devices text;
+            v_previous text;
+            v_count int;
+            v_message text;
+            n_app text[] := '{}';
+            n_user text[] := '{}';
+            n_device text[] := '{}';
+            v_app text;
             k int;
-            v_key bigint;
         BEGIN
             -- The recipients' locks, in one order everywhere (no deadlock): see PostgresServerStore.
-            FOR v_key IN
-                SELECT DISTINCT hashtextextended(p_app[m] || chr(1) || r, 0)
-                FROM generate_subscripts(p_uid, 1) AS m, unnest(string_to_array(p_recipients[m], ',')) AS r ORDER BY 1
-            LOOP
-                PERFORM pg_advisory_xact_lock(v_key);
-            END LOOP;
+            -- One statement, not one a lock: the subquery's rows come in its order.
+            PERFORM pg_advisory_xact_lock(lock_key) FROM (
+                SELECT DISTINCT hashtextextended(p_app[m] || chr(1) || r, 0) AS lock_key
+                FROM generate_subscripts(p_uid, 1) AS m, unnest(string_to_array(p_recipients[m], ',')) AS r ORDER BY 1) AS s;
             FOR i IN 1 .. coalesce(array_length(p_uid, 1), 0) LOOP
                 v_size := octet_length(p_text[i]);
                 delivered_users := '{}';
@@ -96,49 +112,76 @@ enum PostgresStoreFunction {
                     RETURN NEXT;
                     CONTINUE;
                 END IF;
+                v_count := 0;
+                v_message := CASE WHEN v_inline THEN json_build_object('id', v_id, 'uid', p_uid[i], 'from', p_sender[i],
+                    'to', to_json(string_to_array(p_recipients[i], ',')), 'text', p_text[i], 'cid', p_cid[i], 'sent', p_sent[i]) END;
                 FOREACH v_user IN ARRAY string_to_array(p_recipients[i], ',') LOOP
                     v_found := false;
-                    FOR v_row IN SELECT d.id, d.device_id, d.last_queued FROM device d
-                                 WHERE d.app_key = p_app[i] AND d.user_id = v_user LOOP
+                    -- The chain costs a look-up a device (30 µs a message in batches of 30), so
+                    -- a larger batch leaves it out (the largest bigint): its devices' connections read.
+                    FOR v_row IN SELECT d.id, d.device_id,
+                                        CASE WHEN v_inline THEN (SELECT coalesce(max(q.message), 0) FROM queue q WHERE q.device = d.id)
+                                             ELSE 9223372036854775807 END AS previous
+                                 FROM device d WHERE d.app_key = p_app[i] AND d.user_id = v_user ORDER BY d.device_id LOOP
                         v_found := true;
                         INSERT INTO queue(device, message) VALUES (v_row.id, v_id);
-                        UPDATE device SET last_queued = v_id WHERE id = v_row.id;
-                        IF v_row.device_id <> '' THEN
-                            delivered_users := delivered_users || v_user;
-                            delivered_devices := delivered_devices || v_row.device_id;
-                            delivered_previous := delivered_previous || v_row.last_queued;
+                        CONTINUE WHEN v_row.device_id = '';
+                        delivered_users := delivered_users || v_user;
+                        delivered_devices := delivered_devices || v_row.device_id;
+                        delivered_previous := delivered_previous || v_row.previous;
+                        IF NOT v_inline THEN
+                            n_app := n_app || p_app[i]; n_user := n_user || v_user; n_device := n_device || v_row.device_id;
+                            CONTINUE;
+                        END IF;
+                        -- A notice per message and 40 devices (under the 8,000-byte payload
+                        -- limit), with the message when it fits (a wake-up to read it otherwise).
+                        v_devices := CASE WHEN v_count = 0 THEN '' ELSE v_devices || ',' END
+                                     || json_build_array(v_user, v_row.device_id)::text;
+                        v_previous := CASE WHEN v_count = 0 THEN '' ELSE v_previous || ',' END || v_row.previous;
+                        v_count := v_count + 1;
+                        IF v_count = 40 THEN
+                            PERFORM pg_notify('imserver', \(noticeExpression));
+                            v_count := 0;
                         END IF;
                     END LOOP;
                     IF NOT v_found THEN
-                        INSERT INTO device(app_key, user_id, device_id, platform, registered_at, last_queued)
-                        VALUES (p_app[i], v_user, '', '', 0, v_id) RETURNING id INTO v_device;
+                        INSERT INTO device(app_key, user_id, device_id, platform, registered_at)
+                        VALUES (p_app[i], v_user, '', '', 0) RETURNING id INTO v_device;
                         INSERT INTO queue(device, message) VALUES (v_device, v_id);
                     END IF;
                 END LOOP;
+                IF v_count > 0 THEN
+                    PERFORM pg_notify('imserver', \(noticeExpression));
+                END IF;
                 INSERT INTO queued_usage(app_key, user_id, messages, bytes) VALUES (p_app[i], p_sender[i], 1, v_size)
                 ON CONFLICT (app_key, user_id) DO UPDATE
                 SET messages = queued_usage.messages + 1, bytes = queued_usage.bytes + excluded.bytes;
                 message_id := v_id; message_uid := p_uid[i]; sent := p_sent[i]; duplicate := false;
-                -- The notices: the devices 40 at a time (under the 8,000-byte payload limit),
-                -- with the message when it fits; one too long goes as a wake-up to read it.
-                FOR k IN 0 .. ceil(coalesce(array_length(delivered_users, 1), 0) / 40.0)::int - 1 LOOP
-                    SELECT jsonb_agg(jsonb_build_array(u, d) ORDER BY o), jsonb_agg(prev ORDER BY o)
-                    INTO v_devices, v_previous FROM unnest(
-                        delivered_users[k * 40 + 1 : k * 40 + 40], delivered_devices[k * 40 + 1 : k * 40 + 40],
-                        delivered_previous[k * 40 + 1 : k * 40 + 40]) WITH ORDINALITY AS s(u, d, prev, o);
-                    v_notice := jsonb_build_object('node', p_node, 'event', 'deliver', 'app', p_app[i], 'devices', v_devices,
-                        'previous', v_previous, 'at', (extract(epoch FROM clock_timestamp()) * 1000000)::bigint);
-                    v_payload := (v_notice || jsonb_build_object('message', jsonb_build_object(
-                        'id', v_id, 'uid', p_uid[i], 'from', p_sender[i], 'to', to_jsonb(string_to_array(p_recipients[i], ',')),
-                        'text', p_text[i], 'cid', p_cid[i], 'sent', p_sent[i])))::text;
-                    IF octet_length(v_payload) >= 8000 THEN
-                        v_payload := v_notice::text;
-                    END IF;
-                    PERFORM pg_notify('imserver', v_payload);
-                END LOOP;
                 RETURN NEXT;
+            END LOOP;
+            -- A larger batch: a notice per app and 40 devices, naming them only.
+            IF v_inline THEN RETURN; END IF;
+            FOR v_app IN SELECT DISTINCT a FROM unnest(n_app) AS a LOOP
+                SELECT array_agg(u ORDER BY o), array_agg(d ORDER BY o) INTO delivered_users, delivered_devices
+                FROM unnest(n_app, n_user, n_device) WITH ORDINALITY AS t(a, u, d, o) WHERE a = v_app;
+                FOR k IN 0 .. (array_length(delivered_users, 1) - 1) / 40 LOOP
+                    PERFORM pg_notify('imserver', json_build_object(
+                        'node', p_node, 'event', 'deliver', 'app', v_app,
+                        'devices', (SELECT json_agg(json_build_array(u, d)) FROM unnest(
+                            delivered_users[k * 40 + 1 : k * 40 + 40], delivered_devices[k * 40 + 1 : k * 40 + 40]) AS s(u, d)))::text);
+                END LOOP;
             END LOOP;
         END
         $body$
+        """
+
+    /// The notice of message `i` to the devices gathered in `v_devices` and `v_previous`,
+    /// with the message (`v_message`) when the payload stays under 8,000 bytes.
+    private static let noticeExpression = """
+        format('{"node":%s,"event":"deliver","app":%s,"devices":[%s],"previous":[%s],"at":%s%s}',
+               to_json(p_node), to_json(p_app[i]), v_devices, v_previous,
+               (extract(epoch FROM clock_timestamp()) * 1000000)::bigint,
+               CASE WHEN octet_length(v_message) + octet_length(v_devices) + octet_length(v_previous) < 7600
+                    THEN ',"message":' || v_message ELSE '' END)
         """
 }
