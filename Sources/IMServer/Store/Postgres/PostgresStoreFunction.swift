@@ -31,7 +31,7 @@ enum PostgresStoreFunction {
     static let name = "imserver_store_messages"
     /// The most messages a batch may hold for its notices to carry them: at 1,000 messages/s
     /// over three nodes a batch holds one or two.
-    static let inlineBatchLimit = 8
+    static let inlineBatchLimit = 2
 
     /// The call: arrays of app keys, uids, senders, comma-joined recipients, cids, texts and
     /// times; the quota's messages and bytes (null: none); the node's name.
