@@ -21,15 +21,31 @@ public enum ProcFile {
     }
 
     /// The names in a directory but `.` and `..` (the pids in /proc, the threads in
-    /// /proc/PID/task, the descriptors in /proc/PID/fd); empty when it cannot be opened.
+    /// /proc/PID/task); empty when it cannot be opened.
     public static func entries(_ path: String) -> [String] {
-        guard let directory = opendir(path) else { return [] }
-        defer { closedir(directory) }
         var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != ".", name != ".." { names.append(name) }
-        }
+        walk(path) { names.append(String(decoding: $0, as: UTF8.self)) }
         return names
+    }
+
+    /// How many names a directory holds but `.` and `..` (the descriptors in /proc/PID/fd,
+    /// counted for every scrape: no string is made of them); 0 when it cannot be opened.
+    public static func count(_ path: String) -> Int {
+        var count = 0
+        walk(path) { _ in count += 1 }
+        return count
+    }
+
+    /// Calls `body` with the bytes of each name in the directory but `.` and `..`.
+    private static func walk(_ path: String, _ body: (UnsafeRawBufferPointer) -> Void) {
+        guard let directory = opendir(path) else { return }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                let name = UnsafeRawBufferPointer(rebasing: raw[..<(raw.firstIndex(of: 0) ?? raw.count)])
+                let dots = name.allSatisfy { $0 == UInt8(ascii: ".") }
+                if !(dots && (name.count == 1 || name.count == 2)) { body(name) }
+            }
+        }
     }
 }

@@ -45,7 +45,7 @@ public struct ProcessStatus: Sendable, Equatable {
 
     /// Entries of /proc/PID/fd (for "self", without the listing's own descriptor).
     static func descriptors(of process: String) -> Int {
-        let count = ProcFile.entries("/proc/\(process)/fd").count
+        let count = ProcFile.count("/proc/\(process)/fd")
         return process == "self" ? max(0, count - 1) : count
     }
 }

@@ -1,0 +1,29 @@
+import IMProcess
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Directories listed and counted as /proc's are: every name but `.` and `..`, names that
+/// only start with dots included.
+struct ProcFileTests {
+    @Test func aDirectoryIsListedAndCountedWithoutItsDotEntries() throws {
+        var template = Array("/tmp/procfile-XXXXXX".utf8CString)
+        let directory = try #require(mkdtemp(&template).map { String(cString: $0) })
+        defer {
+            for name in ProcFile.entries(directory) { unlink(directory + "/" + name) }
+            rmdir(directory)
+        }
+        #expect(ProcFile.count(directory) == 0)
+        for name in ["1", "...", ".hidden", "fd-2"] {
+            let descriptor = open(directory + "/" + name, O_CREAT | O_WRONLY | O_EXCL, 0o600)
+            #expect(descriptor >= 0)
+            close(descriptor)
+        }
+        #expect(ProcFile.entries(directory).sorted() == ["...", ".hidden", "1", "fd-2"])
+        #expect(ProcFile.count(directory) == 4)
+        #expect(ProcFile.count(directory + "/missing") == 0)
+        #expect(ProcFile.entries(directory + "/missing").isEmpty)
+    }
+}
