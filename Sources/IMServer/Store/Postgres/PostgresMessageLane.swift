@@ -8,7 +8,7 @@ import IMTransport
 /// 1,000 messages/s a message crossing nodes waited 26 ms at the median for connections and
 /// CPU, where the work was well under one (issue 42). Here calls gather while the loop reads and
 /// while the job before runs; a job then stores everything gathered under one quota in one
-/// statement (one transaction, one `deliver` notice per app and 50 devices), drops every
+/// statement (one transaction and its `deliver` notices: `PostgresStoreFunction`), drops every
 /// device's acknowledged messages in one, and reads every queue asked for in one. A busy node
 /// makes few, large statements; an idle one answers a lone call after three round trips at most.
 /// Up to one job per pooled connection but one runs at once (the last is left to logins, the
