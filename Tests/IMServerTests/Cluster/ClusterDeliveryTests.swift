@@ -29,6 +29,31 @@ struct ClusterDeliveryTests {
         }
     }
 
+    /// A batch larger than the notices carry (a busy node's) names the devices only: the
+    /// receiving node reads the queue, and still times the notice.
+    @Test func aLargerBatchWakesTheDeviceToReadItsQueue() async throws {
+        try await TestCluster.with(1) { cluster in
+            let receiving = cluster.nodes[0]
+            let bob = try await receiving.loggedIn("bob", device: "phone")
+            let before = try await receiving.scrape()
+            // Another node's store, as a busy node's lane stores a turn's messages.
+            let other = try await PostgresServerStore.open(url: cluster.storeURL, nodeName: "busy")
+            _ = try await other.storeMessages((1...3).map {
+                NewMessage(appKey: TestServer.appKey, from: "alice", to: ["bob"], cid: "c\($0)", text: "m\($0)", sentAt: 1)
+            }, quota: nil)
+            await other.close()
+            var texts: [String] = []
+            while texts.count < 3, case .publish(let delivered)? = await bob.next(within: .seconds(3)) {
+                texts.append(try TextMessage.decode(delivered.payload).text)
+            }
+            #expect(texts == ["m1", "m2", "m3"])
+            let after = try await receiving.scrape()
+            #expect((after["imserver_queue_reads_total"] ?? 0) > (before["imserver_queue_reads_total"] ?? 0))
+            #expect((after["imserver_cluster_notice_delay_seconds_count"] ?? 0)
+                    == (before["imserver_cluster_notice_delay_seconds_count"] ?? 0) + 1)
+        }
+    }
+
     /// Three senders, one on the recipient's node (its stores are answered there, in an order
     /// of their own against the other nodes' notices) and two elsewhere, send at once: every
     /// message reaches the recipient once.

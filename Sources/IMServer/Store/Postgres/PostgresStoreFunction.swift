@@ -167,6 +167,7 @@ enum PostgresStoreFunction {
                 FOR k IN 0 .. (array_length(delivered_users, 1) - 1) / 40 LOOP
                     PERFORM pg_notify('imserver', json_build_object(
                         'node', p_node, 'event', 'deliver', 'app', v_app,
+                        'at', (extract(epoch FROM clock_timestamp()) * 1000000)::bigint,
                         'devices', (SELECT json_agg(json_build_array(u, d)) FROM unnest(
                             delivered_users[k * 40 + 1 : k * 40 + 40], delivered_devices[k * 40 + 1 : k * 40 + 40]) AS s(u, d)))::text);
                 END LOOP;
