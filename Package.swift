@@ -117,7 +117,7 @@ let package = Package(
         .testTarget(name: "IMTransportTests", dependencies: ["TestSupport", "IMTransport", "MQTT", "IMHTTP", "IMThreads"]),
         .testTarget(name: "IMCommandLineTests", dependencies: ["IMCommandLine", "IMProcess"]),
         .testTarget(name: "IMProcessTests", dependencies: ["IMProcess", "IMThreads", "TestSupport"]),
-        .testTarget(name: "IMStoreTests", dependencies: ["IMStore", "TestSupport", "CSQLite"]),
+        .testTarget(name: "IMStoreTests", dependencies: ["IMStore", "TestSupport", "CSQLite", "IMProcess"]),
         .testTarget(name: "IMJSONTests", dependencies: ["IMJSON"]),
         .testTarget(name: "IMPostgresTests", dependencies: ["IMPostgres", "TestSupport"]),
         .testTarget(name: "IMProtocolTests", dependencies: ["IMProtocol", "IMEncoding"]),

@@ -50,6 +50,11 @@ extension Database {
         /// (`JournalBatchingVFS`): a rollback commit of three pages makes six writes instead of
         /// fourteen, a WAL commit of five pages one instead of ten, with the same safety.
         public var batchesJournalWrites = false
+        /// Lock the database file with locks of the connection's own descriptor
+        /// (`DescriptionLockVFS`) instead of SQLite's unix VFS, whose every open walks a list
+        /// of all the database files the process has open: for a process with thousands open.
+        /// Other processes' SQLite still sees the locks. WAL then works only with `exclusiveLocking`.
+        public var descriptionLocks = false
 
         public init() {}
 
@@ -76,7 +81,19 @@ extension Database {
             configuration.releaseMemoryAfterTransactions = true
             configuration.exclusiveLocking = true
             configuration.batchesJournalWrites = true
+            configuration.descriptionLocks = true
             return configuration
+        }
+
+        /// The VFS to open with (nil: SQLite's default), as `batchesJournalWrites` and
+        /// `descriptionLocks` ask, where registered.
+        var vfsName: String? {
+            switch (batchesJournalWrites, descriptionLocks) {
+            case (true, true) where JournalBatchingVFS.isAvailableOverDescriptionLocks: JournalBatchingVFS.nameOverDescriptionLocks
+            case (true, _) where JournalBatchingVFS.isAvailable: JournalBatchingVFS.name
+            case (false, true) where DescriptionLockVFS.isAvailable: DescriptionLockVFS.name
+            default: nil
+            }
         }
 
         var openFlags: Int32 {

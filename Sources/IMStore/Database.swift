@@ -41,8 +41,7 @@ public final class Database {
         Self.configureProcess()
         if configuration.create && !configuration.readOnly { Self.createPrivately(path) }
         var connection: OpaquePointer?
-        let vfs = configuration.batchesJournalWrites && JournalBatchingVFS.isAvailable ? JournalBatchingVFS.name : nil
-        let code = sqlite3_open_v2(path, &connection, configuration.openFlags, vfs)
+        let code = sqlite3_open_v2(path, &connection, configuration.openFlags, configuration.vfsName)
         guard code == SQLITE_OK, let connection else {
             let error = DatabaseError.last(connection, code: code, sql: nil, path: path)
             sqlite3_close_v2(connection)

@@ -38,29 +38,43 @@ import Glibc
 ///
 /// One file object is used by one connection at a time, so the state needs no lock.
 enum JournalBatchingVFS {
-    /// The name to open a database with (`sqlite3_open_v2`'s last argument).
+    /// The name to open a database with (`sqlite3_open_v2`'s last argument), over the default VFS.
     static let name = "imsh-journal-batching"
+    /// The same over `DescriptionLockVFS`, for the files that lock through it.
+    static let nameOverDescriptionLocks = "imsh-journal-batching-description-lock"
 
     /// Whether the VFS is registered; the first call registers it.
-    static var isAvailable: Bool { registration != nil }
+    static var isAvailable: Bool { fileMethods != nil }
 
-    /// The default VFS this one wraps, and this one; nil when SQLite has no default VFS.
-    nonisolated(unsafe) private static let registration: (base: UnsafeMutablePointer<sqlite3_vfs>,
-                                                          methods: UnsafeMutablePointer<sqlite3_io_methods>)? = {
+    /// Whether the one over `DescriptionLockVFS` is registered; the first call registers it.
+    static var isAvailableOverDescriptionLocks: Bool { overDescriptionLocks }
+
+    /// The file methods, once this VFS is registered over the default one; nil when SQLite
+    /// has no default VFS. Each registration keeps the VFS it wraps in its `pAppData`.
+    nonisolated(unsafe) private static let fileMethods: UnsafeMutablePointer<sqlite3_io_methods>? = {
         // Finding a VFS initializes SQLite: the process's settings go first.
         Database.configureProcess()
         guard let base = sqlite3_vfs_find(nil) else { return nil }
+        let methods = UnsafeMutablePointer<sqlite3_io_methods>.allocate(capacity: 1)
+        methods.initialize(to: Self.methods)
+        return register(name, over: base) ? methods : nil
+    }()
+
+    private static let overDescriptionLocks: Bool = {
+        guard isAvailable, DescriptionLockVFS.isAvailable, let base = sqlite3_vfs_find(DescriptionLockVFS.name) else { return false }
+        return register(nameOverDescriptionLocks, over: base)
+    }()
+
+    private static func register(_ name: String, over base: UnsafeMutablePointer<sqlite3_vfs>) -> Bool {
         let vfs = UnsafeMutablePointer<sqlite3_vfs>.allocate(capacity: 1)
         vfs.initialize(to: base.pointee)
         vfs.pointee.pNext = nil
         vfs.pointee.zName = UnsafePointer(strdup(name))
         vfs.pointee.szOsFile = Int32(headerSize) + base.pointee.szOsFile
         vfs.pointee.xOpen = open
-        let methods = UnsafeMutablePointer<sqlite3_io_methods>.allocate(capacity: 1)
-        methods.initialize(to: Self.methods)
-        guard sqlite3_vfs_register(vfs, 0) == SQLITE_OK else { return nil }
-        return (base, methods)
-    }()
+        vfs.pointee.pAppData = UnsafeMutableRawPointer(base)
+        return sqlite3_vfs_register(vfs, 0) == SQLITE_OK
+    }
 
     // MARK: The file object: SQLite's header, then ours, then the default VFS's file.
 
@@ -76,7 +90,7 @@ enum JournalBatchingVFS {
     }
 
     private static func state(_ file: UnsafeMutablePointer<sqlite3_file>?) -> FileState? {
-        guard let file, file.pointee.pMethods == UnsafePointer(registration?.methods), let raw = stateSlot(file).pointee else {
+        guard let file, file.pointee.pMethods == UnsafePointer(fileMethods), let raw = stateSlot(file).pointee else {
             return nil
         }
         return Unmanaged<FileState>.fromOpaque(raw).takeUnretainedValue()
@@ -171,8 +185,9 @@ enum JournalBatchingVFS {
 
     private static let open: @convention(c) (
         UnsafeMutablePointer<sqlite3_vfs>?, sqlite3_filename?, UnsafeMutablePointer<sqlite3_file>?, Int32, UnsafeMutablePointer<Int32>?
-    ) -> Int32 = { _, name, file, flags, outFlags in
-        guard let file, let (base, methods) = registration, let baseOpen = base.pointee.xOpen else { return SQLITE_MISUSE }
+    ) -> Int32 = { vfs, name, file, flags, outFlags in
+        guard let file, let methods = fileMethods, let base = vfs?.pointee.pAppData?.assumingMemoryBound(to: sqlite3_vfs.self),
+              let baseOpen = base.pointee.xOpen else { return SQLITE_MISUSE }
         file.pointee.pMethods = nil
         stateSlot(file).pointee = nil
         let inner = inner(file)
