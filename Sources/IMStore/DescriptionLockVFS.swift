@@ -9,11 +9,12 @@ import Glibc
 /// Why: POSIX record locks belong to the process, and closing any descriptor of a file drops
 /// all of them, so SQLite's unix VFS keeps a process-wide list of every database file open,
 /// one entry per inode, and walks it (twice) at each open to share a file's locks between its
-/// connections. The walk is a pointer chase through the whole list: with 7,500 session files
-/// open in one process, opening one more cost about 3 ms, and the walks were 40 % of
-/// `imsh bench connect`'s CPU for 30,000 sessions over four processes (BENCHMARKS.md, "One
-/// process, thousands of files"). Open file description locks belong to the descriptor's open
-/// file description instead: each connection's locks are its own, and no list is needed.
+/// connections. A session engine opens its files again and again (idle ones are given back,
+/// `DatabaseQueue.IdleClosing`): with 7,500 sessions a process, the walks were 40 % of
+/// `imsh bench connect`'s CPU, and through this VFS the bench took 54-63 s of CPU for 30,000
+/// sessions instead of 95-108 (BENCHMARKS.md, "SQLite's own layers"). Open file description
+/// locks belong to the descriptor's open file description instead: each connection's locks
+/// are its own, and no list is needed.
 ///
 /// What it keeps: the same lock bytes and steps as SQLite's own (pending, reserved, the shared
 /// range; its file format's locking protocol), so a stock SQLite in another process (the
