@@ -23,8 +23,10 @@ import Glibc
 ///
 /// What it leaves: only main database files are its own; journals, WALs and temporary files
 /// open through the default VFS, unchanged (SQLite opens those without locks). Its files have
-/// no shared-memory index, so WAL works only in exclusive locking mode, as SQLite allows;
-/// `Database.Configuration.compact` (a rollback journal, the lock kept) is what it is for.
+/// no shared-memory index, so a file already in WAL mode (another program set it) opens
+/// through the default VFS too, and a file of its own goes to WAL only in exclusive locking
+/// mode, as SQLite allows. `Database.Configuration.compact` (a rollback journal, the lock
+/// kept) is what it is for: a file it finds in WAL mode is turned back at that open.
 /// No memory mapping and no chunked growth: the compact files use neither.
 enum DescriptionLockVFS {
     /// The name to open a database with (`sqlite3_open_v2`'s last argument), or to wrap it.
@@ -103,9 +105,23 @@ enum DescriptionLockVFS {
             guard moved >= 0 else { return SQLITE_CANTOPEN }
             descriptor = moved
         }
+        // A file in WAL mode (another program made it so) needs a shared-memory index, which
+        // only the default VFS has: it opens there, until its journal mode changes back.
+        if isInWALMode(descriptor) {
+            Glibc.close(descriptor)
+            return baseOpen(base, name, file, flags, outFlags)
+        }
         withFile(file) { $0 = LockedFile(header: sqlite3_file(pMethods: UnsafePointer(methods)), descriptor: descriptor, lock: SQLITE_LOCK_NONE) }
         outFlags?.pointee = readOnly ? (flags & ~SQLITE_OPEN_READWRITE & ~SQLITE_OPEN_CREATE) | SQLITE_OPEN_READONLY : flags
         return SQLITE_OK
+    }
+
+    /// Whether the file's header says WAL (its format versions, bytes 18 and 19, are 2); a
+    /// new or short file is not.
+    private static func isInWALMode(_ descriptor: Int32) -> Bool {
+        var versions: (UInt8, UInt8) = (0, 0)
+        let read = withUnsafeMutableBytes(of: &versions) { pread(descriptor, $0.baseAddress, 2, 18) }
+        return read == 2 && (versions.0 == 2 || versions.1 == 2)
     }
 
     /// open(2) with `O_NOATIME` where the process owns the file (see `Database.openFilesWithoutAccessTime`).

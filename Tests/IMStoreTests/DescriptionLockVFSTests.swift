@@ -22,6 +22,7 @@ struct DescriptionLockVFSTests {
         let path = directory.file("held.sqlite")
         let owner = try Database(path: path, configuration: .compact)
         try owner.executeScript("CREATE TABLE t(x); INSERT INTO t VALUES (1)")
+        #expect(try Self.lockKinds(path) == ["OFDLCK"])
         #expect(try Self.python(["read", path]).hasPrefix("error: database is locked"))
         owner.close()
         #expect(try Self.python(["read", path]) == "1")
@@ -29,10 +30,7 @@ struct DescriptionLockVFSTests {
 
     @Test func aStockSQLitesLockInAnotherProcessKeepsThisOneOut() throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("theirs.sqlite")
-        let setUp = try Database(path: path, configuration: .compact)
-        try setUp.executeScript("CREATE TABLE t(x)")
-        setUp.close()
+        let path = try Self.file(in: directory, "theirs.sqlite", made: "CREATE TABLE t(x)")
         let held = directory.file("held"), release = directory.file("release")
         let child = try ChildProcess.spawn("/usr/bin/env", ["python3", "-c", Self.script, "hold", path, held, release])
         defer { _ = child.wait() }
@@ -46,6 +44,25 @@ struct DescriptionLockVFSTests {
         #expect(child.wait() == .exited(0))
         // Python's transaction committed once let go, and this process sees its row.
         #expect(try Database(path: path, configuration: compact).fetchOne("SELECT x FROM t")?[0] == .integer(7))
+    }
+
+    /// A file another program put in WAL mode needs the default VFS's shared memory: it opens
+    /// there, is turned back to a rollback journal, and the next open locks through the VFS.
+    @Test func aFileInWALModeOpensThroughTheDefaultVFSOnce() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("wal.sqlite")
+        let other = try Database(path: path)
+        try other.executeScript("CREATE TABLE t(x); INSERT INTO t VALUES (1)")
+        #expect(try other.journalMode() == "wal")
+        other.close()
+        let first = try Database(path: path, configuration: .compact)
+        #expect(try first.fetchOne("SELECT x FROM t")?[0] == .integer(1))
+        #expect(try first.journalMode() == "persist")
+        #expect(try Self.lockKinds(path) == ["POSIX"])
+        first.close()
+        let again = try Database(path: path, configuration: .compact)
+        try again.executeScript("INSERT INTO t VALUES (2)")
+        #expect(try Self.lockKinds(path) == ["OFDLCK"])
     }
 
     /// Two connections of one process, both through the VFS: a reader's shared lock lets a
@@ -74,14 +91,31 @@ struct DescriptionLockVFSTests {
     /// connection through the VFS sees no writer holding it and rolls it back.
     @Test func aHotJournalLeftByAKilledWriterIsRolledBack() throws {
         let directory = TemporaryDirectory()
-        let path = directory.file("hot.sqlite")
-        let setUp = try Database(path: path, configuration: .compact)
-        try setUp.executeScript("CREATE TABLE t(x); INSERT INTO t VALUES (1)")
-        setUp.close()
+        let path = try Self.file(in: directory, "hot.sqlite", made: "CREATE TABLE t(x); INSERT INTO t VALUES (1)")
         let output = try ChildProcess.run("/usr/bin/env", ["python3", "-c", Self.script, "die", path], timeout: .seconds(30))
         #expect(output.termination == .exited(0))
         #expect(try Database(path: path, configuration: .compact).fetchOne("SELECT count(*), sum(x) FROM t")?.values
             == [.integer(1), .integer(1)])
+    }
+
+    /// A compact database `name` in `directory`, made by `script` and closed; its path.
+    private static func file(in directory: TemporaryDirectory, _ name: String, made script: String) throws -> String {
+        let path = directory.file(name)
+        let database = try Database(path: path, configuration: .compact)
+        try database.executeScript(script)
+        database.close()
+        return path
+    }
+
+    /// The kinds of lock (`POSIX`, `OFDLCK`) held on the file at `path`, from /proc/locks.
+    private static func lockKinds(_ path: String) throws -> Set<String> {
+        let inode = try #require(FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? UInt64)
+        let table = try String(contentsOfFile: "/proc/locks", encoding: .utf8)
+        return Set(table.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ")
+            guard fields.count > 5, fields[5].hasSuffix(":\(inode)") else { return nil }
+            return String(fields[1])
+        })
     }
 
     private static func python(_ arguments: [String]) throws -> String {
