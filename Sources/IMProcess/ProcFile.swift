@@ -37,15 +37,22 @@ public enum ProcFile {
     }
 
     /// Calls `body` with the bytes of each name in the directory but `.` and `..`.
+    ///
+    /// The name is read where it lies: readdir's entries are only as long as their name
+    /// (`d_reclen`), so copying a whole `dirent` (280 bytes) read past the last entry of
+    /// glibc's buffer, and past its end when that ended a mapping (imsh crashed counting its
+    /// 18,000 descriptors).
     private static func walk(_ path: String, _ body: (UnsafeRawBufferPointer) -> Void) {
         guard let directory = opendir(path) else { return }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
-            withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                let name = UnsafeRawBufferPointer(rebasing: raw[..<(raw.firstIndex(of: 0) ?? raw.count)])
-                let dots = name.allSatisfy { $0 == UInt8(ascii: ".") }
-                if !(dots && (name.count == 1 || name.count == 2)) { body(name) }
-            }
+            let start = UnsafeRawPointer(entry) + nameOffset
+            let name = UnsafeRawBufferPointer(start: start, count: strlen(start.assumingMemoryBound(to: CChar.self)))
+            let dots = name.allSatisfy { $0 == UInt8(ascii: ".") }
+            if !(dots && (name.count == 1 || name.count == 2)) { body(name) }
         }
     }
+
+    /// Where a `dirent`'s name starts.
+    private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 19
 }
