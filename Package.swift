@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "IMConfig", dependencies: ["IMJSON"]),
         // imsh's profiles: app-key environments and their accounts, read from JSON files.
         .target(name: "IMProfiles", dependencies: [
-            "IMConfig", "IMJSON", "IMProtocol", "IMHTTP", "IMTransport", "IMEncoding",
+            "IMConfig", "IMJSON", "IMProtocol", "IMHTTP", "IMTransport", "IMEncoding", "IMProcess",
         ]),
         // The IM server: device policy, connect limits, MQTT side and HTTP API.
         .target(name: "IMServer", dependencies: [

@@ -2,7 +2,8 @@
 import Glibc
 #endif
 
-/// Small files of /proc and /sys, read whole, and the directories of /proc listed.
+/// Small files of /proc and /sys, read whole, and directories listed (those of /proc, the
+/// profiles').
 public enum ProcFile {
     /// The file's text; nil when it cannot be opened.
     public static func read(_ path: String) -> String? {
@@ -23,8 +24,14 @@ public enum ProcFile {
     /// The names in a directory but `.` and `..` (the pids in /proc, the threads in
     /// /proc/PID/task); empty when it cannot be opened.
     public static func entries(_ path: String) -> [String] {
+        names(in: path) ?? []
+    }
+
+    /// The names in a directory but `.` and `..`, in the order listed; nil, with `errno` set,
+    /// when it cannot be opened.
+    public static func names(in path: String) -> [String]? {
         var names: [String] = []
-        walk(path) { names.append(String(decoding: $0, as: UTF8.self)) }
+        guard walk(path, { names.append(String(decoding: $0, as: UTF8.self)) }) else { return nil }
         return names
     }
 
@@ -42,8 +49,10 @@ public enum ProcFile {
     /// (`d_reclen`), so copying a whole `dirent` (280 bytes) read past the last entry of
     /// glibc's buffer, and past its end when that ended a mapping (imsh crashed counting its
     /// 18,000 descriptors).
-    private static func walk(_ path: String, _ body: (UnsafeRawBufferPointer) -> Void) {
-        guard let directory = opendir(path) else { return }
+    /// False when the directory cannot be opened.
+    @discardableResult
+    private static func walk(_ path: String, _ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
+        guard let directory = opendir(path) else { return false }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
             let start = UnsafeRawPointer(entry) + nameOffset
@@ -51,6 +60,7 @@ public enum ProcFile {
             let dots = name.allSatisfy { $0 == UInt8(ascii: ".") }
             if !(dots && (name.count == 1 || name.count == 2)) { body(name) }
         }
+        return true
     }
 
     /// Where a `dirent`'s name starts.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import IMConfig
+import IMProcess
 
 /// Reads profiles from files, reporting every problem as a `ConfigDiagnostic`.
 ///
@@ -85,13 +86,11 @@ public enum ProfileLoader {
     /// The names of the visible `*.json` entries of `directory` that are not directories; an entry
     /// that cannot be inspected is kept, so that loading it reports why.
     private static func listDirectory(_ directory: String) -> Result<[String], FileProblem> {
-        guard let stream = opendir(directory) else {
+        guard let entries = ProcFile.names(in: directory) else {
             return .failure(FileProblem("cannot read the profile directory: \(String(cString: strerror(errno)))"))
         }
-        defer { closedir(stream) }
         var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        for name in entries {
             guard !name.hasPrefix("."), name.hasSuffix(fileExtension), name.count > fileExtension.count else { continue }
             var status = stat()
             if stat("\(directory)/\(name)", &status) == 0, status.st_mode & S_IFMT == S_IFDIR { continue }
