@@ -43,13 +43,13 @@ public enum ProcFile {
         return count
     }
 
-    /// Calls `body` with the bytes of each name in the directory but `.` and `..`.
+    /// Calls `body` with the bytes of each name in the directory but `.` and `..`; false when
+    /// the directory cannot be opened.
     ///
     /// The name is read where it lies: readdir's entries are only as long as their name
     /// (`d_reclen`), so copying a whole `dirent` (280 bytes) read past the last entry of
     /// glibc's buffer, and past its end when that ended a mapping (imsh crashed counting its
     /// 18,000 descriptors).
-    /// False when the directory cannot be opened.
     @discardableResult
     private static func walk(_ path: String, _ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
         guard let directory = opendir(path) else { return false }
@@ -63,6 +63,6 @@ public enum ProcFile {
         return true
     }
 
-    /// Where a `dirent`'s name starts.
+    /// Where a `dirent`'s name starts (19 bytes in on Linux, after the inode, offset, length and type).
     private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 19
 }

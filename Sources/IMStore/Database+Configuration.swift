@@ -53,7 +53,9 @@ extension Database {
         /// Lock the database file with locks of the connection's own descriptor
         /// (`DescriptionLockVFS`) instead of SQLite's unix VFS, whose every open walks a list
         /// of all the database files the process has open: for a process with thousands open.
-        /// Other processes' SQLite still sees the locks. WAL then works only with `exclusiveLocking`.
+        /// Other processes' SQLite still sees the locks. A file already in WAL mode opens through
+        /// the default VFS (it needs its shared memory); one of its own goes to WAL only with
+        /// `exclusiveLocking`.
         public var descriptionLocks = false
 
         public init() {}

@@ -64,7 +64,7 @@ enum DescriptionLockVFS {
         return file.withMemoryRebound(to: LockedFile.self, capacity: 1) { body(&$0.pointee) }
     }
 
-    /// SQLite's extended I/O error codes, macros Swift does not import (`IOError.read`, ...).
+    /// SQLite's extended I/O error codes, macros Swift does not import (`SQLITE_IOERR_READ`, ...).
     enum IOError {
         static let read = SQLITE_IOERR | 1 << 8
         static let shortRead = SQLITE_IOERR | 2 << 8
@@ -106,7 +106,8 @@ enum DescriptionLockVFS {
             descriptor = moved
         }
         // A file in WAL mode (another program made it so) needs a shared-memory index, which
-        // only the default VFS has: it opens there, until its journal mode changes back.
+        // only the default VFS has: it opens there, until its journal mode changes back. (Two
+        // bytes read at each open; SQLite reads the header next, from the same cached page.)
         if isInWALMode(descriptor) {
             Glibc.close(descriptor)
             return baseOpen(base, name, file, flags, outFlags)

@@ -3,8 +3,9 @@ import CSQLite
 import Glibc
 #endif
 
-/// A SQLite VFS over the default one that gathers a rollback journal's records, or a WAL's
-/// frames, and writes them with one system call, just before they have to be in the file.
+/// A SQLite VFS over the default one (or over `DescriptionLockVFS`: it is registered twice)
+/// that gathers a rollback journal's records, or a WAL's frames, and writes them with one
+/// system call, just before they have to be in the file.
 ///
 /// Why: SQLite writes each page it journals as three writes (page number, page, checksum),
 /// so a session's commit of three pages cost fourteen pwrite(2)s, two commits a message
@@ -76,7 +77,7 @@ enum JournalBatchingVFS {
         return sqlite3_vfs_register(vfs, 0) == SQLITE_OK
     }
 
-    // MARK: The file object: SQLite's header, then ours, then the default VFS's file.
+    // MARK: The file object: SQLite's header, then ours, then the wrapped VFS's file.
 
     /// `pMethods`, then a pointer to the `FileState`.
     private static let headerSize = 16
