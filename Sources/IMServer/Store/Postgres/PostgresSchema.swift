@@ -59,6 +59,9 @@ enum PostgresSchema {
         ("v7: deliver notices carry the message and each device's chain", """
             DROP FUNCTION \(PostgresStoreFunction.name)(text[], text[], text[], text[], text[], text[], bigint[], bigint, bigint, text);
             """ + PostgresStoreFunction.definition),
+        ("v8: the quota checked and counted in one statement", """
+            DROP FUNCTION \(PostgresStoreFunction.name)(text[], text[], text[], text[], text[], text[], bigint[], bigint, bigint, text);
+            """ + PostgresStoreFunction.definition),
     ]
 
     /// The advisory lock key nodes take while migrating.
