@@ -26,14 +26,19 @@ public final class PostgresPool: Sendable {
     }
 
     private let conninfo: String
+    /// Run on each connection once it is made: the session's settings.
+    private let setup: String?
     private let state: Mutex<State>
     /// One signal per queued job, and one per thread at close: a thread takes one before each job.
     private let pending = DispatchSemaphore(value: 0)
 
-    /// A pool of `size` connections (at least one) to `conninfo`; nothing connects until work comes.
-    public init(conninfo: String, size: Int) {
+    /// A pool of `size` connections (at least one) to `conninfo`; nothing connects until work
+    /// comes. `setup` (such as `SET` statements) runs on each connection once it is made; a
+    /// connection it fails on is closed and the job gets its error, as for a failed connect.
+    public init(conninfo: String, size: Int, setup: String? = nil) {
         let size = max(size, 1)
         self.conninfo = conninfo
+        self.setup = setup
         state = Mutex(State(runningThreads: size))
         for _ in 0..<size {
             pthread_detach(SystemThread.spawn(name: "imsh-postgres") { [self] in work() })
@@ -138,8 +143,15 @@ public final class PostgresPool: Sendable {
                 connection = nil
             }
             if connection == nil {
-                do {
-                    connection = try PostgresConnection.connect(conninfo)
+                do throws(PostgresError) {
+                    let made = try PostgresConnection.connect(conninfo)
+                    do throws(PostgresError) {
+                        if let setup { try made.executeScript(setup) }
+                    } catch {
+                        made.close()
+                        throw error
+                    }
+                    connection = made
                 } catch {
                     job(.failure(error))
                     continue

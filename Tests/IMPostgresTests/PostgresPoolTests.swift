@@ -134,6 +134,30 @@ struct PostgresPoolTests {
         #expect(rows == 0)
     }
 
+    /// Every connection the pool makes carries the setup's settings; a setup PostgreSQL refuses
+    /// fails the call as a connection that cannot be made does, with PostgreSQL's reason.
+    @Test func eachConnectionRunsTheSetupOnceMade() async throws {
+        let server = try PostgresServer()
+        let pool = PostgresPool(conninfo: server.stock.url, size: 2, setup: "SET plan_cache_mode = force_generic_plan")
+        let modes = try await withThrowingTaskGroup(of: String?.self) { group in
+            for _ in 0..<6 {
+                group.addTask {
+                    try await pool.run { connection in
+                        try connection.execute("SELECT pg_sleep(0.02)")
+                        return try connection.execute("SHOW plan_cache_mode").rows[0][0].string
+                    }
+                }
+            }
+            return try await group.reduce(into: [String?]()) { $0.append($1) }
+        }
+        await pool.close()
+        #expect(modes == Array(repeating: "force_generic_plan", count: 6))
+        let refused = PostgresPool(conninfo: server.stock.url, size: 1, setup: "SET plan_cache_mode = sometimes")
+        let error = await #expect(throws: PostgresError.self) { try await refused.run { _ in 1 } }
+        #expect(error?.message.contains("plan_cache_mode") == true, "\(String(describing: error))")
+        await refused.close()
+    }
+
     @Test func rollsBackWhatACallLeftOpen() async throws {
         let server = try PostgresServer()
         let pool = PostgresPool(conninfo: server.stock.url, size: 1)

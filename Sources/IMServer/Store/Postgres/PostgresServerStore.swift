@@ -30,8 +30,18 @@ public final class PostgresServerStore: ServerStore {
         self.location = location
         self.connections = connections
         self.nodeName = nodeName
-        self.pool = PostgresPool(conninfo: url, size: connections)
+        self.pool = PostgresPool(conninfo: url, size: connections, setup: Self.sessionSettings)
     }
+
+    /// Plans made once per prepared statement (generic), not again at each execution.
+    ///
+    /// PostgreSQL's default re-plans a prepared statement whenever a plan for the values at
+    /// hand looks cheaper than the generic one; for the lane's statements over arrays it always
+    /// does (it costs a generic plan for 100 elements an array), so every job planned its queue
+    /// read and its acknowledgement afresh: 6-8 % of PostgreSQL's samples at saturation. Their
+    /// generic plans probe the same indexes. With them the saturated cross-node rate rose by
+    /// 10-20 % and 1,000/s did not move (BENCHMARKS.md, issue 42).
+    static let sessionSettings = "SET plan_cache_mode = force_generic_plan"
 
     /// Connects to `url` (a `postgres://` URL or libpq key=value string) with at most
     /// `connections` connections and migrates the schema (nodes starting together take turns).
