@@ -38,9 +38,9 @@ public final class PostgresServerStore: ServerStore {
     /// PostgreSQL's default re-plans a prepared statement whenever a plan for the values at
     /// hand looks cheaper than the generic one; for the lane's statements over arrays it always
     /// does (it costs a generic plan for 100 elements an array), so every job planned its queue
-    /// read and its acknowledgement afresh: 6-8 % of PostgreSQL's samples at saturation. Their
-    /// generic plans probe the same indexes. With them the saturated cross-node rate rose by
-    /// 10-20 % and 1,000/s did not move (BENCHMARKS.md, issue 42).
+    /// read and its acknowledgement afresh: planning was 5.2 % of PostgreSQL's samples at
+    /// saturation, 0.04 % with this setting. Their generic plans probe the same indexes. The
+    /// rates did not move beyond the runs' spread (BENCHMARKS.md, issue 42).
     static let sessionSettings = "SET plan_cache_mode = force_generic_plan"
 
     /// Connects to `url` (a `postgres://` URL or libpq key=value string) with at most
