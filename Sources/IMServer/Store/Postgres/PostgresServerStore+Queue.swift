@@ -83,9 +83,25 @@ extension PostgresServerStore {
     /// statement sees the rows as they were before it, so "no queue left" looks past the
     /// entries this statement removes. The usage rows are locked in the order of their (app,
     /// user) bytes, as `store` takes them, so the two never wait for each other in a cycle.
+    ///
+    /// A lone entry (at light load, every PUBACK's job) has a statement of its own, with no
+    /// arrays to join and one usage row, which has no order to keep: it costs PostgreSQL about
+    /// half the general one (137 against 250 us with `pgbench`, issue 42).
     static func acknowledge(_ lists: [(device: DeviceKey, messageIDs: [Int64])], on connection: PostgresConnection) throws -> [Int] {
         let entries = lists.enumerated().flatMap { k, list in list.messageIDs.map { (list.device, $0, Int64(k + 1)) } }
         guard !entries.isEmpty else { return lists.map { _ in 0 } }
+        if entries.count == 1, let (device, message, k) = entries.first {
+            var counts = lists.map { _ in 0 }
+            counts[Int(k) - 1] = Int(try connection.execute(prepared: """
+                WITH gone AS (DELETE FROM queue q WHERE q.device = \(deviceSubquery) AND q.message = $4 RETURNING q.device, q.message),
+                freed AS (SELECT m.app_key, m.sender, octet_length(m.text) AS size FROM gone g JOIN message m ON m.id = g.message
+                          WHERE NOT EXISTS (SELECT 1 FROM queue q WHERE q.message = g.message AND q.device <> g.device)),
+                released AS (UPDATE queued_usage u SET messages = u.messages - 1, bytes = u.bytes - f.size
+                             FROM freed f WHERE u.app_key = f.app_key AND u.user_id = f.sender RETURNING 1)
+                SELECT count(*) FROM gone
+                """, [.text(device.appKey), .text(device.userID), .text(device.deviceID), .integer(message)]).rows.first?[0].int64 ?? 0)
+            return counts
+        }
         let rows = try connection.execute(prepared: """
             WITH acked AS (
                 SELECT d.id AS device, a.message, a.k
