@@ -7,6 +7,8 @@
 /// and every stored message's text goes through it too.
 enum PostgresTextArray {
     private static let backslash = UInt8(ascii: "\\"), quote = UInt8(ascii: "\""), comma = UInt8(ascii: ",")
+    /// An unquoted element spelled so is a NULL, not text.
+    private static let null = Array("NULL".utf8)
 
     /// `{"a","b"}`: every element quoted, backslashes and quotes escaped.
     static func literal(_ values: [String]) -> String {
@@ -35,7 +37,7 @@ enum PostgresTextArray {
         var current: [UInt8] = []
         var quoted = false, inQuotes = false, escaped = false
         func finish() {
-            if quoted || current != Array("NULL".utf8) { elements.append(String(decoding: current, as: UTF8.self)) }
+            if quoted || current != null { elements.append(String(decoding: current, as: UTF8.self)) }
             current.removeAll(keepingCapacity: true)
             quoted = false
         }
