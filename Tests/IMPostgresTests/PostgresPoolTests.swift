@@ -158,6 +158,32 @@ struct PostgresPoolTests {
         await refused.close()
     }
 
+    /// One call after another: the thread idle the shortest takes each, so one connection
+    /// serves them all (handed round, each of the four would have been opened and used).
+    @Test func callsOneAfterAnotherShareOneConnection() async throws {
+        let server = try PostgresServer()
+        let pool = PostgresPool(conninfo: server.stock.url, size: 4)
+        var backends: Set<Int64> = []
+        for _ in 0..<12 {
+            backends.insert(try await pool.run { try $0.execute("SELECT pg_backend_pid()").rows[0][0].int64 ?? -1 })
+        }
+        // Busy, the others still come in: three calls at once take three connections.
+        let together = try await withThrowingTaskGroup(of: Int64.self) { group in
+            for _ in 0..<3 {
+                group.addTask {
+                    try await pool.run { connection in
+                        try connection.execute("SELECT pg_sleep(0.05)")
+                        return try connection.execute("SELECT pg_backend_pid()").rows[0][0].int64 ?? -1
+                    }
+                }
+            }
+            return try await group.reduce(into: Set<Int64>()) { $0.insert($1) }
+        }
+        await pool.close()
+        #expect(backends.count == 1)
+        #expect(together.count == 3)
+    }
+
     @Test func rollsBackWhatACallLeftOpen() async throws {
         let server = try PostgresServer()
         let pool = PostgresPool(conninfo: server.stock.url, size: 1)
