@@ -101,4 +101,39 @@ struct PostgresMessageLaneTests {
             #expect(answers == ["acknowledged 0", "alice 1", "jobs 1, calls 4", "read [\"a\", \"z\"]", "zed 1"])
         }
     }
+
+    /// Acknowledgements alone wait a moment for a store or a read to share their job; with
+    /// nothing else coming they still run, in a job of their own.
+    @Test func acknowledgementsAloneWaitForOtherCallsToShareTheirJob() async throws {
+        try await Self.withStore { store in
+            let loop = try EventLoop(name: "lane-test")
+            defer { loop.shutdown() }
+            let bob = DeviceKey(appKey: "app", userID: "bob", deviceID: "phone")
+            let answers: [String] = await withCheckedContinuation { continuation in
+                loop.execute {
+                    let lane = PostgresMessageLane(store: store, loop: loop)
+                    var answers: [String] = []
+                    func answered(_ text: String) {
+                        answers.append(text)
+                        switch answers.count {
+                        case 2:
+                            answers.append("jobs \(lane.commitStatistics.batchSizes.count), calls \(Int(lane.commitStatistics.batchSizes.sum))")
+                            lane.acknowledge(bob, messageIDs: [998]) { answered("alone \((try? $0.get()) ?? -1)") }
+                        case 4:
+                            answers.append("jobs \(lane.commitStatistics.batchSizes.count), calls \(Int(lane.commitStatistics.batchSizes.sum))")
+                            continuation.resume(returning: answers)
+                        default:
+                            break
+                        }
+                    }
+                    lane.acknowledge(bob, messageIDs: [999]) { answered("acknowledged \((try? $0.get()) ?? -1)") }
+                    _ = loop.scheduleTimer(after: .milliseconds(1)) {
+                        lane.store([Self.message("alice", to: ["bob"], cid: "a")], quota: nil) { answered("alice \((try? $0.get())?.count ?? -1)") }
+                    }
+                }
+            }
+            #expect(answers.prefix(3).sorted() == ["acknowledged 0", "alice 1", "jobs 1, calls 2"])
+            #expect(answers.suffix(2) == ["alone 0", "jobs 2, calls 3"])
+        }
+    }
 }

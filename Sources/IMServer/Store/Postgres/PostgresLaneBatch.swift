@@ -31,6 +31,8 @@ struct PostgresLaneBatch: Sendable {
     private(set) var calls = 0
 
     var isEmpty: Bool { calls == 0 }
+    /// Whether only acknowledgements were gathered.
+    var holdsOnlyAcknowledgements: Bool { !acknowledgements.isEmpty && stores.isEmpty && reads.isEmpty }
     /// The devices whose acknowledgements the batch carries.
     var acknowledgingDevices: [DeviceKey] { acknowledgements.map(\.device) }
 
