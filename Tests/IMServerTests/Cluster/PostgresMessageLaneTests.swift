@@ -23,6 +23,23 @@ struct PostgresMessageLaneTests {
         }
     }
 
+    /// Runs `body` on a loop of its own with a lane over `store`, and returns what it finishes with.
+    private static func onLane(
+        _ store: PostgresServerStore,
+        _ body: @escaping @Sendable (PostgresMessageLane, EventLoop, @escaping @Sendable ([String]) -> Void) -> Void
+    ) async throws -> [String] {
+        let loop = try EventLoop(name: "lane-test")
+        defer { loop.shutdown() }
+        return await withCheckedContinuation { continuation in
+            loop.execute { body(PostgresMessageLane(store: store, loop: loop), loop) { continuation.resume(returning: $0) } }
+        }
+    }
+
+    /// The lane's jobs so far and the calls they carried.
+    private static func jobs(_ lane: PostgresMessageLane) -> String {
+        "jobs \(lane.commitStatistics.batchSizes.count), calls \(Int(lane.commitStatistics.batchSizes.sum))"
+    }
+
     /// Both devices of one message acknowledged in one statement: the message has left its
     /// last queue, so its sender's usage drops (each device's "other queues" include the other's
     /// entry as it was before the statement, which the statement removes too).
@@ -78,24 +95,19 @@ struct PostgresMessageLaneTests {
     /// own answer.
     @Test func aTurnsCallsRunAsOneJob() async throws {
         try await Self.withStore { store in
-            let loop = try EventLoop(name: "lane-test")
-            defer { loop.shutdown() }
             let bob = DeviceKey(appKey: "app", userID: "bob", deviceID: "phone")
-            let answers: [String] = await withCheckedContinuation { continuation in
-                loop.execute {
-                    let lane = PostgresMessageLane(store: store, loop: loop)
-                    var answers: [String] = []
-                    func answered(_ text: String) {
-                        answers.append(text)
-                        guard answers.count == 4 else { return }
-                        answers.append("jobs \(lane.commitStatistics.batchSizes.count), calls \(Int(lane.commitStatistics.batchSizes.sum))")
-                        continuation.resume(returning: answers.sorted())
-                    }
-                    lane.store([Self.message("alice", to: ["bob"], cid: "a")], quota: nil) { answered("alice \((try? $0.get())?.count ?? -1)") }
-                    lane.store([Self.message("zed", to: ["bob"], cid: "z")], quota: nil) { answered("zed \((try? $0.get())?.count ?? -1)") }
-                    lane.pending(bob, after: 0, limit: 10) { answered("read \((try? $0.get())?.messages.map(\.cid) ?? [])") }
-                    lane.acknowledge(bob, messageIDs: [999]) { answered("acknowledged \((try? $0.get()) ?? -1)") }
+            let answers = try await Self.onLane(store) { lane, _, finish in
+                var answers: [String] = []
+                func answered(_ text: String) {
+                    answers.append(text)
+                    guard answers.count == 4 else { return }
+                    answers.append(Self.jobs(lane))
+                    finish(answers.sorted())
                 }
+                lane.store([Self.message("alice", to: ["bob"], cid: "a")], quota: nil) { answered("alice \((try? $0.get())?.count ?? -1)") }
+                lane.store([Self.message("zed", to: ["bob"], cid: "z")], quota: nil) { answered("zed \((try? $0.get())?.count ?? -1)") }
+                lane.pending(bob, after: 0, limit: 10) { answered("read \((try? $0.get())?.messages.map(\.cid) ?? [])") }
+                lane.acknowledge(bob, messageIDs: [999]) { answered("acknowledged \((try? $0.get()) ?? -1)") }
             }
             // The stores ran before the read in the same job, so the read finds both.
             #expect(answers == ["acknowledged 0", "alice 1", "jobs 1, calls 4", "read [\"a\", \"z\"]", "zed 1"])
@@ -106,30 +118,25 @@ struct PostgresMessageLaneTests {
     /// nothing else coming they still run, in a job of their own.
     @Test func acknowledgementsAloneWaitForOtherCallsToShareTheirJob() async throws {
         try await Self.withStore { store in
-            let loop = try EventLoop(name: "lane-test")
-            defer { loop.shutdown() }
             let bob = DeviceKey(appKey: "app", userID: "bob", deviceID: "phone")
-            let answers: [String] = await withCheckedContinuation { continuation in
-                loop.execute {
-                    let lane = PostgresMessageLane(store: store, loop: loop)
-                    var answers: [String] = []
-                    func answered(_ text: String) {
-                        answers.append(text)
-                        switch answers.count {
-                        case 2:
-                            answers.append("jobs \(lane.commitStatistics.batchSizes.count), calls \(Int(lane.commitStatistics.batchSizes.sum))")
-                            lane.acknowledge(bob, messageIDs: [998]) { answered("alone \((try? $0.get()) ?? -1)") }
-                        case 4:
-                            answers.append("jobs \(lane.commitStatistics.batchSizes.count), calls \(Int(lane.commitStatistics.batchSizes.sum))")
-                            continuation.resume(returning: answers)
-                        default:
-                            break
-                        }
+            let answers = try await Self.onLane(store) { lane, loop, finish in
+                var answers: [String] = []
+                func answered(_ text: String) {
+                    answers.append(text)
+                    switch answers.count {
+                    case 2:
+                        answers.append(Self.jobs(lane))
+                        lane.acknowledge(bob, messageIDs: [998]) { answered("alone \((try? $0.get()) ?? -1)") }
+                    case 4:
+                        answers.append(Self.jobs(lane))
+                        finish(answers)
+                    default:
+                        break
                     }
-                    lane.acknowledge(bob, messageIDs: [999]) { answered("acknowledged \((try? $0.get()) ?? -1)") }
-                    _ = loop.scheduleTimer(after: .milliseconds(1)) {
-                        lane.store([Self.message("alice", to: ["bob"], cid: "a")], quota: nil) { answered("alice \((try? $0.get())?.count ?? -1)") }
-                    }
+                }
+                lane.acknowledge(bob, messageIDs: [999]) { answered("acknowledged \((try? $0.get()) ?? -1)") }
+                _ = loop.scheduleTimer(after: .milliseconds(1)) {
+                    lane.store([Self.message("alice", to: ["bob"], cid: "a")], quota: nil) { answered("alice \((try? $0.get())?.count ?? -1)") }
                 }
             }
             #expect(answers.prefix(3).sorted() == ["acknowledged 0", "alice 1", "jobs 1, calls 2"])
