@@ -172,10 +172,12 @@ final class PostgresCluster: Sendable {
         }
     }
 
-    /// Forgets a login of this node that ended.
-    func left(sequence: Int64) async throws(ServerStoreError) {
-        try await store.write("record a logout") { connection in
-            _ = try connection.execute("DELETE FROM presence WHERE sequence = $1", [.integer(sequence)])
+    /// Forgets logins of this node that ended, in one statement.
+    func left(sequences: [Int64]) async throws(ServerStoreError) {
+        guard !sequences.isEmpty else { return }
+        try await store.write("record \(sequences.count) logouts") { connection in
+            _ = try connection.execute(prepared: "DELETE FROM presence WHERE sequence = ANY($1::bigint[])",
+                                       [PostgresServerStore.integers(sequences)])
         }
     }
 
