@@ -129,7 +129,10 @@ final class Deliveries {
     /// A PUBACK for a delivery: the device has the message; drop it from its queue and send
     /// more, reading the queue only when it may hold more than was sent: a caught-up connection
     /// is offered each new message as it is stored, so the freed room needs no read (at light
-    /// load that read was a transaction per message).
+    /// load that read was a transaction per message). Nor does a read under way need another
+    /// for the room: one that fills the window it was given reads on by itself. Asking for one
+    /// kept connections across nodes reading, a PUBACK arriving during nearly every read: 40
+    /// reads a second per node at 1,000 messages/s, a third of them finding nothing (issue 42).
     func acknowledged(_ broker: BrokerConnection, _ packetID: UInt16) {
         guard let login = broker.login, let messageID = broker.settle(packetID) else { return }
         core.counters.messagesAcknowledged += 1
@@ -138,7 +141,7 @@ final class Deliveries {
         if unacknowledged[login.device]?.isEmpty == true { unacknowledged[login.device] = nil }
         // Handed over at once: the lane gathers acknowledgements as suits its store.
         core.lane.acknowledge(login.device, messageIDs: [messageID]) { _ in }
-        if broker.delivery?.reading != .caughtUp { pump(broker) }
+        if broker.delivery?.reading == .idle { pump(broker) }
     }
 
     /// Hands a message just stored to the online connections of its devices: at once to a

@@ -1,8 +1,9 @@
+import IMPostgres
 import IMProtocol
-import IMServer
 import MQTT
 import Testing
 import TestSupport
+@testable import IMServer
 
 /// Messages crossing nodes go out from the store's notice, without a read of the recipient's
 /// queue, when the device's chain shows nothing missing before them; a gap in the chain is
@@ -51,6 +52,54 @@ struct ClusterDeliveryTests {
             #expect((after["imserver_queue_reads_total"] ?? 0) > (before["imserver_queue_reads_total"] ?? 0))
             #expect((after["imserver_cluster_notice_delay_seconds_count"] ?? 0)
                     == (before["imserver_cluster_notice_delay_seconds_count"] ?? 0) + 1)
+        }
+    }
+
+    /// A PUBACK that arrives while the device's queue is being read asks for no other read:
+    /// the read under way reads on by itself if it fills the window. Asking for one kept the
+    /// connections of a busy cluster reading, one read after another.
+    @Test func anAcknowledgementDuringAReadAsksForNoOtherRead() async throws {
+        try await TestCluster.with(1) { cluster in
+            let receiving = cluster.nodes[0]
+            let bob = try await receiving.loggedIn("bob", device: "phone")
+            let other = try await PostgresServerStore.open(url: cluster.storeURL, nodeName: "busy")
+            _ = try await other.storeMessages((1...3).map {
+                NewMessage(appKey: TestServer.appKey, from: "alice", to: ["bob"], cid: "c\($0)", text: "m\($0)", sentAt: 1)
+            }, quota: nil)
+            await other.close()
+            var delivered: [UInt16] = []
+            while delivered.count < 3, case .publish(let publish)? = await bob.next(within: .seconds(3)) {
+                delivered.append(publish.packetIdentifier)
+            }
+            #expect(delivered.count == 3)
+            let holder = try PostgresConnection.connect(cluster.storeURL)
+            // Polled only from this task, between its own steps.
+            nonisolated(unsafe) let watcher = try PostgresConnection.connect(cluster.storeURL)
+            defer {
+                holder.close()
+                watcher.close()
+            }
+            // The next read of bob's queue waits for this lock while his PUBACKs arrive.
+            _ = try holder.execute("BEGIN")
+            _ = try holder.execute("LOCK TABLE message IN ACCESS EXCLUSIVE MODE")
+            let before = try await receiving.scrape()
+            let wakeUp = ClusterNotice(node: "busy", event: .deliver(
+                appKey: TestServer.appKey, [Delivery(userID: "bob", deviceID: "phone")], message: nil, at: 0))
+            _ = try watcher.execute("SELECT pg_notify($1, $2)", [.text(PostgresServerStore.channel), .text(wakeUp.encoded())])
+            #expect(await eventually { // the read of bob's queue waits for the lock
+                (try? watcher.execute("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%SELECT r.k%'").rows.isEmpty) == false
+            })
+            for packetID in delivered { try await bob.send(.puback(PubAck(packetIdentifier: packetID))) }
+            let acknowledged = (before["imserver_messages_acknowledged_total"] ?? 0) + 3
+            #expect(await eventually { (try? await receiving.scrape())?["imserver_messages_acknowledged_total"] == acknowledged })
+            _ = try holder.execute("COMMIT")
+            #expect(await eventually { (try? watcher.execute("SELECT count(*) FROM queue").rows.first?[0].int64) == 0 })
+            // A turn of the node's loop after the read's answer, which came before the PUBACKs' job.
+            try await bob.send(.pingreq)
+            #expect(await bob.next() == .pingresp)
+            let reads = try await receiving.scrape()["imserver_queue_reads_total"] ?? 0
+            #expect(reads == (before["imserver_queue_reads_total"] ?? 0) + 1)
+            #expect(await bob.next(within: .milliseconds(200)) == nil)
         }
     }
 
