@@ -38,16 +38,13 @@ struct ClusterDeliveryTests {
             let bob = try await receiving.loggedIn("bob", device: "phone")
             let before = try await receiving.scrape()
             // Another node's store, as a busy node's lane stores a turn's messages.
-            let other = try await PostgresServerStore.open(url: cluster.storeURL, nodeName: "busy")
-            _ = try await other.storeMessages((1...3).map {
-                NewMessage(appKey: TestServer.appKey, from: "alice", to: ["bob"], cid: "c\($0)", text: "m\($0)", sentAt: 1)
-            }, quota: nil)
-            await other.close()
+            let count = PostgresStoreFunction.inlineBatchLimit + 1
+            try await storeElsewhere(count, in: cluster)
             var texts: [String] = []
-            while texts.count < 3, case .publish(let delivered)? = await bob.next(within: .seconds(3)) {
+            while texts.count < count, case .publish(let delivered)? = await bob.next(within: .seconds(3)) {
                 texts.append(try TextMessage.decode(delivered.payload).text)
             }
-            #expect(texts == ["m1", "m2", "m3"])
+            #expect(texts == (1...count).map { "m\($0)" })
             let after = try await receiving.scrape()
             #expect((after["imserver_queue_reads_total"] ?? 0) > (before["imserver_queue_reads_total"] ?? 0))
             #expect((after["imserver_cluster_notice_delay_seconds_count"] ?? 0)
@@ -62,16 +59,13 @@ struct ClusterDeliveryTests {
         try await TestCluster.with(1) { cluster in
             let receiving = cluster.nodes[0]
             let bob = try await receiving.loggedIn("bob", device: "phone")
-            let other = try await PostgresServerStore.open(url: cluster.storeURL, nodeName: "busy")
-            _ = try await other.storeMessages((1...3).map {
-                NewMessage(appKey: TestServer.appKey, from: "alice", to: ["bob"], cid: "c\($0)", text: "m\($0)", sentAt: 1)
-            }, quota: nil)
-            await other.close()
+            let count = PostgresStoreFunction.inlineBatchLimit + 1
+            try await storeElsewhere(count, in: cluster)
             var delivered: [UInt16] = []
-            while delivered.count < 3, case .publish(let publish)? = await bob.next(within: .seconds(3)) {
+            while delivered.count < count, case .publish(let publish)? = await bob.next(within: .seconds(3)) {
                 delivered.append(publish.packetIdentifier)
             }
-            #expect(delivered.count == 3)
+            #expect(delivered.count == count)
             let holder = try PostgresConnection.connect(cluster.storeURL)
             // Polled only from this task, between its own steps.
             nonisolated(unsafe) let watcher = try PostgresConnection.connect(cluster.storeURL)
@@ -90,7 +84,7 @@ struct ClusterDeliveryTests {
                 (try? watcher.execute("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%SELECT r.k%'").rows.isEmpty) == false
             })
             for packetID in delivered { try await bob.send(.puback(PubAck(packetIdentifier: packetID))) }
-            let acknowledged = (before["imserver_messages_acknowledged_total"] ?? 0) + 3
+            let acknowledged = (before["imserver_messages_acknowledged_total"] ?? 0) + Double(count)
             #expect(await eventually { (try? await receiving.scrape())?["imserver_messages_acknowledged_total"] == acknowledged })
             _ = try holder.execute("COMMIT")
             #expect(await eventually { (try? watcher.execute("SELECT count(*) FROM queue").rows.first?[0].int64) == 0 })
@@ -141,6 +135,16 @@ struct ClusterDeliveryTests {
             }
             #expect(await bob.next(within: .milliseconds(300)) == nil)
         }
+    }
+
+    /// Stores `count` messages from alice to bob in one batch of another node's ("busy"), more
+    /// than its notice carries when `count` is over `PostgresStoreFunction.inlineBatchLimit`.
+    private func storeElsewhere(_ count: Int, in cluster: TestCluster) async throws {
+        let other = try await PostgresServerStore.open(url: cluster.storeURL, nodeName: "busy")
+        _ = try await other.storeMessages((1...count).map {
+            NewMessage(appKey: TestServer.appKey, from: "alice", to: ["bob"], cid: "c\($0)", text: "m\($0)", sentAt: 1)
+        }, quota: nil)
+        await other.close()
     }
 
     /// Sends `count` messages from `sender` one at a time, each received and acknowledged by

@@ -68,6 +68,9 @@ enum PostgresSchema {
         ("v9: no index on message uids", """
             ALTER TABLE message DROP CONSTRAINT message_uid_key;
             """),
+        ("v10: notices carry the messages of batches of up to eight", """
+            DROP FUNCTION \(PostgresStoreFunction.name)(text[], text[], text[], text[], text[], text[], bigint[], bigint, bigint, text);
+            """ + PostgresStoreFunction.definition),
     ]
 
     /// The advisory lock key nodes take while migrating.
