@@ -17,6 +17,26 @@ public struct JSONObject: Hashable, Sendable {
 
     public var count: Int { keys.count }
 
+    /// Room for `count` members without growing.
+    public mutating func reserveCapacity(_ count: Int) {
+        keys.reserveCapacity(count)
+        values.reserveCapacity(count)
+    }
+
+    /// Appends a member unless one named `key` is there; returns whether it was added. One
+    /// hash of the key, where a look-up and then a set took two (the parser's path).
+    public mutating func appendIfAbsent(_ key: String, _ value: JSONValue) -> Bool {
+        // An inout access to the dictionary's slot finds the bucket once for the test and the write.
+        func fill(_ slot: inout JSONValue?) -> Bool {
+            guard slot == nil else { return false }
+            slot = value
+            return true
+        }
+        guard fill(&values[key]) else { return false }
+        keys.append(key)
+        return true
+    }
+
     /// The member named `key`; setting nil removes it, setting a new key appends it.
     public subscript(key: String) -> JSONValue? {
         get { values[key] }

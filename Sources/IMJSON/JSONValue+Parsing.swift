@@ -36,11 +36,11 @@ extension JSONValue {
             self = .array(values)
         case .object(let members):
             var object = JSONObject()
+            object.reserveCapacity(members.count)
             for member in members {
-                guard object[member.key] == nil else {
+                guard object.appendIfAbsent(member.key, try JSONValue(member.value)) else {
                     throw JSONError("duplicate member \"\(member.key)\"", at: member.keyLocation)
                 }
-                object[member.key] = try JSONValue(member.value)
             }
             self = .object(object)
         }

@@ -44,7 +44,9 @@ final class PostgresCluster: Sendable {
                 ON CONFLICT (name) DO UPDATE SET started_at = excluded.started_at, seen_at = excluded.seen_at
                 """, [.text(node), .integer(now)])
         }
+        let own = ClusterNotice.prefix(of: node)
         let started = PostgresListener(conninfo: conninfo, channel: PostgresServerStore.channel, onConnected: onConnected) { payload in
+            if payload.utf8.starts(with: own) { return }
             do throws(ClusterNoticeError) {
                 let notice = try ClusterNotice(parsing: payload)
                 guard notice.node != node else { return }

@@ -1,6 +1,7 @@
 import IMPostgres
 import IMProtocol
 import MQTT
+import Synchronization
 import Testing
 import TestSupport
 @testable import IMServer
@@ -49,6 +50,32 @@ struct ClusterDeliveryTests {
             #expect((after["imserver_queue_reads_total"] ?? 0) > (before["imserver_queue_reads_total"] ?? 0))
             #expect((after["imserver_cluster_notice_delay_seconds_count"] ?? 0)
                     == (before["imserver_cluster_notice_delay_seconds_count"] ?? 0) + 1)
+        }
+    }
+
+    /// The store function's notice of a small batch starts as `ClusterNotice.encoded()` does,
+    /// so the storing node drops it unparsed (`ClusterNotice.prefix(of:)`).
+    @Test func aStoredMessagesNoticeStartsWithItsNodesPrefix() async throws {
+        try await TestCluster.with(1) { cluster in
+            _ = try await cluster.nodes[0].loggedIn("bob", device: "phone")
+            let payloads = Mutex<[String]>([])
+            let listener = PostgresListener(conninfo: cluster.storeURL, channel: PostgresServerStore.channel, onConnected: {}) { payload in
+                payloads.withLock { $0.append(payload) }
+            }
+            defer { listener.stop() }
+            // The listener's LISTEN is not awaited: stores go on until one's notice is heard.
+            var stored = 0
+            while payloads.withLock(\.isEmpty) && stored < 50 {
+                stored += 1
+                try await storeElsewhere(1, in: cluster, first: stored)
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let heard = payloads.withLock { $0 }
+            #expect(!heard.isEmpty)
+            for payload in heard {
+                #expect(payload.utf8.starts(with: ClusterNotice.prefix(of: "busy")), "\(payload)")
+                #expect(!payload.utf8.starts(with: ClusterNotice.prefix(of: "bus")))
+            }
         }
     }
 
@@ -137,11 +164,11 @@ struct ClusterDeliveryTests {
         }
     }
 
-    /// Stores `count` messages from alice to bob in one batch of another node's ("busy"), more
-    /// than its notice carries when `count` is over `PostgresStoreFunction.inlineBatchLimit`.
-    private func storeElsewhere(_ count: Int, in cluster: TestCluster) async throws {
+    /// Stores `count` messages (numbered from `first`) from alice to bob in one batch of another
+    /// node's ("busy"), more than its notice carries when over `PostgresStoreFunction.inlineBatchLimit`.
+    private func storeElsewhere(_ count: Int, in cluster: TestCluster, first: Int = 1) async throws {
         let other = try await PostgresServerStore.open(url: cluster.storeURL, nodeName: "busy")
-        _ = try await other.storeMessages((1...count).map {
+        _ = try await other.storeMessages((first..<first + count).map {
             NewMessage(appKey: TestServer.appKey, from: "alice", to: ["bob"], cid: "c\($0)", text: "m\($0)", sentAt: 1)
         }, quota: nil)
         await other.close()

@@ -31,6 +31,17 @@ struct ClusterNoticeTests {
         #expect(notice.event == .deliver(appKey: "k", [Delivery(userID: "bob", deviceID: "phone")], message: nil, at: 0))
     }
 
+    /// A node drops its own notices by their first bytes, unparsed: the layout it writes
+    /// starts with them, another node's does not, even one whose name starts the same (the
+    /// store function's layout: `ClusterDeliveryTests`).
+    @Test func aNodesOwnNoticesStartWithItsPrefix() {
+        let login = ClusterEvent.login(sequence: 7, appKey: "k", userID: "u", deviceID: "d", platform: "mobile")
+        let own = ClusterNotice.prefix(of: "a1")
+        #expect(ClusterNotice(node: "a1", event: login).encoded().utf8.starts(with: own))
+        #expect(!ClusterNotice(node: "a12", event: login).encoded().utf8.starts(with: own))
+        #expect(!ClusterNotice(node: "a", event: login).encoded().utf8.starts(with: own))
+    }
+
     @Test(arguments: [
         #"{"node":"a","event":"deliver","app":"k","devices":[["bob","phone"]],"previous":[1,2]}"#,
         #"{"node":"a","event":"deliver","app":"k","devices":[["bob","phone"]],"previous":["1"]}"#,
