@@ -20,7 +20,7 @@ package struct BenchFigures: Sendable {
     }
 
     /// Messages received in second `second` (from `second` to `second + 1`) and their latency.
-    struct Second: Sendable, Equatable {
+    package struct Second: Sendable, Equatable {
         var second: Int
         var messages: Int
         var p50Ms: Double?
@@ -31,7 +31,7 @@ package struct BenchFigures: Sendable {
     package var latencyName = "connect latency"
     package var latency: [Bucket]?
     var connected: [Point]?
-    var perSecond: [Second]?
+    package var perSecond: [Second]?
     package var failures: [(code: String, count: Int)]?
 
     /// No series: what a bench without pictures (`imsh bench chaos`) reports.
@@ -63,7 +63,7 @@ package struct BenchFigures: Sendable {
     }
 
     /// Receipts (when, latency) grouped by whole second from `start`, with each second's p50 and p99.
-    static func perSecond(_ receipts: [(at: ContinuousClock.Instant, latency: Duration)], from start: ContinuousClock.Instant) -> [Second] {
+    package static func perSecond(_ receipts: [(at: ContinuousClock.Instant, latency: Duration)], from start: ContinuousClock.Instant) -> [Second] {
         var bySecond: [Int: [Duration]] = [:]
         for receipt in receipts {
             bySecond[Int(BenchClock.seconds(max(.zero, receipt.at - start))), default: []].append(receipt.latency)

@@ -16,6 +16,8 @@ final class LoadLedger: Sendable {
         var delivered = 0
         var duplicates = 0
         var latencies: [Duration] = []
+        /// When each of `latencies` was measured (its delivery), for the per-second figures.
+        var latencyTimes: [ContinuousClock.Instant] = []
         var acknowledgedIDs: Set<UInt64> = []
         var deliveredIDs: Set<UInt64> = []
         /// Disconnects and transport errors by text, with how often each happened.
@@ -72,6 +74,7 @@ final class LoadLedger: Sendable {
             state.lastDelivery = instant
             if state.deliveredIDs.insert(id).inserted {
                 state.latencies.append(latency)
+                state.latencyTimes.append(instant)
             } else {
                 state.duplicates += 1
             }

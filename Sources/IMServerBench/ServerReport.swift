@@ -64,6 +64,10 @@ struct ServerReport: BenchReport {
         var figures = BenchFigures()
         figures.latencyName = "message latency (scheduled send to delivery)"
         figures.latency = BenchFigures.histogram(ledger.latencies)
+        // A stall of a fraction of a second shows as a second with a high p99 among low ones.
+        figures.perSecond = ledger.firstPublish.map { start in
+            BenchFigures.perSecond(zip(ledger.latencyTimes, ledger.latencies).map { (at: $0, latency: $1) }, from: start)
+        }
         figures.failures = BenchFigures.failures(ledger.refused.merging(ledger.problems) { $0 + $1 })
         return figures
     }

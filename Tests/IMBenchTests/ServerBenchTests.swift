@@ -51,6 +51,14 @@ struct ServerBenchTests {
         let rated = try offered.result()
         expectConsistent(rated)
         #expect((396...404).contains(rated.int("published") ?? 0), "\(rated)")
+        // Its deliveries second by second (a stall shows as one second's p99): every one counted once.
+        guard case .array(let seconds)? = rated.object("figures")?["perSecond"] else {
+            Issue.record("no per-second figures in \(rated)")
+            return
+        }
+        let counts = seconds.compactMap { $0.objectValue?.int("messages") }
+        #expect(counts.count == seconds.count && counts.reduce(0, +) == rated.int("delivered"), "\(seconds)")
+        #expect(seconds.allSatisfy { ($0.objectValue?.number("p99Ms") ?? -1) >= ($0.objectValue?.number("p50Ms") ?? 0) })
 
         // The same clients over WebSocket, to the same server.
         try #require(LoopbackPort.waitUntilAccepting(webSocketPort))
