@@ -100,7 +100,10 @@ struct ClusterDeliveryTests {
                 holder.close()
                 watcher.close()
             }
-            // The next read of bob's queue waits for this lock while his PUBACKs arrive.
+            // The next read of bob's queue waits for this lock while his PUBACKs arrive. The
+            // holder idles in its transaction meanwhile, for longer than a node's connection may
+            // when the machine is busy (PostgresConnection.idleInTransactionTimeout).
+            _ = try holder.execute("SET idle_in_transaction_session_timeout = 0")
             _ = try holder.execute("BEGIN")
             _ = try holder.execute("LOCK TABLE message IN ACCESS EXCLUSIVE MODE")
             let before = try await receiving.scrape()
