@@ -30,8 +30,6 @@ public final class StockMosquitto: Sendable {
         users: [String: String], refuseSubscriptions: Bool = false, persistent: Bool = false, settings: String = "",
         webSocket: Bool = false
     ) throws {
-        port = try LoopbackPort.free()
-        webSocketPort = webSocket ? try LoopbackPort.free() : nil
         var config = "per_listener_settings false\nallow_anonymous false\n\(settings)\n"
         if persistent { config += try Self.persistence(directory: directory + "/persistence") }
         var files: [String] = []
@@ -44,26 +42,53 @@ public final class StockMosquitto: Sendable {
             files.append(passwords)
             config += "password_file \(passwords)\n"
         }
-        config += "listener \(port) 127.0.0.1\n"
-        if let certificate, let key { config += "certfile \(certificate)\nkeyfile \(key)\n" }
-        if let clientCA { config += "cafile \(clientCA)\nrequire_certificate true\n" }
-        if let webSocketPort {
-            config += "listener \(webSocketPort) 127.0.0.1\nprotocol websockets\n"
-            if let certificate, let key { config += "certfile \(certificate)\nkeyfile \(key)\n" }
-        }
-        // mosquitto buffers what it logs to standard output; to a file it writes each line at once.
         log = directory + "/mosquitto.log"
-        _ = FileManager.default.createFile(atPath: log, contents: nil, attributes: [.posixPermissions: 0o644])
-        try Self.giveToBroker(log)
-        config += "log_dest file \(log)\nlog_type all\n"
         configFile = directory + "/mosquitto.conf"
-        try config.write(toFile: configFile, atomically: true, encoding: .utf8)
-        files.append(configFile)
-        for file in files {
-            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
+        let started = try Self.start(config, files: files, log: log, configFile: configFile, webSocket: webSocket) { port, webSocketPort in
+            var listeners = "listener \(port) 127.0.0.1\n"
+            if let certificate, let key { listeners += "certfile \(certificate)\nkeyfile \(key)\n" }
+            if let clientCA { listeners += "cafile \(clientCA)\nrequire_certificate true\n" }
+            if let webSocketPort {
+                listeners += "listener \(webSocketPort) 127.0.0.1\nprotocol websockets\n"
+                if let certificate, let key { listeners += "certfile \(certificate)\nkeyfile \(key)\n" }
+            }
+            return listeners
         }
-        process = Mutex(Optional(try Self.spawn(configFile: configFile, log: log)))
-        try waitUntilListening()
+        (port, webSocketPort) = (started.port, started.webSocketPort)
+        process = Mutex(Optional(started.process))
+    }
+
+    /// Starts mosquitto on free ports with `config` and the `listeners` lines for them, once more
+    /// on other ports when another process took one between its choice and mosquitto's bind
+    /// (tests start their peers side by side).
+    private static func start(
+        _ config: String, files: [String], log: String, configFile: String, webSocket: Bool,
+        listeners: (UInt16, UInt16?) -> String
+    ) throws -> (port: UInt16, webSocketPort: UInt16?, process: ChildProcess) {
+        var attempt = 1
+        while true {
+            let port = try LoopbackPort.free()
+            let webSocketPort = webSocket ? try LoopbackPort.free() : nil
+            // mosquitto buffers what it logs to standard output; to a file it writes each line at once.
+            _ = FileManager.default.createFile(atPath: log, contents: nil, attributes: [.posixPermissions: 0o644])
+            try giveToBroker(log)
+            try (config + listeners(port, webSocketPort) + "log_dest file \(log)\nlog_type all\n")
+                .write(toFile: configFile, atomically: true, encoding: .utf8)
+            for file in files + [configFile] {
+                try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
+            }
+            let process = try spawn(configFile: configFile, log: log)
+            if LoopbackPort.waitUntilAccepting(port), webSocketPort.map({ LoopbackPort.waitUntilAccepting($0) }) ?? true {
+                return (port, webSocketPort, process)
+            }
+            process.signal(SIGKILL)
+            _ = process.wait()
+            let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            guard attempt < 3, output.contains("Unable to create") || output.contains("Address already in use") else {
+                throw TestCertificateError("mosquitto did not listen on \(port) within 10 s: \(output)")
+            }
+            attempt += 1
+        }
     }
 
     /// mosquitto on `configFile`, its output appended to `log`.
