@@ -82,7 +82,8 @@ struct PostgresListenerTests {
         try await Task.sleep(for: .milliseconds(200))
         let start = ContinuousClock.now
         try await offPool { listener.stop() }
-        // The pipe wakes the thread from poll() at once; a second leaves room for a loaded machine.
-        #expect(ContinuousClock.now - start < .seconds(1))
+        // The pipe wakes the thread from poll() at once; a second and a half leaves room for a
+        // loaded machine (a second was too little once, in CI's cluster phase).
+        #expect(ContinuousClock.now - start < .milliseconds(1_500))
     }
 }

@@ -18,6 +18,10 @@ struct PostgresPoolTests {
                     try await pool.run { connection in
                         inFlight.increment()
                         defer { inFlight.decrement() }
+                        // The first jobs wait for each other (up to 5 s), so that the pool's
+                        // whole size is in use at once however slowly a busy machine starts them.
+                        let deadline = ContinuousClock.now + .seconds(5)
+                        while inFlight.peak < 3, ContinuousClock.now < deadline { usleep(5_000) }
                         try connection.execute("SELECT pg_sleep(0.05)")
                         return try connection.execute(
                             "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1", ["pooltest"]).rows[0][0].int64 ?? -1
