@@ -80,6 +80,7 @@ final class BrokerCore {
         connections[broker.id] = nil
         departures[broker.id] = nil
         removeFromOnline(broker)
+        if let login = broker.login { lane.connectionEnded(login.device) }
         wills.connectionEnded(broker)
         cluster.leave(broker)
     }

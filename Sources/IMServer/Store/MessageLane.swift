@@ -21,6 +21,9 @@ protocol MessageLane: AnyObject {
     /// acknowledgements the lane ran in the same call). A caller may have any number under
     /// way: the lane gathers them as suits its store.
     func acknowledge(_ device: DeviceKey, messageIDs: [Int64], then: @escaping (Result<Int, any Error>) -> Void)
+    /// The device's connection closed: what it acknowledged goes to the store now, so that
+    /// its next connection, here or on another node, is not handed those messages again.
+    func connectionEnded(_ device: DeviceKey)
     /// No call is waiting or under way: what was submitted is committed (or has failed).
     var isIdle: Bool { get }
     /// Its transactions' durations and sizes so far, for `/metrics`.

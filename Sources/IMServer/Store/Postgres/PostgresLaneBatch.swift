@@ -31,8 +31,8 @@ struct PostgresLaneBatch: Sendable {
     private(set) var calls = 0
 
     var isEmpty: Bool { calls == 0 }
-    /// Whether only acknowledgements were gathered.
-    var holdsOnlyAcknowledgements: Bool { !acknowledgements.isEmpty && stores.isEmpty && reads.isEmpty }
+    /// Whether a read of `device` was gathered.
+    func reads(_ device: DeviceKey) -> Bool { reads.contains { $0.device == device } }
     /// The devices whose acknowledgements the batch carries.
     var acknowledgingDevices: [DeviceKey] { acknowledgements.map(\.device) }
 

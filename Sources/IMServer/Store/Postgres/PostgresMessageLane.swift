@@ -13,9 +13,11 @@ import IMTransport
 /// makes few, large statements; an idle one answers a lone call after three round trips at most.
 /// Up to one job per pooled connection but one runs at once (the last is left to logins, the
 /// server API and the heartbeat), so that a call made while a job runs need not wait for it.
-/// Acknowledgements alone wait `acknowledgementDelay` for a store or a read to share their
-/// job: nobody waits on their answer, and at light load a job per PUBACK cost the nodes 10 %
-/// and PostgreSQL 6 % more CPU a message at 1,000 messages/s (BENCHMARKS.md). A node killed
+/// Acknowledgements are held back up to `acknowledgementDelay` and go together: nobody waits on
+/// their answer, and at 1,000 messages/s a statement and a commit for the one or two a store's
+/// job carried cost PostgreSQL more than the store itself did (BENCHMARKS.md). They go at once
+/// with a read of their device (which must not find them) and when their device's connection
+/// closes (its next connection, here or on another node, reads its queue). A node killed
 /// meanwhile sends those messages once more, as the SQLite store's next commit does.
 ///
 /// Calls are answered in the order their statements ran, not the order they were made, and
@@ -31,28 +33,37 @@ final class PostgresMessageLane: MessageLane {
     private var storeAnswers: [[(Result<[StoredMessageResult], any Error>) -> Void]] = []
     private var acknowledgementAnswers: [[(Result<Int, any Error>) -> Void]] = []
     private var readAnswers: [(Result<QueueRead, any Error>) -> Void] = []
-    /// Acknowledgements of devices that have some in a job under way, waiting for its end: a
-    /// device's never run two at a time, or each would take the other's entries for queues
-    /// still holding the message, and neither would free its sender's usage.
+    /// Acknowledgements held back (see above), by device: a device's never run in two jobs at
+    /// a time, or each would take the other's entries for queues still holding the message,
+    /// and neither would free its sender's usage, so those of a device with a job under way
+    /// stay here until it ends.
     private var held: [DeviceKey: (messageIDs: [Int64], answers: [(Result<Int, any Error>) -> Void])] = [:]
+    private var heldEntries = 0
     private var acknowledging: Set<DeviceKey> = []
     /// Jobs under way, and how many may be.
     private var jobs = 0
     let maxJobs: Int
     private var turnScheduled = false
-    /// Set while acknowledgements alone wait for other calls to share their job.
+    /// Set while acknowledgements are held back.
     private var acknowledgementTimer: TimerID?
     private var closed = false
     private(set) var commitStatistics = StoreCommitStatistics()
     var isIdle: Bool { jobs == 0 && waiting.isEmpty && held.isEmpty }
 
-    /// How long acknowledgements wait for a store or a read to share their job: at 1,000
-    /// messages/s over three nodes a node stores one every 3 ms.
-    static let acknowledgementDelay = Duration.milliseconds(5)
+    /// How long acknowledgements are held back: at 1,000 messages/s over three nodes a node
+    /// then sends a dozen or more in one statement, where the store's jobs carried one or two.
+    static let acknowledgementDelay = Duration.milliseconds(50)
+    /// How many held-back entries send them at once, however young: a busy node's jobs stay
+    /// small enough not to hold up the stores queued behind them.
+    static let acknowledgementLimit = 256
 
-    init(store: PostgresServerStore, loop: EventLoop) {
+    /// How long this lane holds acknowledgements back (tests make it longer or shorter).
+    private let holdFor: Duration
+
+    init(store: PostgresServerStore, loop: EventLoop, holdingAcknowledgementsFor holdFor: Duration = acknowledgementDelay) {
         self.store = store
         self.loop = loop
+        self.holdFor = holdFor
         maxJobs = max(store.connections - 1, 1)
     }
 
@@ -70,40 +81,68 @@ final class PostgresMessageLane: MessageLane {
 
     func pending(_ device: DeviceKey, after: Int64, limit: Int, then: @escaping (Result<QueueRead, any Error>) -> Void) {
         guard !closed else { return then(.failure(closedError("read the queue of device \(device.deviceID)"))) }
+        sendHeld(of: device)
         let index = waiting.read(QueueReadRequest(device: device, after: after, limit: limit))
         precondition(index == readAnswers.count)
         readAnswers.append(then)
         scheduleTurn()
     }
 
-    /// Joins the device's acknowledgements of the next job it may be in: one list per device
-    /// however many PUBACKs came.
+    /// Holds the device's acknowledgements back with the others (one list per device however
+    /// many PUBACKs came), unless a read of the device is gathered: then they go before it.
     func acknowledge(_ device: DeviceKey, messageIDs: [Int64], then: @escaping (Result<Int, any Error>) -> Void) {
         guard !messageIDs.isEmpty else { return then(.success(0)) }
         guard !closed else { return then(.failure(closedError("acknowledge messages of device \(device.deviceID)"))) }
-        if acknowledging.contains(device) {
-            held[device, default: ([], [])].messageIDs += messageIDs
-            held[device]?.answers.append(then)
-            return
+        held[device, default: ([], [])].messageIDs += messageIDs
+        held[device]?.answers.append(then)
+        heldEntries += messageIDs.count
+        if waiting.reads(device) {
+            sendHeld(of: device)
+        } else if heldEntries >= Self.acknowledgementLimit {
+            sendHeld()
+        } else {
+            holdAcknowledgements()
         }
-        let index = waiting.acknowledge(device, messageIDs: messageIDs)
-        if index == acknowledgementAnswers.count { acknowledgementAnswers.append([]) }
-        acknowledgementAnswers[index].append(then)
+    }
+
+    func connectionEnded(_ device: DeviceKey) {
+        sendHeld(of: device)
+    }
+
+    func close() {
+        closed = true
+        sendHeld()
+    }
+
+    /// Arms the timer that sends the held acknowledgements, unless it is armed or none are held.
+    private func holdAcknowledgements() {
+        guard acknowledgementTimer == nil, !held.isEmpty else { return }
+        acknowledgementTimer = loop.scheduleTimer(after: holdFor) { [weak self] in
+            self?.acknowledgementTimer = nil
+            self?.sendHeld()
+        }
+    }
+
+    /// Moves the held acknowledgements (of `device` only, if given) into the next job, but
+    /// those of devices with a job under way: they wait for the timer again.
+    private func sendHeld(of device: DeviceKey? = nil) {
+        for key in device.map({ [$0] }) ?? Array(held.keys) where !acknowledging.contains(key) {
+            guard let (messageIDs, answers) = held.removeValue(forKey: key) else { continue }
+            heldEntries -= messageIDs.count
+            let index = waiting.acknowledge(key, messageIDs: messageIDs)
+            if index == acknowledgementAnswers.count { acknowledgementAnswers.append([]) }
+            acknowledgementAnswers[index] += answers
+        }
+        if held.isEmpty, let timer = acknowledgementTimer {
+            loop.cancelTimer(timer)
+            acknowledgementTimer = nil
+        }
+        holdAcknowledgements()
         scheduleTurn()
     }
 
-    func close() { closed = true }
-
     private func scheduleTurn() {
-        guard !turnScheduled, jobs < maxJobs else { return }
-        if waiting.holdsOnlyAcknowledgements {
-            guard acknowledgementTimer == nil else { return }
-            acknowledgementTimer = loop.scheduleTimer(after: Self.acknowledgementDelay) { [weak self] in
-                self?.acknowledgementTimer = nil
-                self?.runNext()
-            }
-            return
-        }
+        guard !turnScheduled, jobs < maxJobs, !waiting.isEmpty else { return }
         turnScheduled = true
         loop.executeAtEndOfTurn { [weak self] in
             self?.turnScheduled = false
@@ -115,10 +154,6 @@ final class PostgresMessageLane: MessageLane {
     /// sends the next).
     private func runNext() {
         guard jobs < maxJobs, !waiting.isEmpty else { return }
-        if let timer = acknowledgementTimer {
-            loop.cancelTimer(timer)
-            acknowledgementTimer = nil
-        }
         let batch = waiting
         let answers = (storeAnswers, acknowledgementAnswers, readAnswers)
         waiting = PostgresLaneBatch()
@@ -143,13 +178,8 @@ final class PostgresMessageLane: MessageLane {
 
     /// The devices of a job that ended may have their held acknowledgements in the next.
     private func release(_ devices: [DeviceKey]) {
-        for device in devices {
-            acknowledging.remove(device)
-            guard let (messageIDs, answers) = held.removeValue(forKey: device) else { continue }
-            let index = waiting.acknowledge(device, messageIDs: messageIDs)
-            if index == acknowledgementAnswers.count { acknowledgementAnswers.append([]) }
-            acknowledgementAnswers[index] += answers
-        }
+        acknowledging.subtract(devices)
+        holdAcknowledgements()
     }
 
     private static func answer(

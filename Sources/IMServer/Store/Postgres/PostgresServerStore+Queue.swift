@@ -83,6 +83,8 @@ extension PostgresServerStore {
     /// statement sees the rows as they were before it, so "no queue left" looks past the
     /// entries this statement removes. The usage rows are locked in the order of their (app,
     /// user) bytes, as `store` takes them, so the two never wait for each other in a cycle.
+    /// Each device is looked up by its key, not joined: the generic plan of a join read the
+    /// whole device table for every statement.
     ///
     /// A lone entry (at light load, every PUBACK's job) has a statement of its own, with no
     /// arrays to join and one usage row, which has no order to keep: it costs PostgreSQL about
@@ -104,9 +106,9 @@ extension PostgresServerStore {
         }
         let rows = try connection.execute(prepared: """
             WITH acked AS (
-                SELECT d.id AS device, a.message, a.k
-                FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[]) AS a(app, usr, dev, message, k)
-                JOIN device d ON d.app_key = a.app AND d.user_id = a.usr AND d.device_id = a.dev),
+                SELECT (SELECT d.id FROM device d WHERE d.app_key = a.app AND d.user_id = a.usr AND d.device_id = a.dev) AS device,
+                       a.message, a.k
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[]) AS a(app, usr, dev, message, k)),
             gone AS (DELETE FROM queue q USING acked a WHERE q.device = a.device AND q.message = a.message
                      RETURNING q.device, q.message),
             freed AS (SELECT m.app_key, m.sender, count(*) AS count, sum(octet_length(m.text)) AS size
