@@ -56,6 +56,24 @@ struct PostgresMessageLaneTests {
         }
     }
 
+    /// A message another user's device still waits for keeps its sender's usage, however many
+    /// of its entries one statement removes; the other's acknowledgement then frees it.
+    @Test func aMessageStillQueuedElsewhereKeepsItsSendersUsage() async throws {
+        try await Self.withStore { store in
+            let stored = try await store.storeMessages([Self.message("alice", to: ["bob"], cid: "c1"),
+                                                        Self.message("alice", to: ["bob", "carol"], cid: "c2")], quota: QueueQuota())
+            let ids = stored.map(\.messageID)
+            let phone = DeviceKey(appKey: "app", userID: "bob", deviceID: "phone"), pad = DeviceKey(appKey: "app", userID: "bob", deviceID: "pad")
+            let counts = try await store.pool.run { try PostgresServerStore.acknowledge([(phone, ids), (pad, ids)], on: $0) }
+            #expect(counts == [2, 2])
+            #expect(try await store.queuedUsage(appKey: "app", userID: "alice") == QueueUsage(messages: 1, bytes: 10))
+            let carol = DeviceKey(appKey: "app", userID: "carol", deviceID: "pc")
+            let last = try await store.pool.run { try PostgresServerStore.acknowledge([(carol, [ids[1]]), (phone, [ids[1]])], on: $0) }
+            #expect(last == [1, 0])
+            #expect(try await store.queuedUsage(appKey: "app", userID: "alice") == QueueUsage(messages: 0, bytes: 0))
+        }
+    }
+
     /// Several devices' queues in one read, each to its own limit and past its own id.
     @Test func oneReadAnswersEachDeviceWithinItsLimit() async throws {
         try await Self.withStore { store in
