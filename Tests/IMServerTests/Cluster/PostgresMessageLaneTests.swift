@@ -109,6 +109,26 @@ struct PostgresMessageLaneTests {
         }
     }
 
+    /// A sender's messages in one statement are counted together when they fit the quota
+    /// together, one by one when they do not, and a resend among them gives its count back.
+    @Test func aSendersMessagesInOneStatementCountAsTheyWouldOneByOne() async throws {
+        try await Self.withStore { store in
+            let quota = QueueQuota(messages: 5, bytes: 1 << 20)
+            let first = try await store.storeMessages((1...3).map { Self.message("alice", to: ["bob"], cid: "c\($0)") }, quota: quota)
+            #expect(first.map(\.isDuplicate) == [false, false, false])
+            #expect(try await store.queuedUsage(appKey: "app", userID: "alice") == QueueUsage(messages: 3, bytes: 30))
+            let again = try await store.storeMessages(["c3", "c4"].map { Self.message("alice", to: ["bob"], cid: $0) }, quota: quota)
+            #expect(again.map(\.isDuplicate) == [true, false])
+            #expect(try await store.queuedUsage(appKey: "app", userID: "alice") == QueueUsage(messages: 4, bytes: 40))
+            let over = try await store.storeMessages(["c5", "c6"].map { Self.message("alice", to: ["bob"], cid: $0) }, quota: quota)
+            #expect(over.map { $0.overQuota == nil } == [true, false], "the fifth fits, the sixth is over the quota of 5")
+            #expect(try await store.queuedUsage(appKey: "app", userID: "alice") == QueueUsage(messages: 5, bytes: 50))
+            _ = try await store.storeMessages(["z1", "z2"].map { Self.message("zed", to: ["bob"], cid: $0) } + [Self.message("zoe", to: ["bob"], cid: "y1")], quota: nil)
+            #expect(try await store.queuedUsage(appKey: "app", userID: "zed") == QueueUsage(messages: 2, bytes: 20))
+            #expect(try await store.queuedUsage(appKey: "app", userID: "zoe") == QueueUsage(messages: 1, bytes: 10))
+        }
+    }
+
     /// Calls made in one turn of the loop go to PostgreSQL as one job, and each caller gets its
     /// own answer.
     @Test func aTurnsCallsRunAsOneJob() async throws {

@@ -71,6 +71,9 @@ enum PostgresSchema {
         ("v10: notices carry the messages of batches of up to eight", """
             DROP FUNCTION \(PostgresStoreFunction.name)(text[], text[], text[], text[], text[], text[], bigint[], bigint, bigint, text);
             """ + PostgresStoreFunction.definition),
+        ("v11: a sender's messages in a batch counted in one statement", """
+            DROP FUNCTION \(PostgresStoreFunction.name)(text[], text[], text[], text[], text[], text[], bigint[], bigint, bigint, text);
+            """ + PostgresStoreFunction.definition),
     ]
 
     /// The advisory lock key nodes take while migrating.

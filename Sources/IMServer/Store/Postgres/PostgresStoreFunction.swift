@@ -10,6 +10,10 @@
 /// (`ClusterNotice`), sent when the statement's transaction commits. Under a quota the check
 /// and the usage are one conditional upsert, taken back for a resend (rare), and a lone
 /// recipient's lock is an expression: two statements fewer a message at light load (v8).
+/// A sender's messages in a batch are counted in one upsert when they fit the quota together
+/// (else one by one, as before), and without a quota once after they are stored (v11): a
+/// saturated node's batch holds two or three of each sender's, each a new version of the
+/// sender's usage row.
 ///
 /// Each statement run from PL/pgSQL costs PostgreSQL 20-50 µs to start, whatever it does, so
 /// the notices are built from plain expressions, which cost next to nothing. The same steps
@@ -27,7 +31,7 @@
 /// those queues in a few statements, where a notice per message cost more CPU at saturation
 /// than the reads it saved (BENCHMARKS.md).
 ///
-/// Migrations create the function afresh whenever it changes (v3, v7, v8, v10), so every
+/// Migrations create the function afresh whenever it changes (v3, v7, v8, v10, v11), so every
 /// database ends with this definition whichever version it started from.
 enum PostgresStoreFunction {
     static let name = "imserver_store_messages"
@@ -76,6 +80,14 @@ enum PostgresStoreFunction {
             n_device text[] := '{}';
             v_app text;
             k int;
+            -- The run of messages of one sender (the caller sorts them by app and sender) that
+            -- message i belongs to: where it ends, its bytes, whether its usage is counted, and
+            -- (without a quota) what it stored, counted when the next run begins.
+            v_run_end int := 0;
+            v_run_bytes bigint;
+            v_counted boolean := false;
+            v_new_messages bigint := 0;
+            v_new_bytes bigint := 0;
         BEGIN
             -- The recipients' locks, in one order everywhere (no deadlock): see PostgresServerStore.
             -- A lone recipient's is an expression, not a statement; else one statement, not one a
@@ -89,6 +101,30 @@ enum PostgresStoreFunction {
             END IF;
             FOR i IN 1 .. coalesce(array_length(p_uid, 1), 0) LOOP
                 v_size := octet_length(p_text[i]);
+                IF i > v_run_end THEN
+                    IF v_new_messages > 0 THEN
+                        INSERT INTO queued_usage AS u (app_key, user_id, messages, bytes)
+                        VALUES (p_app[i - 1], p_sender[i - 1], v_new_messages, v_new_bytes)
+                        ON CONFLICT (app_key, user_id) DO UPDATE SET messages = u.messages + excluded.messages, bytes = u.bytes + excluded.bytes;
+                    END IF;
+                    v_new_messages := 0; v_new_bytes := 0;
+                    v_run_end := i; v_run_bytes := v_size;
+                    WHILE v_run_end < array_length(p_uid, 1) AND p_sender[v_run_end + 1] = p_sender[i] AND p_app[v_run_end + 1] = p_app[i] LOOP
+                        v_run_end := v_run_end + 1;
+                        v_run_bytes := v_run_bytes + octet_length(p_text[v_run_end]);
+                    END LOOP;
+                    -- Under a quota a run that fits whole is counted in one statement, as the
+                    -- messages one by one would be (each one's count is within the whole's).
+                    v_counted := false;
+                    IF p_quota_messages IS NOT NULL AND v_run_end > i AND v_run_end - i + 1 <= p_quota_messages
+                       AND v_run_bytes <= p_quota_bytes THEN
+                        INSERT INTO queued_usage AS u (app_key, user_id, messages, bytes) VALUES (p_app[i], p_sender[i], v_run_end - i + 1, v_run_bytes)
+                        ON CONFLICT (app_key, user_id) DO UPDATE SET messages = u.messages + excluded.messages, bytes = u.bytes + excluded.bytes
+                        WHERE u.messages + excluded.messages <= p_quota_messages AND u.bytes + excluded.bytes <= p_quota_bytes
+                        RETURNING true INTO v_counted;
+                        v_counted := coalesce(v_counted, false);
+                    END IF;
+                END IF;
                 delivered_users := '{}';
                 delivered_devices := '{}';
                 delivered_previous := '{}';
@@ -96,7 +132,7 @@ enum PostgresStoreFunction {
                 over_bytes := NULL;
                 -- Under a quota the usage is counted first, only where it stays within (one
                 -- statement for the check and the count); a resend found next gives it back.
-                v_found := p_quota_messages IS NULL;
+                v_found := p_quota_messages IS NULL OR v_counted;
                 IF NOT v_found AND 1 <= p_quota_messages AND v_size <= p_quota_bytes THEN
                     INSERT INTO queued_usage AS u (app_key, user_id, messages, bytes) VALUES (p_app[i], p_sender[i], 1, v_size)
                     ON CONFLICT (app_key, user_id) DO UPDATE SET messages = u.messages + 1, bytes = u.bytes + excluded.bytes
@@ -175,13 +211,16 @@ enum PostgresStoreFunction {
                     PERFORM pg_notify('imserver', \(noticeExpression));
                 END IF;
                 IF p_quota_messages IS NULL THEN
-                    INSERT INTO queued_usage(app_key, user_id, messages, bytes) VALUES (p_app[i], p_sender[i], 1, v_size)
-                    ON CONFLICT (app_key, user_id) DO UPDATE
-                    SET messages = queued_usage.messages + 1, bytes = queued_usage.bytes + excluded.bytes;
+                    v_new_messages := v_new_messages + 1; v_new_bytes := v_new_bytes + v_size;
                 END IF;
                 message_id := v_id; message_uid := p_uid[i]; sent := p_sent[i]; duplicate := false;
                 RETURN NEXT;
             END LOOP;
+            IF v_new_messages > 0 THEN
+                INSERT INTO queued_usage AS u (app_key, user_id, messages, bytes)
+                VALUES (p_app[v_run_end], p_sender[v_run_end], v_new_messages, v_new_bytes)
+                ON CONFLICT (app_key, user_id) DO UPDATE SET messages = u.messages + excluded.messages, bytes = u.bytes + excluded.bytes;
+            END IF;
             -- A larger batch: a notice per app and 40 devices, naming them only.
             IF v_inline THEN RETURN; END IF;
             FOR v_app IN SELECT DISTINCT a FROM unnest(n_app) AS a LOOP
