@@ -96,7 +96,10 @@ struct APIConnectionLifetimeTests {
             // buffers hold, none of them read.
             let burst = Array(Array(repeating: Array("GET /nothing HTTP/1.1\r\nHost: a\r\n\r\n".utf8), count: 2_000).joined())
             for _ in 0..<20 { try await client.send(burst) }
-            let deadline = ContinuousClock.now + .seconds(10)
+            // Serving the 40,000 requests comes first (seconds on a busy CI machine), then the
+            // idle timeout, then a graceful close that may wait `closeTimeout` (5 s) for the
+            // unread answers before it turns abortive: 10 s was once not enough in CI.
+            let deadline = ContinuousClock.now + .seconds(30)
             while server.server.connectionCount > 0 && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
             }
