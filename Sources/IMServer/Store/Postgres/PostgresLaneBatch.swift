@@ -33,8 +33,6 @@ struct PostgresLaneBatch: Sendable {
     var isEmpty: Bool { calls == 0 }
     /// Whether a read of `device` was gathered.
     func reads(_ device: DeviceKey) -> Bool { reads.contains { $0.device == device } }
-    /// The devices whose acknowledgements the batch carries.
-    var acknowledgingDevices: [DeviceKey] { acknowledgements.map(\.device) }
 
     /// Adds a caller's messages (with their uids); returns the store group and the caller's place in it.
     mutating func store(_ messages: [NewMessage], uids: [String], quota: QueueQuota?) -> (group: Int, call: Int) {

@@ -1,7 +1,7 @@
 import IMTransport
 
 /// The PostgreSQL store's message calls: what one turn of the broker's loop asked for, sent
-/// to PostgreSQL together as one job (`PostgresLaneBatch`), a few jobs at a time.
+/// to PostgreSQL together as one job (`PostgresLaneBatch`), one job at a time.
 ///
 /// Why: each call a task and a statement of its own cost a round trip, two thread crossings
 /// and a pooled connection per message and step (store, queue read, acknowledgement), and at
@@ -11,8 +11,12 @@ import IMTransport
 /// statement (one transaction and its `deliver` notices: `PostgresStoreFunction`), drops every
 /// device's acknowledged messages in one, and reads every queue asked for in one. A busy node
 /// makes few, large statements; an idle one answers a lone call after three round trips at most.
-/// Up to one job per pooled connection but one runs at once (the last is left to logins, the
-/// server API and the heartbeat), so that a call made while a job runs need not wait for it.
+/// One job runs at a time, on one of the pool's connections (the others are left to logins,
+/// the server API and the heartbeat): the calls made meanwhile wait for its end and go
+/// together in the next. Three jobs at a time per node, so that a call made during a job need
+/// not wait for it, made the jobs smaller and set them against each other for PostgreSQL's
+/// locks and the cores: p99 330-1,600 ms saturated and 12-29 ms at 1,000 messages/s, against
+/// 100-180 and 5-10 ms one at a time, for the same rate (BENCHMARKS.md).
 /// Acknowledgements are held back up to `acknowledgementDelay` and go together: nobody waits on
 /// their answer, and at 1,000 messages/s a statement and a commit for the one or two a store's
 /// job carried cost PostgreSQL more than the store itself did (BENCHMARKS.md). They go at once
@@ -33,22 +37,17 @@ final class PostgresMessageLane: MessageLane {
     private var storeAnswers: [[(Result<[StoredMessageResult], any Error>) -> Void]] = []
     private var acknowledgementAnswers: [[(Result<Int, any Error>) -> Void]] = []
     private var readAnswers: [(Result<QueueRead, any Error>) -> Void] = []
-    /// Acknowledgements held back (see above), by device: a device's never run in two jobs at
-    /// a time, or each would take the other's entries for queues still holding the message,
-    /// and neither would free its sender's usage, so those of a device with a job under way
-    /// stay here until it ends.
+    /// Acknowledgements held back (see above), by device.
     private var held: [DeviceKey: (messageIDs: [Int64], answers: [(Result<Int, any Error>) -> Void])] = [:]
     private var heldEntries = 0
-    private var acknowledging: Set<DeviceKey> = []
-    /// Jobs under way, and how many may be.
-    private var jobs = 0
-    let maxJobs: Int
+    /// Whether a job is under way: the next waits for its end.
+    private var running = false
     private var turnScheduled = false
     /// Set while acknowledgements are held back.
     private var acknowledgementTimer: TimerID?
     private var closed = false
     private(set) var commitStatistics = StoreCommitStatistics()
-    var isIdle: Bool { jobs == 0 && waiting.isEmpty && held.isEmpty }
+    var isIdle: Bool { !running && waiting.isEmpty && held.isEmpty }
 
     /// How long acknowledgements are held back: at 1,000 messages/s over three nodes a node
     /// then sends a dozen or more in one statement, where the store's jobs carried one or two.
@@ -64,7 +63,6 @@ final class PostgresMessageLane: MessageLane {
         self.store = store
         self.loop = loop
         self.holdFor = holdFor
-        maxJobs = max(store.connections - 1, 1)
     }
 
     func store(_ messages: [NewMessage], quota: QueueQuota?, then: @escaping (Result<[StoredMessageResult], any Error>) -> Void) {
@@ -123,10 +121,9 @@ final class PostgresMessageLane: MessageLane {
         }
     }
 
-    /// Moves the held acknowledgements (of `device` only, if given) into the next job, but
-    /// those of devices with a job under way: they wait for the timer again.
+    /// Moves the held acknowledgements (of `device` only, if given) into the next job.
     private func sendHeld(of device: DeviceKey? = nil) {
-        for key in device.map({ [$0] }) ?? Array(held.keys) where !acknowledging.contains(key) {
+        for key in device.map({ [$0] }) ?? Array(held.keys) {
             guard let (messageIDs, answers) = held.removeValue(forKey: key) else { continue }
             heldEntries -= messageIDs.count
             let index = waiting.acknowledge(key, messageIDs: messageIDs)
@@ -137,12 +134,11 @@ final class PostgresMessageLane: MessageLane {
             loop.cancelTimer(timer)
             acknowledgementTimer = nil
         }
-        holdAcknowledgements()
         scheduleTurn()
     }
 
     private func scheduleTurn() {
-        guard !turnScheduled, jobs < maxJobs, !waiting.isEmpty else { return }
+        guard !turnScheduled, !running, !waiting.isEmpty else { return }
         turnScheduled = true
         loop.executeAtEndOfTurn { [weak self] in
             self?.turnScheduled = false
@@ -150,22 +146,19 @@ final class PostgresMessageLane: MessageLane {
         }
     }
 
-    /// Sends what gathered as one job, unless as many as may be are under way (the end of one
-    /// sends the next).
+    /// Sends what gathered as one job, unless one is under way (its end sends the next).
     private func runNext() {
-        guard jobs < maxJobs, !waiting.isEmpty else { return }
+        guard !running, !waiting.isEmpty else { return }
         let batch = waiting
         let answers = (storeAnswers, acknowledgementAnswers, readAnswers)
         waiting = PostgresLaneBatch()
         (storeAnswers, acknowledgementAnswers, readAnswers) = ([], [], [])
-        jobs += 1
-        acknowledging.formUnion(batch.acknowledgingDevices)
+        running = true
         let started = ContinuousClock.now
         // From a pool thread straight back to the loop: no task in between.
         let finish = LoopBound(confined: { [weak self] (outcome: PostgresLaneBatch.Outcome) in
             guard let self else { return }
-            jobs -= 1
-            release(batch.acknowledgingDevices)
+            running = false
             commitStatistics.record(since: started, calls: batch.calls)
             Self.answer(batch, outcome, answers)
             scheduleTurn()
@@ -174,12 +167,6 @@ final class PostgresMessageLane: MessageLane {
         store.run(batch) { outcome in
             _ = loop.execute { finish.value(outcome) }
         }
-    }
-
-    /// The devices of a job that ended may have their held acknowledgements in the next.
-    private func release(_ devices: [DeviceKey]) {
-        acknowledging.subtract(devices)
-        holdAcknowledgements()
     }
 
     private static func answer(
