@@ -15,8 +15,8 @@ import IMTransport
 /// the server API and the heartbeat): the calls made meanwhile wait for its end and go
 /// together in the next. Three jobs at a time per node, so that a call made during a job need
 /// not wait for it, made the jobs smaller and set them against each other for PostgreSQL's
-/// locks and the cores: p99 330-1,600 ms saturated and 12-29 ms at 1,000 messages/s, against
-/// 100-180 and 5-10 ms one at a time, for the same rate (BENCHMARKS.md).
+/// locks and the cores: saturated, a p99 of 209-1,605 ms against 98-183 one at a time, at the
+/// same rate or a lower one; at 1,000 messages/s the runs overlap (BENCHMARKS.md).
 /// Acknowledgements are held back up to `acknowledgementDelay` and go together: nobody waits on
 /// their answer, and at 1,000 messages/s a statement and a commit for the one or two a store's
 /// job carried cost PostgreSQL more than the store itself did (BENCHMARKS.md). They go at once
