@@ -35,14 +35,31 @@ extension EmbeddedServer {
         return host + "-" + String(UInt32.random(in: 0..<0x100_0000), radix: 16)
     }
 
-    /// Starts listening to the other nodes: their notices run on the broker's loop.
-    static func joinCluster(_ cluster: PostgresCluster?, core: LoopBound<BrokerCore>, loop: EventLoop, options: Options) async throws {
-        guard let cluster else { return }
-        let warning = options.warning
+    /// Starts listening to the other nodes (their notices run on the broker's loop) and opens
+    /// the links' listener, whose address the node's row gives them; returns that address.
+    static func joinCluster(
+        _ cluster: PostgresCluster?, core: LoopBound<BrokerCore>, group: EventLoopGroup, options: Options
+    ) async throws -> SocketAddress? {
+        guard let cluster else { return nil }
+        let warning = options.warning, loop = group.loops[0]
+        let listener = try Listener(host: options.linkHost, port: options.linkPort, group: group,
+                                    options: NodeLinks.connectionOptions) { connection in
+            guard let links = core.value.cluster.links else { return connection.close(.immediate) }
+            links.accept(connection)
+        }
+        let secret: [UInt8]
+        do {
+            secret = try await cluster.linkSecret()
+        } catch {
+            listener.close()
+            throw error
+        }
+        loop.execute { core.value.cluster.startLinks(listener, secret: secret, warning: warning) }
         try await cluster.start(
-            now: options.clock.wallMilliseconds(),
+            now: options.clock.wallMilliseconds(), link: listener.localAddress.description,
             onConnected: { loop.execute { core.value.cluster.catchUp() } },
             onNotice: { notice in loop.execute { core.value.cluster.apply(notice) } },
             onUnreadable: { error in warning("\(error) (from a newer node?); skipped") })
+        return listener.localAddress
     }
 }

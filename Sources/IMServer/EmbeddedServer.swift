@@ -48,6 +48,10 @@ public final class EmbeddedServer: Sendable {
         /// Where clients reach this node, given to the clients of another node of the same store
         /// that stops (DISCONNECT 0x9C); nil: the MQTT listener's address, unless it is a wildcard.
         public var serverReference: String?
+        /// Where the other nodes of the same store link to this one (`NodeLinks`): a numeric
+        /// address they reach, as written in the node's row; port 0 picks a free one.
+        public var linkHost = "127.0.0.1"
+        public var linkPort: UInt16 = 0
         /// How long `stop()` waits for clients to close and for the stores and acknowledgements
         /// under way to be committed before it closes the store.
         public var drainTimeout: Duration = .seconds(10)
@@ -79,6 +83,8 @@ public final class EmbeddedServer: Sendable {
     public var apiTLSAddress: SocketAddress? { apiTLS?.localAddress }
     /// Where MQTT clients connect over WebSocket (`ws://`), if they can.
     public var webSocketAddress: SocketAddress? { webSocketListener?.localAddress }
+    /// Where the other nodes of the store link to this one; nil without a store of several nodes.
+    public let linkAddress: SocketAddress?
     /// Where MQTT clients connect over WebSocket over TLS (`wss://`), if they can.
     public var secureWebSocketAddress: SocketAddress? { secureWebSocketListener?.localAddress }
     /// Where `/metrics`, `/healthz` and `/readyz` are served, if they are.
@@ -108,7 +114,8 @@ public final class EmbeddedServer: Sendable {
     let cluster: PostgresCluster?
 
     private init(backend: any ServerAPIBackend, group: EventLoopGroup, listeners: Listeners, tls: TLSServerIdentity?,
-                 core: LoopBound<BrokerCore>, store: any ServerStore, cluster: PostgresCluster?, readiness: ServerReadiness,
+                 core: LoopBound<BrokerCore>, store: any ServerStore, cluster: PostgresCluster?, linkAddress: SocketAddress?,
+                 readiness: ServerReadiness,
                  drainTimeout: Duration, clock: ServerClock, openMQTTListener: @escaping @Sendable (UInt16) throws -> Listener) {
         self.backend = backend
         self.group = group
@@ -128,6 +135,7 @@ public final class EmbeddedServer: Sendable {
         self.core = core
         self.store = store
         self.cluster = cluster
+        self.linkAddress = linkAddress
     }
 
     /// Every listening socket of the server.
@@ -162,9 +170,9 @@ public final class EmbeddedServer: Sendable {
                 outboundLimit: limits.outgoingBufferLimit)
             let backend = ServerBackend(core: core, loop: loop, store: store, cluster: cluster, clock: options.clock)
             let readiness = ServerReadiness()
-            let listeners: Listeners
+            let listeners: Listeners, linkAddress: SocketAddress?
             do {
-                try await joinCluster(cluster, core: core, loop: loop, options: options)
+                linkAddress = try await joinCluster(cluster, core: core, group: group, options: options)
                 listeners = try await openListeners(
                     options, group: group, core: core, backend: backend, connectionOptions: connectionOptions,
                     metrics: { apis in
@@ -173,7 +181,10 @@ public final class EmbeddedServer: Sendable {
                     })
             } catch {
                 await cluster?.stop()
-                loop.execute { core.value.lane.close() }
+                loop.execute {
+                    core.value.lane.close()
+                    core.value.cluster.stopLinks()
+                }
                 await BlockingCall.run { group.shutdown() }
                 throw error
             }
@@ -181,7 +192,7 @@ public final class EmbeddedServer: Sendable {
             loop.execute { core.value.startMaintenance() }
             return EmbeddedServer(
                 backend: backend, group: group, listeners: listeners, tls: options.tls, core: core, store: store, cluster: cluster,
-                readiness: readiness, drainTimeout: options.drainTimeout, clock: options.clock,
+                linkAddress: linkAddress, readiness: readiness, drainTimeout: options.drainTimeout, clock: options.clock,
                 openMQTTListener: { port in
                     try makeMQTTListener(host: options.mqttHost, port: port, tls: nil, webSocket: nil, group: group, core: core,
                                          options: options, connectionOptions: connectionOptions)
@@ -222,7 +233,10 @@ public final class EmbeddedServer: Sendable {
         await apiTLS?.close()
         await waitOnLoop { core.value.connections.isEmpty && core.value.lane.isIdle }
         // What the lane gathered is committed before the loop ends.
-        _ = await onLoop { core.value.lane.close() }
+        _ = await onLoop {
+            core.value.lane.close()
+            core.value.cluster.stopLinks()
+        }
         await metrics?.close()
         let group = self.group
         await BlockingCall.run { group.shutdown() }

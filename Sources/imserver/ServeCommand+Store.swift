@@ -1,13 +1,16 @@
+import IMHTTP
 import IMCommandLine
 import IMServer
 
 extension ServeCommand {
-    /// What --store, --node-name and --store-connections ask for.
+    /// What --store, --node-name, --store-connections and --node-listen ask for.
     struct StoreOptions {
         /// The PostgreSQL database, or nil for the data directory's SQLite file.
         var url: String?
         var nodeName: String
         var connections: Int
+        /// Where the other nodes link to this one (nil: the default, 127.0.0.1 on a free port).
+        var link: HostPort?
     }
 
     /// Reads the store options; exits with a usage error for a bad value or a combination that
@@ -17,15 +20,19 @@ extension ServeCommand {
             let reader = OptionReader(parsed: parsed, command: "imserver")
             let location = try storeLocation(parsed)
             let url: String? = if case .postgres(let url) = location { url } else { nil }
-            if url == nil, let option = ["--node-name", "--store-connections"].first(where: { parsed.value($0) != nil }) {
+            if url == nil, let option = ["--node-name", "--store-connections", "--node-listen"].first(where: { parsed.value($0) != nil }) {
                 throw UsageError("\(option) goes with --store (the nodes of one PostgreSQL database)")
             }
             if let name = parsed.value("--node-name"), !isValidNodeName(name) {
                 throw UsageError("--node-name wants 1-64 characters of A-Z a-z 0-9 . _ -, not '\(name)'")
             }
+            let link = try reader.endpoint("--node-listen", listening: true)
+            if let link, link.host == "0.0.0.0" || link.host == "::" {
+                throw UsageError("--node-listen is written in the node's row for the others to dial: give an address they reach, not \(link.host)")
+            }
             return StoreOptions(
                 url: url, nodeName: parsed.value("--node-name") ?? EmbeddedServer.defaultNodeName(),
-                connections: try reader.integer("--store-connections", in: 1...256) ?? 4)
+                connections: try reader.integer("--store-connections", in: 1...256) ?? 4, link: link)
         } catch {
             CommandLineTool.fail(spec, error)
         }

@@ -20,7 +20,8 @@ enum ServeCommand {
             "[--listen HOST:PORT] [--api HOST:PORT] [--tls-listen HOST:PORT] [--api-tls-listen HOST:PORT]\n"
                 + "         [--ws-listen HOST:PORT] [--wss-listen HOST:PORT] [--metrics-listen HOST:PORT]\n"
                 + "         [--cert FILE --key FILE [--client-ca FILE]]\n"
-                + "         [--data DIR | --store URL [--node-name NAME] [--store-connections N] [--advertise HOST:PORT]]\n"
+                + "         [--data DIR | --store URL [--node-name NAME] [--store-connections N] [--advertise HOST:PORT]\n"
+                + "                                   [--node-listen HOST:PORT]]\n"
                 + "         [--drain-timeout S] [--config FILE] [--json]",
         ],
         options: [
@@ -39,6 +40,7 @@ enum ServeCommand {
             OptionSpec("--node-name", value: "NAME", help: "this node's name among those on --store (default: host name and a random suffix)"),
             OptionSpec("--store-connections", value: "N", help: "at most N connections to --store (default 4)"),
             OptionSpec("--advertise", value: "HOST:PORT", help: "where clients reach this node, for the other nodes' DISCONNECT 0x9C (default: --listen's)"),
+            OptionSpec("--node-listen", value: "HOST:PORT", help: "where the other nodes on --store link to this one, an address they reach (default 127.0.0.1:0)"),
             OptionSpec("--drain-timeout", value: "S", help: "at a stop, wait up to S seconds for clients to leave and writes to commit (default 10)"),
             OptionSpec("--config", value: "FILE", help: "apps and limits (JSON); without it the development app imsh-dev exists"),
             OptionSpec("--json", help: "print events as JSON objects, one a line"),
@@ -70,6 +72,7 @@ enum ServeCommand {
             configuration: configuration, mqttHost: mqtt.host, mqttPort: mqtt.port,
             apiHost: api.host, apiPort: api.port, dataDirectory: dataDirectory)
         (options.storeURL, options.nodeName, options.storeConnections) = (store.url, store.nodeName, store.connections)
+        if let link = store.link { (options.linkHost, options.linkPort) = (link.host, link.port) }
         options.warning = { CommandLineTool.writeError("imserver: warning: \($0)\n") }
         if let endpoint = endpoint(parsed, "--ws-listen") {
             (options.webSocketHost, options.webSocketPort) = (endpoint.host, endpoint.port)
@@ -98,6 +101,7 @@ enum ServeCommand {
         if let address = server.webSocketAddress { listening.append(("ws", address.description)) }
         if let address = server.secureWebSocketAddress { listening.append(("wss", address.description)) }
         if let address = server.metricsAddress { listening.append(("metrics", address.description)) }
+        if let address = server.linkAddress { listening.append(("link", address.description)) }
         if json {
             let fields = listening.map { #""\#($0.0)":"\#($0.1)""# }.joined(separator: ",")
             CommandLineTool.writeOut(#"{"event":"listening",\#(fields)}"# + "\n")

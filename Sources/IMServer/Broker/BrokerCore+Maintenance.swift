@@ -1,7 +1,8 @@
 import IMTransport
 
 extension BrokerCore {
-    /// Every second: notices `imserver app` edits made by another process and reloads the apps.
+    /// Every second: notices `imserver app` edits made by another process and reloads the apps,
+    /// and keeps the links with the other nodes alive.
     /// Every two seconds, with other nodes: the node's heartbeat.
     /// Every minute: removes messages past their app's retention.
     func startMaintenance() {
@@ -10,6 +11,7 @@ extension BrokerCore {
             guard !shuttingDown else { return }
             ticks += 1
             reloadAppsIfChanged()
+            cluster.links?.tick()
             if ticks % 2 == 0 { cluster.heartbeat() }
             if ticks % 60 == 0 { purgeExpiredMessages() }
             loop.scheduleTimer(after: .seconds(1), tick)

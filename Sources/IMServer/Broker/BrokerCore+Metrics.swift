@@ -8,6 +8,6 @@ extension BrokerCore {
             connections[BrokerSnapshot.ConnectionKind(transport: broker.transport, protocolVersion: version), default: 0] += 1
         }
         return BrokerSnapshot(counters: counters, connections: connections, commits: lane.commitStatistics,
-                              noticeDelays: cluster.nodes == nil ? nil : cluster.noticeDelays)
+                              noticeDelays: cluster.nodes == nil ? nil : cluster.noticeDelays, links: cluster.links?.figures)
     }
 }

@@ -1,3 +1,4 @@
+import IMTransport
 import IMStore
 import IMProtocol
 import MQTT
@@ -15,6 +16,8 @@ final class ClusterLink {
     /// Logins on other nodes noticed while a local login of the same user was still writing
     /// its presence row, by that connection's id (see `applyLaterLogins`); empty almost always.
     private var laterLogins: [UInt64: [ClusterLogin]] = [:]
+    /// The direct links to the other nodes, which carry the deliver notices (from `startLinks`).
+    private(set) var links: NodeLinks?
     /// Presence rows of closed connections waiting to be removed (their sequence numbers).
     private var departed = PendingBatch<Int64>()
     /// How long other nodes' deliver notices took from their sending (by PostgreSQL's clock,
@@ -116,11 +119,39 @@ final class ClusterLink {
         }
     }
 
+    /// Takes the other nodes' links on `listener` and dials theirs, proving `secret`; the
+    /// message lane sends its notices over them from then on.
+    func startLinks(_ listener: Listener, secret: [UInt8], warning: @escaping @Sendable (String) -> Void) {
+        guard let nodes else { return listener.close() }
+        let handlers = NodeLinks.Handlers(
+            notice: { [unowned self] notice in apply(notice) },
+            catchUp: { [unowned self] in catchUpMessages() },
+            notify: { [unowned self] notices in
+                core.perform({ try await nodes.notify(notices) }) { _, result in
+                    if case .failure(let error) = result { warning("cannot notify \(notices.count) deliveries: \(error)") }
+                }
+            },
+            warning: warning)
+        let links = NodeLinks(node: nodes.nodeName, secret: secret, listener: listener, loop: core.loop, handlers: handlers)
+        self.links = links
+        (core.lane as? PostgresMessageLane)?.links = links
+    }
+
+    /// Closes the links (at the end of a stop).
+    func stopLinks() {
+        links?.stop()
+    }
+
+    /// Every online device looks at its queue again: notices may have been missed.
+    func catchUpMessages() {
+        for broker in core.online.all { core.deliveries.pump(broker) }
+    }
+
     /// After the listener (re)connected, notices may have been missed: every online device
     /// looks at its queue again, and the logins made elsewhere meanwhile are carried out as
     /// their notices would have been (the newer login wins, as always).
     func catchUp() {
-        for broker in core.online.all { core.deliveries.pump(broker) }
+        catchUpMessages()
         guard let nodes else { return }
         let users = core.online.users.map { (appKey: $0.appKey, userID: $0.userID) }
         let now = core.clock.wallMilliseconds()
@@ -136,13 +167,15 @@ final class ClusterLink {
         }
     }
 
-    /// Keeps this node's heartbeat fresh (every two seconds, from the maintenance tick).
+    /// Keeps this node's heartbeat fresh (every two seconds, from the maintenance tick), and
+    /// the links with the live nodes it reads.
     func heartbeat() {
         guard let nodes else { return }
-        let now = core.clock.wallMilliseconds()
+        let now = core.clock.wallMilliseconds(), started = ContinuousClock.now
         core.perform({ try await nodes.heartbeat(now: now) }) { core, result in
-            guard case .success(true) = result else { return }
-            core.cluster.rejoin()
+            guard case .success(let beat?) = result else { return }
+            core.cluster.links?.update(peers: beat.peers, readAt: started)
+            if beat.rowLost { core.cluster.rejoin() }
         }
     }
 

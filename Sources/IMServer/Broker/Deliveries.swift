@@ -153,9 +153,7 @@ final class Deliveries {
         } else {
             core.counters.messagesRefused[BrokerCounters.Reason(.quotaExceeded, .quotaExceeded), default: 0] += 1
         }
-        let queued = QueuedMessage(messageID: stored.messageID, uid: stored.uid, from: message.from, to: message.to,
-                                   text: message.text, cid: message.cid, sentAt: stored.sentAt)
-        notify(appKey: message.appKey, stored.deliveries, message: queued)
+        notify(appKey: message.appKey, stored.deliveries, message: QueuedMessage(message, stored: stored))
     }
 
     /// Hands `message` (nil: not known here, only that one was queued) to the online

@@ -1,8 +1,9 @@
 import IMJSON
 
-/// One `ClusterEvent` with the node it came from, as sent through PostgreSQL's NOTIFY: a JSON
-/// object, under the 8,000-byte payload limit (`PostgresStoreFunction` splits long lists and
-/// leaves out a message too long to fit).
+/// One `ClusterEvent` with the node it came from, as sent through PostgreSQL's NOTIFY or a link
+/// between nodes (`NodeLinks`, deliver notices only): a JSON object, through NOTIFY under the
+/// 8,000-byte payload limit (`PostgresStoreFunction` and `PostgresCluster.notify` split long
+/// lists and leave out a message too long to fit).
 ///
 /// `{"node":"a1","event":"deliver","app":"k","devices":[["user","device"],...],"previous":[41,...],"at":1764410000123456,
 /// "message":{"id":42,"uid":"...","from":"u","to":["v"],"text":"hi","cid":"c","sent":1764410000123}}`,

@@ -21,6 +21,8 @@ final class PostgresCluster: Sendable {
     let noticesReceived = Atomic<Int>(0)
     /// Where clients reach this node (`advertise`), written again with its row if the row was lost.
     let address = Mutex("")
+    /// Where the other nodes link to this one (`NodeLinks`), likewise.
+    let link = Mutex("")
     /// Whether a heartbeat is under way: the next waits for it rather than take another connection.
     private let heartbeating = Atomic<Bool>(false)
 
@@ -29,20 +31,21 @@ final class PostgresCluster: Sendable {
         self.conninfo = conninfo
     }
 
-    /// Records the node, clears rows a previous run under the same name left, and starts
-    /// listening. `onConnected` runs after every (re)connection of the listener, when
+    /// Records the node with its link address, clears rows a previous run under the same name
+    /// left, and starts listening. `onConnected` runs after every (re)connection of the listener, when
     /// notices may have been missed; `onNotice` gets the other nodes' notices in order.
     func start(
-        now: Int64, onConnected: @escaping @Sendable () -> Void, onNotice: @escaping @Sendable (ClusterNotice) -> Void,
+        now: Int64, link: String, onConnected: @escaping @Sendable () -> Void, onNotice: @escaping @Sendable (ClusterNotice) -> Void,
         onUnreadable: @escaping @Sendable (ClusterNoticeError) -> Void
     ) async throws(ServerStoreError) {
         let node = nodeName
+        self.link.withLock { $0 = link }
         try await store.write("register node \(node)") { connection in
             _ = try connection.execute("DELETE FROM presence WHERE node = $1", [.text(node)])
             _ = try connection.execute("""
-                INSERT INTO node(name, started_at, seen_at) VALUES ($1, $2, $2)
-                ON CONFLICT (name) DO UPDATE SET started_at = excluded.started_at, seen_at = excluded.seen_at
-                """, [.text(node), .integer(now)])
+                INSERT INTO node(name, started_at, seen_at, link) VALUES ($1, $2, $2, $3)
+                ON CONFLICT (name) DO UPDATE SET started_at = excluded.started_at, seen_at = excluded.seen_at, link = excluded.link
+                """, [.text(node), .integer(now), .text(link)])
         }
         let own = ClusterNotice.prefix(of: node)
         let started = PostgresListener(conninfo: conninfo, channel: PostgresServerStore.channel, onConnected: onConnected) { payload in
@@ -73,11 +76,12 @@ final class PostgresCluster: Sendable {
         }
     }
 
-    /// Marks the node alive and removes what nodes silent for `deadAfter` left behind.
+    /// Marks the node alive, removes what nodes silent for `deadAfter` left behind, and reads
+    /// the live nodes' link addresses.
     ///
-    /// Returns true when the node's row was gone: PostgreSQL was out of this node's reach for
-    /// longer than `deadAfter`, the other nodes took it for dead and removed its presence rows,
-    /// which the caller must then write again. Returns false at once while the previous
+    /// The node's row was gone (`Beat.rowLost`) when PostgreSQL was out of this node's reach for
+    /// longer than `deadAfter`: the other nodes took it for dead and removed its presence rows,
+    /// which the caller must then write again. Returns nil at once while the previous
     /// heartbeat is still under way.
     ///
     /// A silent node whose row is locked is in a transaction (frozen, or its link to
@@ -85,17 +89,17 @@ final class PostgresCluster: Sendable {
     /// held this heartbeat's own row locked, on which this node's stop and the other nodes'
     /// heartbeats then waited, and a heartbeat every 2 s took the pool's every connection:
     /// one node cut off stalled them all for as long as its cut lasted (issue 41, seed 7).
-    func heartbeat(now: Int64) async throws(ServerStoreError) -> Bool {
-        guard !heartbeating.exchange(true, ordering: .acquiringAndReleasing) else { return false }
+    func heartbeat(now: Int64) async throws(ServerStoreError) -> Beat? {
+        guard !heartbeating.exchange(true, ordering: .acquiringAndReleasing) else { return nil }
         defer { heartbeating.store(false, ordering: .releasing) }
-        let node = nodeName, address = self.address.withLock { $0 }
+        let node = nodeName, address = self.address.withLock { $0 }, link = self.link.withLock { $0 }
         return try await store.write("heartbeat of node \(node)") { connection in
             let updated = try connection.execute("UPDATE node SET seen_at = $2 WHERE name = $1", [.text(node), .integer(now)])
             if updated.affectedRows == 0 {
                 _ = try connection.execute("""
-                    INSERT INTO node(name, started_at, seen_at, address) VALUES ($1, $2, $2, $3)
-                    ON CONFLICT (name) DO UPDATE SET seen_at = excluded.seen_at, address = excluded.address
-                    """, [.text(node), .integer(now), .text(address)])
+                    INSERT INTO node(name, started_at, seen_at, address, link) VALUES ($1, $2, $2, $3, $4)
+                    ON CONFLICT (name) DO UPDATE SET seen_at = excluded.seen_at, address = excluded.address, link = excluded.link
+                    """, [.text(node), .integer(now), .text(address), .text(link)])
                 _ = try connection.execute("DELETE FROM presence WHERE node = $1", [.text(node)])
             }
             // The silent nodes this transaction holds (locked): their presence rows and theirs.
@@ -104,8 +108,19 @@ final class PostgresCluster: Sendable {
                      rows AS (DELETE FROM presence WHERE node IN (SELECT name FROM gone))
                 DELETE FROM node WHERE name IN (SELECT name FROM gone)
                 """, [.integer(now - Self.deadAfter)])
-            return updated.affectedRows == 0
+            let peers = try connection.execute("SELECT name, link FROM node WHERE name <> $1 AND seen_at >= $2",
+                                               [.text(node), .integer(now - Self.deadAfter)]).rows
+            return Beat(rowLost: updated.affectedRows == 0,
+                        peers: Dictionary(peers.map { ($0[0].string ?? "", $0[1].string ?? "") }, uniquingKeysWith: { a, _ in a }))
         }
+    }
+
+    /// What a heartbeat found.
+    struct Beat: Sendable {
+        /// The node's row was gone (see `heartbeat`).
+        var rowLost: Bool
+        /// The other live nodes and their link addresses (empty: a node older than links).
+        var peers: [String: String]
     }
 
     /// Records logins accepted here and tells the other nodes, in one transaction; returns
@@ -142,8 +157,7 @@ final class PostgresCluster: Sendable {
                     sequence: sequence, appKey: login.0.appKey, userID: login.0.userID, deviceID: login.0.deviceID,
                     platform: login.0.platform.rawValue)).encoded()
             }
-            _ = try connection.execute("SELECT pg_notify($1, n) FROM unnest($2::text[]) WITH ORDINALITY AS t(n, k) ORDER BY k",
-                                       [.text(PostgresServerStore.channel), PostgresServerStore.texts(notices)])
+            try PostgresServerStore.notify(connection, notices)
             return sequences
         }
         noticesSent.add(logins.count, ordering: .relaxed)
@@ -208,7 +222,7 @@ final class PostgresCluster: Sendable {
     /// Tells every other node (an API action to carry out on their connections too).
     func announce(_ event: ClusterEvent) async throws(ServerStoreError) {
         let notice = ClusterNotice(node: nodeName, event: event)
-        try await store.read("notify the other nodes") { connection in try PostgresServerStore.notify(connection, notice) }
+        try await store.read("notify the other nodes") { connection in try PostgresServerStore.notify(connection, [notice.encoded()]) }
         noticesSent.add(1, ordering: .relaxed)
     }
 }

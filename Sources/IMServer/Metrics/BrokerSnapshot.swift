@@ -11,6 +11,8 @@ struct BrokerSnapshot: Sendable {
     var commits: StoreCommitStatistics
     /// How long other nodes' deliver notices took to arrive (`ClusterLink.noticeDelays`); nil on a single node.
     var noticeDelays: MetricsHistogram?
+    /// The links with the other nodes (`NodeLinks`); nil on a single node.
+    var links: NodeLinks.Figures?
 
     /// The protocol labels, in the order the exposition lists them.
     static let protocolVersions = ["5", "3.1.1", "pending"]

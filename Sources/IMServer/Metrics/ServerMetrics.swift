@@ -37,7 +37,7 @@ struct ServerMetrics: Sendable {
             text.single("imserver_queued_deliveries", .gauge, "Deliveries waiting in device queues (one per message and device).", queued)
         }
         writeAPI(into: &text)
-        await writeCluster(broker.noticeDelays, into: &text)
+        await writeCluster(broker, into: &text)
         if let process = await BlockingCall.run({ ProcessFigures.current() }) {
             Self.write(process, into: &text)
         }
@@ -80,7 +80,7 @@ struct ServerMetrics: Sendable {
         }
     }
 
-    private func writeCluster(_ noticeDelays: MetricsHistogram?, into text: inout PrometheusText) async {
+    private func writeCluster(_ broker: BrokerSnapshot, into text: inout PrometheusText) async {
         guard let cluster else { return }
         let now = clock.wallMilliseconds()
         if case .success(let live) = await Self.probe({ try await cluster.liveNodeCount(now: now) }) {
@@ -91,10 +91,22 @@ struct ServerMetrics: Sendable {
                     cluster.noticesSent.load(ordering: .relaxed))
         text.single("imserver_cluster_notices_received_total", .counter, "Notices of other nodes this node received.",
                     cluster.noticesReceived.load(ordering: .relaxed))
-        if let noticeDelays {
+        if let noticeDelays = broker.noticeDelays {
             text.histogram("imserver_cluster_notice_delay_seconds",
-                           "From a message notice's sending in the storing transaction (PostgreSQL's clock) to its arrival on this node's loop: the commit, NOTIFY and the listener's wake-up.",
+                           "From a message notice's sending (by the storing node's clock: in the storing transaction, or after its commit over a link) to its arrival on this node's loop.",
                            noticeDelays)
+        }
+        if let links = broker.links {
+            text.family("imserver_cluster_links", .gauge,
+                        "Links with other nodes: in, nodes linked to this one (it sends them its message notices); out, nodes this one is linked to.")
+            text.sample("imserver_cluster_links", [("direction", "in")], links.linkedIn)
+            text.sample("imserver_cluster_links", [("direction", "out")], links.linkedOut)
+            text.single("imserver_cluster_links_carry_all", .gauge,
+                        "1 while every live node is linked to this one, so that its stores leave NOTIFY out; else 0.", links.carriesAll ? 1 : 0)
+            text.single("imserver_cluster_link_notices_sent_total", .counter, "Message notices sent over links, one per notice and node.",
+                        links.noticesSent)
+            text.single("imserver_cluster_link_notices_received_total", .counter, "Message notices of other nodes received over links.",
+                        links.noticesReceived)
         }
     }
 }

@@ -22,4 +22,10 @@ public struct QueuedMessage: Sendable, Equatable {
         self.cid = cid
         self.sentAt = sentAt
     }
+
+    /// `message` as `stored` it.
+    init(_ message: NewMessage, stored: StoredMessageResult) {
+        self.init(messageID: stored.messageID, uid: stored.uid, from: message.from, to: message.to, text: message.text,
+                  cid: message.cid, sentAt: stored.sentAt)
+    }
 }

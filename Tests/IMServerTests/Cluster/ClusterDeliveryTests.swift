@@ -17,10 +17,10 @@ struct ClusterDeliveryTests {
             let bob = try await receiving.loggedIn("bob", device: "phone")
             let alice = try await cluster.nodes[0].loggedIn("alice", device: "phone")
             // Bob's first look at his queue is over once a message gets through.
-            try await exchange(1, from: alice, to: bob)
+            try await TestCluster.exchange(1, from: alice, to: bob)
             let before = try await receiving.scrape()
             let count = 10
-            try await exchange(count, from: alice, to: bob, first: 2)
+            try await TestCluster.exchange(count, from: alice, to: bob, first: 2)
             let after = try await receiving.scrape()
             let reads = (after["imserver_queue_reads_total"] ?? 0) - (before["imserver_queue_reads_total"] ?? 0)
             // Before the chain, each notice and each PUBACK read the queue: 2 reads a message.
@@ -175,18 +175,5 @@ struct ClusterDeliveryTests {
             NewMessage(appKey: TestServer.appKey, from: "alice", to: ["bob"], cid: "c\($0)", text: "m\($0)", sentAt: 1)
         }, quota: nil)
         await other.close()
-    }
-
-    /// Sends `count` messages from `sender` one at a time, each received and acknowledged by
-    /// `receiver` before the next.
-    private func exchange(_ count: Int, from sender: MQTTTestClient, to receiver: MQTTTestClient, first: Int = 1) async throws {
-        for number in first..<first + count {
-            #expect(try await sender.sendText("m\(number)", to: "bob", cid: "c\(number)", packetID: UInt16(number)) == .success)
-            guard case .publish(let delivered)? = await receiver.next(within: .seconds(3)) else {
-                throw TestFailure("message \(number) did not arrive")
-            }
-            #expect(try TextMessage.decode(delivered.payload).text == "m\(number)")
-            try await receiver.send(.puback(PubAck(packetIdentifier: delivered.packetIdentifier)))
-        }
     }
 }

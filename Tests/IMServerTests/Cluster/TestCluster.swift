@@ -1,4 +1,7 @@
+import IMProtocol
 import IMServer
+import MQTT
+import Testing
 import TestSupport
 
 /// Nodes of one imserver service on a PostgreSQL of the test's own: each node an embedded
@@ -52,5 +55,18 @@ final class TestCluster: Sendable {
     func stop() async {
         for node in nodes { await node.stop() }
         postgres.stop()
+    }
+
+    /// Sends `count` messages (`m1`, `m2`, ...) from `sender` to bob, one at a time, each
+    /// received and acknowledged by `receiver` (a device of bob's) before the next.
+    static func exchange(_ count: Int, from sender: MQTTTestClient, to receiver: MQTTTestClient, first: Int = 1) async throws {
+        for number in first..<first + count {
+            #expect(try await sender.sendText("m\(number)", to: "bob", cid: "c\(number)", packetID: UInt16(number)) == .success)
+            guard case .publish(let delivered)? = await receiver.next(within: .seconds(3)) else {
+                throw TestFailure("message \(number) did not arrive")
+            }
+            #expect(try TextMessage.decode(delivered.payload).text == "m\(number)")
+            try await receiver.send(.puback(PubAck(packetIdentifier: delivered.packetIdentifier)))
+        }
     }
 }

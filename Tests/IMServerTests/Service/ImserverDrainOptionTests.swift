@@ -3,12 +3,14 @@ import IMProcess
 import Testing
 import TestSupport
 
-/// `--advertise` and `--drain-timeout` on imserver's command line: usage errors (exit 2) that say why.
+/// `--advertise`, `--node-listen` and `--drain-timeout` on imserver's command line: usage errors
+/// (exit 2) that say why.
 @Suite(.timeLimit(.minutes(1)))
 struct ImserverDrainOptionTests {
     @Test(arguments: [
         (["--advertise", "127.0.0.1:1884"], "--advertise goes with --store"),
         (["--advertise", "127.0.0.1"], "--advertise wants HOST:PORT"),
+        (["--node-listen", "127.0.0.1:7001"], "--node-listen goes with --store"),
         (["--drain-timeout", "soon"], "--drain-timeout"),
         (["--drain-timeout", "7200"], "--drain-timeout"),
     ])

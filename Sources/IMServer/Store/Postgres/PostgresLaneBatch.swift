@@ -29,6 +29,9 @@ struct PostgresLaneBatch: Sendable {
     private var acknowledging: [DeviceKey: Int] = [:]
     /// The callers' calls gathered.
     private(set) var calls = 0
+    /// Whether the stores send their notices through PostgreSQL; false when every other node
+    /// takes them over a link (`NodeLinks.carriesAll`) and the lane sends them there.
+    var notify = true
 
     var isEmpty: Bool { calls == 0 }
     /// Whether a read of `device` was gathered.
@@ -84,7 +87,8 @@ struct PostgresLaneBatch: Sendable {
         do throws(PostgresError) {
             for (index, group) in stores.enumerated() where outcome.stores[index] == nil {
                 outcome.stores[index] = try attempt(PostgresServerStore.storingOperation(group.messages)) {
-                    try PostgresServerStore.store(group.messages, uids: group.uids, quota: group.quota, node: node, on: connection)
+                    try PostgresServerStore.store(
+                        group.messages, uids: group.uids, quota: group.quota, node: node, notify: notify, on: connection)
                 }
             }
             if !acknowledgements.isEmpty, outcome.acknowledgements == nil {

@@ -8,7 +8,7 @@ import IMTransport
 /// 1,000 messages/s a message crossing nodes waited 26 ms at the median for connections and
 /// CPU, where the work was well under one (issue 42). Here calls gather while the loop reads and
 /// while the job before runs; a job then stores everything gathered under one quota in one
-/// statement (one transaction and its `deliver` notices: `PostgresStoreFunction`), drops every
+/// statement (one transaction: `PostgresStoreFunction`), drops every
 /// device's acknowledged messages in one, and reads every queue asked for in one. A busy node
 /// makes few, large statements; an idle one answers a lone call after three round trips at most.
 /// One job runs at a time, on one of the pool's connections (the others are left to logins,
@@ -23,6 +23,10 @@ import IMTransport
 /// with a read of their device (which must not find them) and when their device's connection
 /// closes (its next connection, here or on another node, reads its queue). A node killed
 /// meanwhile sends those messages once more, as the SQLite store's next commit does.
+///
+/// The stores' `deliver` notices go through NOTIFY from the transaction, or, while every live
+/// node is linked to this one (`NodeLinks.carriesAll` when the job starts), over the links
+/// once it has committed, before the callers are answered.
 ///
 /// Calls are answered in the order their statements ran, not the order they were made, and
 /// other nodes' messages come by notice: a connection caught up by a read is sent a new
@@ -47,6 +51,9 @@ final class PostgresMessageLane: MessageLane {
     private var acknowledgementTimer: TimerID?
     private var closed = false
     private(set) var commitStatistics = StoreCommitStatistics()
+    /// The links to the other nodes, once the cluster starts them: while they reach every live
+    /// node, stores leave NOTIFY out and their notices go there (`NodeLinks`).
+    var links: NodeLinks?
     var isIdle: Bool { !running && waiting.isEmpty && held.isEmpty }
 
     /// How long acknowledgements are held back: at 1,000 messages/s over three nodes a node
@@ -149,7 +156,8 @@ final class PostgresMessageLane: MessageLane {
     /// Sends what gathered as one job, unless one is under way (its end sends the next).
     private func runNext() {
         guard !running, !waiting.isEmpty else { return }
-        let batch = waiting
+        var batch = waiting
+        batch.notify = !(links?.carriesAll ?? false)
         let answers = (storeAnswers, acknowledgementAnswers, readAnswers)
         waiting = PostgresLaneBatch()
         (storeAnswers, acknowledgementAnswers, readAnswers) = ([], [], [])
@@ -160,6 +168,9 @@ final class PostgresMessageLane: MessageLane {
             guard let self else { return }
             running = false
             commitStatistics.record(since: started, calls: batch.calls)
+            if !batch.notify {
+                links?.publish(batch.notices(outcome, node: store.nodeName, at: ServerClock.systemWallMicroseconds()))
+            }
             Self.answer(batch, outcome, answers)
             scheduleTurn()
         }, loop: loop)

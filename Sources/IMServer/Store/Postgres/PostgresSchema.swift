@@ -57,10 +57,10 @@ enum PostgresSchema {
             CREATE UNIQUE INDEX presence_node ON presence(node, connection);
             """),
         ("v7: deliver notices carry the message and each device's chain", """
-            DROP FUNCTION \(PostgresStoreFunction.name)(text[], text[], text[], text[], text[], text[], bigint[], bigint, bigint, text);
+            DROP FUNCTION \(PostgresStoreFunction.name);
             """ + PostgresStoreFunction.definition),
         ("v8: the quota checked and counted in one statement", """
-            DROP FUNCTION \(PostgresStoreFunction.name)(text[], text[], text[], text[], text[], text[], bigint[], bigint, bigint, text);
+            DROP FUNCTION \(PostgresStoreFunction.name);
             """ + PostgresStoreFunction.definition),
         // Every message wrote an entry no query reads; the uids' 80 random bits keep them
         // unique, as in the SQLite store since its v4. Without it PostgreSQL's CPU a saturated
@@ -69,10 +69,18 @@ enum PostgresSchema {
             ALTER TABLE message DROP CONSTRAINT message_uid_key;
             """),
         ("v10: notices carry the messages of batches of up to eight", """
-            DROP FUNCTION \(PostgresStoreFunction.name)(text[], text[], text[], text[], text[], text[], bigint[], bigint, bigint, text);
+            DROP FUNCTION \(PostgresStoreFunction.name);
             """ + PostgresStoreFunction.definition),
         ("v11: a sender's messages in a batch counted in one statement", """
-            DROP FUNCTION \(PostgresStoreFunction.name)(text[], text[], text[], text[], text[], text[], bigint[], bigint, bigint, text);
+            DROP FUNCTION \(PostgresStoreFunction.name);
+            """ + PostgresStoreFunction.definition),
+        // A node older than this calls the function without p_notify, whose default keeps its
+        // notices; the secret's 244 random bits come from PostgreSQL's strong random source.
+        ("v12: links between nodes carry the deliver notices", """
+            DROP FUNCTION \(PostgresStoreFunction.name);
+            ALTER TABLE node ADD COLUMN link TEXT NOT NULL DEFAULT '';
+            CREATE TABLE link_secret(id INTEGER PRIMARY KEY CHECK (id = 1), secret TEXT NOT NULL);
+            INSERT INTO link_secret VALUES (1, replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''));
             """ + PostgresStoreFunction.definition),
     ]
 

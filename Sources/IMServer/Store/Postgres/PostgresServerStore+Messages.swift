@@ -15,6 +15,7 @@ extension PostgresServerStore {
 
     /// Stores `messages` with their `uids` (from `prepare`) in one statement, its own
     /// transaction and one round trip (`PostgresStoreFunction`); results in their order.
+    /// Without `notify` the function sends no notices: the caller sends them (`NodeLinks`).
     ///
     /// The function locks the recipients in one order everywhere, then each message's sender's
     /// `queued_usage` row in the messages' order: messages of several senders are stored in
@@ -22,7 +23,8 @@ extension PostgresServerStore {
     /// transactions never wait for each other's rows (a deadlock costs PostgreSQL's
     /// deadlock_timeout, 1 s, before one is aborted). Each sender's messages keep their order.
     static func store(
-        _ messages: [NewMessage], uids: [String], quota: QueueQuota?, node: String, on connection: PostgresConnection
+        _ messages: [NewMessage], uids: [String], quota: QueueQuota?, node: String, notify: Bool = true,
+        on connection: PostgresConnection
     ) throws -> [StoredMessageResult] {
         let order = messages.indices.sorted { left, right in
             let a = messages[left], b = messages[right]
@@ -41,7 +43,7 @@ extension PostgresServerStore {
             texts(sorted.map(\.cid)), texts(sorted.map(\.text)),
             integers(sorted.map(\.sentAt)),
             quota.map { .integer(Int64($0.messages)) } ?? .null, quota.map { .integer(Int64($0.bytes)) } ?? .null,
-            .text(node),
+            .text(node), .boolean(notify),
         ]
         let rows = try connection.execute(prepared: PostgresStoreFunction.call, parameters).rows
         // One row per message, in order: the lane hands each caller a slice of them.
@@ -64,8 +66,10 @@ extension PostgresServerStore {
         return results.compactMap { $0 }
     }
 
-    /// Sends `notice` to every node (itself included) when the transaction commits.
-    static func notify(_ connection: PostgresConnection, _ notice: ClusterNotice) throws {
-        _ = try connection.execute("SELECT pg_notify($1, $2)", [.text(channel), .text(notice.encoded())])
+    /// Sends these notices (`ClusterNotice.encoded()`), in order, to every node (itself
+    /// included) when the transaction commits.
+    static func notify(_ connection: PostgresConnection, _ payloads: [String]) throws {
+        _ = try connection.execute("SELECT pg_notify($1, n) FROM unnest($2::text[]) WITH ORDINALITY AS t(n, k) ORDER BY k",
+                                   [.text(channel), texts(payloads)])
     }
 }

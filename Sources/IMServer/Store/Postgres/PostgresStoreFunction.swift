@@ -31,7 +31,7 @@
 /// those queues in a few statements, where a notice per message cost more CPU at saturation
 /// than the reads it saved (BENCHMARKS.md).
 ///
-/// Migrations create the function afresh whenever it changes (v3, v7, v8, v10, v11), so every
+/// Migrations create the function afresh whenever it changes (v3, v7, v8, v10, v11, v12), so every
 /// database ends with this definition whichever version it started from.
 enum PostgresStoreFunction {
     static let name = "imserver_store_messages"
@@ -44,17 +44,19 @@ enum PostgresStoreFunction {
     static let inlineBatchLimit = 8
 
     /// The call: arrays of app keys, uids, senders, comma-joined recipients, cids, texts and
-    /// times; the quota's messages and bytes (null: none); the node's name.
+    /// times; the quota's messages and bytes (null: none); the node's name; whether to send
+    /// the notices (false: the node sends them over its links, `NodeLinks`). A node older than
+    /// the flag calls the function without it and notifies.
     static let call = """
         SELECT message_id, message_uid, sent, duplicate, over_messages, over_bytes, delivered_users, delivered_devices,
                delivered_previous
-        FROM \(name)($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8, $9, $10)
+        FROM \(name)($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8, $9, $10, $11)
         """
 
     static let definition = """
         CREATE FUNCTION \(name)(
             p_app text[], p_uid text[], p_sender text[], p_recipients text[], p_cid text[], p_text text[], p_sent bigint[],
-            p_quota_messages bigint, p_quota_bytes bigint, p_node text)
+            p_quota_messages bigint, p_quota_bytes bigint, p_node text, p_notify boolean DEFAULT true)
         RETURNS TABLE(message_id bigint, message_uid text, sent bigint, duplicate boolean, over_messages bigint,
                       over_bytes bigint, delivered_users text[], delivered_devices text[], delivered_previous bigint[])
         LANGUAGE plpgsql AS $body$
@@ -170,7 +172,7 @@ enum PostgresStoreFunction {
                     CONTINUE;
                 END IF;
                 v_count := 0;
-                v_message := CASE WHEN v_inline THEN json_build_object('id', v_id, 'uid', p_uid[i], 'from', p_sender[i],
+                v_message := CASE WHEN v_inline AND p_notify THEN json_build_object('id', v_id, 'uid', p_uid[i], 'from', p_sender[i],
                     'to', to_json(string_to_array(p_recipients[i], ',')), 'text', p_text[i], 'cid', p_cid[i], 'sent', p_sent[i]) END;
                 FOREACH v_user IN ARRAY string_to_array(p_recipients[i], ',') LOOP
                     v_found := false;
@@ -186,6 +188,8 @@ enum PostgresStoreFunction {
                         delivered_users := delivered_users || v_user;
                         delivered_devices := delivered_devices || v_row.device_id;
                         delivered_previous := delivered_previous || v_row.previous;
+                        -- The node sends the notices itself, from what the function answers.
+                        CONTINUE WHEN NOT p_notify;
                         IF NOT v_inline THEN
                             n_app := n_app || p_app[i]; n_user := n_user || v_user; n_device := n_device || v_row.device_id;
                             CONTINUE;
@@ -207,7 +211,7 @@ enum PostgresStoreFunction {
                         INSERT INTO queue(device, message) VALUES (v_device, v_id);
                     END IF;
                 END LOOP;
-                IF v_count > 0 THEN
+                IF v_count > 0 AND p_notify THEN
                     PERFORM pg_notify('imserver', \(noticeExpression));
                 END IF;
                 IF p_quota_messages IS NULL THEN
@@ -222,7 +226,7 @@ enum PostgresStoreFunction {
                 ON CONFLICT (app_key, user_id) DO UPDATE SET messages = u.messages + excluded.messages, bytes = u.bytes + excluded.bytes;
             END IF;
             -- A larger batch: a notice per app and 40 devices, naming them only.
-            IF v_inline THEN RETURN; END IF;
+            IF v_inline OR NOT p_notify THEN RETURN; END IF;
             FOR v_app IN SELECT DISTINCT a FROM unnest(n_app) AS a LOOP
                 SELECT array_agg(u ORDER BY o), array_agg(d ORDER BY o) INTO delivered_users, delivered_devices
                 FROM unnest(n_app, n_user, n_device) WITH ORDINALITY AS t(a, u, d, o) WHERE a = v_app;
