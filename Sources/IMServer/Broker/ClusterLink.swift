@@ -125,7 +125,7 @@ final class ClusterLink {
         guard let nodes else { return listener.close() }
         let handlers = NodeLinks.Handlers(
             notice: { [unowned self] notice in apply(notice) },
-            catchUp: { [unowned self] in catchUpMessages() },
+            catchUp: { [unowned self] in catchUp() },
             notify: { [unowned self] notices in
                 core.perform({ try await nodes.notify(notices) }) { _, result in
                     if case .failure(let error) = result { warning("cannot notify \(notices.count) deliveries: \(error)") }
@@ -142,16 +142,11 @@ final class ClusterLink {
         links?.stop()
     }
 
-    /// Every online device looks at its queue again: notices may have been missed.
-    func catchUpMessages() {
-        for broker in core.online.all { core.deliveries.pump(broker) }
-    }
-
-    /// After the listener (re)connected, notices may have been missed: every online device
-    /// looks at its queue again, and the logins made elsewhere meanwhile are carried out as
-    /// their notices would have been (the newer login wins, as always).
+    /// After the listener or a link (re)connected, notices may have been missed: every online
+    /// device looks at its queue again, and the logins made elsewhere meanwhile are carried out
+    /// as their notices would have been (the newer login wins, as always).
     func catchUp() {
-        catchUpMessages()
+        for broker in core.online.all { core.deliveries.pump(broker) }
         guard let nodes else { return }
         let users = core.online.users.map { (appKey: $0.appKey, userID: $0.userID) }
         let now = core.clock.wallMilliseconds()

@@ -218,13 +218,18 @@ final class Logins {
         let connections = admitted.map(\.0.broker.id)
         let (store, cluster) = (core.store, core.cluster.nodes)
         let now = core.clock.wallMilliseconds()
+        // Their notices go over the links when those reach every live node (`NodeLinks`).
+        let notify = !(core.cluster.links?.carriesAll ?? false)
         // With other nodes, the logins join the cluster before their CONNACKs, so that every
         // node sees a device online as soon as the device does.
         core.perform({ () async throws -> [Int64]? in
             _ = try await store.registerDevices(registrations, now: now)
-            return try await cluster?.joined(Array(zip(registrations, connections)), now: now)
+            return try await cluster?.joined(Array(zip(registrations, connections)), now: now, notify: notify)
         }) { core, result in
             core.logins.batches.registrations.finish()
+            if !notify, case .success(let sequences?) = result, let node = cluster?.nodeName {
+                core.cluster.links?.publish(PostgresCluster.loginNotices(node: node, registrations, sequences))
+            }
             for (index, (pending, _)) in admitted.enumerated() {
                 let sequence = (try? result.get())??[index]
                 pending.broker.recordPresence(sequence)

@@ -15,8 +15,9 @@ final class PostgresCluster: Sendable {
     static let deadAfter: Int64 = 10_000
     private let conninfo: String
     private let listener = Mutex<PostgresListener?>(nil)
-    /// Notices this node's code sent (logins, API actions) and notices of other nodes it
-    /// received, for `/metrics`. Message notices come from the database's `store_messages`, uncounted.
+    /// Notices this node's code sent through NOTIFY (logins while not every node is linked, API
+    /// actions) and notices of other nodes it received there, for `/metrics`. Message notices
+    /// come from the store function, uncounted; `NodeLinks` counts what goes over the links.
     let noticesSent = Atomic<Int>(0)
     let noticesReceived = Atomic<Int>(0)
     /// Where clients reach this node (`advertise`), written again with its row if the row was lost.
@@ -123,13 +124,14 @@ final class PostgresCluster: Sendable {
         var peers: [String: String]
     }
 
-    /// Records logins accepted here and tells the other nodes, in one transaction; returns
-    /// their sequence numbers (later logins have higher ones), in order.
+    /// Records logins accepted here and, with `notify`, tells the other nodes, in one
+    /// transaction; returns their sequence numbers (later logins have higher ones), in order.
+    /// Without `notify` the caller sends their `loginNotices` over the links (`NodeLinks`).
     ///
     /// A connection has one row: a transaction run again because its connection was lost
     /// during COMMIT (which may have committed) finds the row it wrote and keeps its sequence.
     /// Two rows left the one the connection's close did not remove online for the node's life.
-    func joined(_ logins: [(DeviceRegistration, UInt64)], now: Int64) async throws(ServerStoreError) -> [Int64] {
+    func joined(_ logins: [(DeviceRegistration, UInt64)], now: Int64, notify: Bool = true) async throws(ServerStoreError) -> [Int64] {
         guard !logins.isEmpty else { return [] }
         let node = nodeName
         let sequences = try await store.write("record \(logins.count) logins") { connection in
@@ -152,16 +154,22 @@ final class PostgresCluster: Sendable {
             guard sequences.count == logins.count else {
                 throw PostgresError(kind: .query, message: "\(sequences.count) presence rows written for \(logins.count) logins")
             }
-            let notices = zip(logins, sequences).map { login, sequence in
-                ClusterNotice(node: node, event: .login(
-                    sequence: sequence, appKey: login.0.appKey, userID: login.0.userID, deviceID: login.0.deviceID,
-                    platform: login.0.platform.rawValue)).encoded()
+            if notify {
+                try PostgresServerStore.notify(connection, Self.loginNotices(node: node, logins.map(\.0), sequences).map { $0.encoded() })
             }
-            try PostgresServerStore.notify(connection, notices)
             return sequences
         }
-        noticesSent.add(logins.count, ordering: .relaxed)
+        if notify { noticesSent.add(logins.count, ordering: .relaxed) }
         return sequences
+    }
+
+    /// The notices of logins recorded with these sequence numbers.
+    static func loginNotices(node: String, _ logins: [DeviceRegistration], _ sequences: [Int64]) -> [ClusterNotice] {
+        zip(logins, sequences).map { login, sequence in
+            ClusterNotice(node: node, event: .login(
+                sequence: sequence, appKey: login.appKey, userID: login.userID, deviceID: login.deviceID,
+                platform: login.platform.rawValue))
+        }
     }
 
     /// Writes again the presence rows of logins the other nodes removed (they took this node

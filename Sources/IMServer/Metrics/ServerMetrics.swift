@@ -87,9 +87,9 @@ struct ServerMetrics: Sendable {
             text.single("imserver_cluster_live_nodes", .gauge, "Nodes on the store whose heartbeat is recent, this one included.", live)
         }
         text.single("imserver_cluster_notices_sent_total", .counter,
-                    "Notices this node sent the others (logins, API actions; not the store's message notices).",
+                    "Notices this node sent the others through NOTIFY (logins while not every node is linked, API actions; not the store's message notices).",
                     cluster.noticesSent.load(ordering: .relaxed))
-        text.single("imserver_cluster_notices_received_total", .counter, "Notices of other nodes this node received.",
+        text.single("imserver_cluster_notices_received_total", .counter, "Notices of other nodes this node received through NOTIFY.",
                     cluster.noticesReceived.load(ordering: .relaxed))
         if let noticeDelays = broker.noticeDelays {
             text.histogram("imserver_cluster_notice_delay_seconds",

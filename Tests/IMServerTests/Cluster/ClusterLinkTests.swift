@@ -30,6 +30,23 @@ struct ClusterLinkTests {
         }
     }
 
+    /// A login's notice goes over the link too: the user's other phone, on the other node, is let go.
+    @Test func aLoginElsewhereDisplacesADeviceOverTheLink() async throws {
+        try await TestCluster.with(2) { cluster in
+            try await waitForCarriesAll(true, on: cluster.nodes)
+            let first = try await cluster.nodes[0].loggedIn("alice", device: "phone-1")
+            let before = try await cluster.nodes[0].scrape()
+            _ = try await cluster.nodes[1].loggedIn("alice", device: "phone-2")
+            guard case .disconnect(let kicked)? = await first.next(within: .seconds(5)) else {
+                throw TestFailure("phone-1 stayed online beside phone-2")
+            }
+            #expect(kicked.reasonCode == .sessionTakenOver)
+            let after = try await cluster.nodes[0].scrape()
+            #expect(growth("imserver_cluster_link_notices_received_total", before, after) == 1)
+            #expect(growth("imserver_cluster_notices_received_total", before, after) == 0)
+        }
+    }
+
     /// A live node without a link address (a node older than the links writes none): the
     /// others notify again, and their messages reach their recipients as before.
     @Test func aLiveNodeWithoutALinkHasTheNoticesSentByNotify() async throws {
@@ -54,7 +71,8 @@ struct ClusterLinkTests {
     }
 
     /// The wire contract from outside: a peer with the wrong secret is cut off after its proof;
-    /// one with the right secret proves the node, then reads the notice of a message stored there.
+    /// one with the right secret proves the node, then reads the notices of logins and of a
+    /// message there.
     @Test func aLinkServesOnlyAPeerThatProvesTheSecret() async throws {
         try await TestCluster.with(1) { cluster in
             let node = cluster.nodes[0]
@@ -75,7 +93,13 @@ struct ClusterLinkTests {
             let bob = try await node.loggedIn("bob", device: "phone")
             let alice = try await node.loggedIn("alice", device: "phone")
             try await TestCluster.exchange(1, from: alice, to: bob)
-            let notice = try #require(try await peer.nextNotice())
+            var logins: [String] = []
+            var notice = try #require(try await peer.nextNotice())
+            while case .login(_, _, let userID, _, _) = try ClusterNotice(parsing: String(decoding: notice, as: UTF8.self)).event {
+                logins.append(userID)
+                notice = try #require(try await peer.nextNotice())
+            }
+            #expect(logins == ["bob", "alice"])
             let parsed = try ClusterNotice(parsing: String(decoding: notice, as: UTF8.self))
             guard case .deliver(let appKey, let deliveries, let message?, _) = parsed.event else {
                 throw TestFailure("not a deliver notice with its message: \(String(decoding: notice, as: UTF8.self))")

@@ -42,10 +42,13 @@ extension NodeLinks {
     func linked(_ link: NodeLinkConnection) {
         guard let peer = link.peer else { return }
         if link.dialed {
+            let missed = dials[peer]?.linkedBefore == true || isYoung
             dials[peer]?.unlinkedSince = nil
+            dials[peer]?.linkedBefore = true
             dials[peer]?.backoff = .milliseconds(250)
-            // What the peer stored while this node was not linked to it is in the queues.
-            handlers.catchUp()
+            // What the peer sent on the link that went down, or stored before it had this
+            // node in its view, is in the queues.
+            if missed { handlers.catchUp() }
         } else {
             accepted[ObjectIdentifier(link)] = nil
             subscribers[peer]?.connection.close(.abortive)

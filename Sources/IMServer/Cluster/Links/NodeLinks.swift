@@ -2,27 +2,28 @@ import IMHTTP
 import IMTransport
 
 /// Direct TCP links between the nodes of one PostgreSQL database: each node sends the others
-/// the deliver notices of the messages it stores over them, in place of PostgreSQL's NOTIFY.
+/// the notices of the messages it stores and the logins it records over them, in place of
+/// PostgreSQL's NOTIFY.
 ///
 /// Why: a notifying transaction holds a database-wide lock from before its commit until after
 /// it, so notifying commits run one at a time, and every node's listening backend is woken for
 /// every notice; at 1,000 messages/s over three nodes that was a fifth of a message's CPU
-/// (issue 42, BENCHMARKS.md). Logins and the API's disconnects, which are few, still go by
-/// NOTIFY.
+/// (issue 42, BENCHMARKS.md). The API's disconnects, which are few, still go by NOTIFY.
 ///
 /// Each node listens on its link address (`--node-listen`), written in its `node` row, and dials
 /// every other live node the heartbeat reads there (`update`); the node it dialed sends it
 /// notices (`publish`) after proving, both ways, that it knows the database's secret
-/// (`NodeLinkHandshake`). A node's stores leave NOTIFY out only when every live node it read,
-/// within `viewLifetime`, has its link up to it (`carriesAll`); when one is not by the commit,
-/// the notices go through NOTIFY as well (`onNotify`). A node older than the links writes no
-/// address, so it is never linked and the others notify it as before.
+/// (`NodeLinkHandshake`). A node's stores and logins leave NOTIFY out only when every live node
+/// it read, within `viewLifetime`, has its link up to it (`carriesAll`); when one is not by
+/// the commit, the notices go through NOTIFY as well (`Handlers.notify`). A node older than the
+/// links writes no address, so it is never linked and the others notify it as before.
 ///
-/// A notice lost with a link that breaks only delays its message. The node that dialed reads
-/// the queue of every online device when the link is up again (`onCatchUp`), and
-/// `catchUpAfter` after it went down or failed to come up: by then the other node has either
-/// seen it go, and notifies, or read this node in its view. Both sides send an empty line
-/// every `pingInterval` and close a link silent for `silenceLimit`. Runs on the broker's loop.
+/// A notice lost with a link that breaks only delays. The node that dialed catches up (reads
+/// the queue of every online device, and the logins online elsewhere) when the link is up
+/// again, and `catchUpAfter` after it went down or failed to come up: by then the other node
+/// has either seen it go, and notifies, or read this node in its view. Both sides send an
+/// empty line every `pingInterval` and close a link silent for `silenceLimit`. Runs on the
+/// broker's loop.
 final class NodeLinks {
     static let pingInterval = Duration.seconds(1)
     static let silenceLimit = Duration.milliseconds(3_500)
@@ -59,7 +60,7 @@ final class NodeLinks {
     struct Handlers {
         /// Another node's notice, read from its link.
         var notice: (ClusterNotice) -> Void
-        /// Notices may have been missed: read every online device's queue.
+        /// Notices may have been missed: read every online device's queue and the logins elsewhere.
         var catchUp: () -> Void
         /// Send these through NOTIFY too: a live node was not linked when they went.
         var notify: ([ClusterNotice]) -> Void
@@ -76,10 +77,22 @@ final class NodeLinks {
         var attempt: ConnectAttempt?
         var nextAttempt = ContinuousClock.now
         var backoff = Duration.milliseconds(250)
+        /// Whether the link was up once: notices may be lost when it goes down.
+        var linkedBefore = false
         /// Since when the peer's notices may be missed and no read has caught up; nil while
-        /// linked, or once caught up.
-        var unlinkedSince: ContinuousClock.Instant? = .now
+        /// linked, once caught up, or when nothing can have been missed.
+        var unlinkedSince: ContinuousClock.Instant?
     }
+
+    /// Whether a peer may not have this node in its view yet (it read the live nodes before
+    /// this one's row was written), so that it leaves NOTIFY out without a link to this node.
+    /// An older node is in every peer's view: until it is linked to a peer, that peer notifies
+    /// it, and a first link needs no catching up (reading every device's queue at every node's
+    /// start would cost each node as many reads as it has devices).
+    var isYoung: Bool { ContinuousClock.now - started < Self.catchUpAfter + Self.viewLifetime }
+    private let started = ContinuousClock.now
+    /// When the last peer whose notices may be missing left the view, until a read catches up.
+    private var forgottenAt: ContinuousClock.Instant?
 
     /// `listener` hands its connections to `accept`. Call on `loop`.
     init(node: String, secret: [UInt8], listener: Listener, loop: EventLoop, handlers: Handlers) {
@@ -115,7 +128,7 @@ final class NodeLinks {
                 noticesSent: noticesSent, noticesReceived: noticesReceived, carriesAll: carriesAll)
     }
 
-    /// Sends notices of messages just committed to every linked node, and through NOTIFY too
+    /// Sends notices of what was just committed to every linked node, and through NOTIFY too
     /// when a live node is not linked.
     func publish(_ notices: [ClusterNotice]) {
         guard !notices.isEmpty else { return }
@@ -132,6 +145,9 @@ final class NodeLinks {
         guard !stopped else { return }
         view = (peers, readAt)
         for (name, dial) in dials where peers[name] != dial.text {
+            // Gone from the view or at another address (started again): what it sent on a link
+            // that went down may be missing, as for a link lost (`tick`).
+            if dial.linkedBefore || dial.unlinkedSince != nil { forgottenAt = .now }
             dial.attempt?.cancel()
             dial.link?.connection.close(.abortive)
             dials[name] = nil
@@ -141,7 +157,7 @@ final class NodeLinks {
                 handlers.warning("node \(name) gives an unreadable link address '\(text)'; its notices come by NOTIFY")
                 continue
             }
-            dials[name] = Dial(text: text, address: address)
+            dials[name] = Dial(text: text, address: address, unlinkedSince: isYoung ? .now : nil)
         }
         tick()
     }
@@ -157,6 +173,10 @@ final class NodeLinks {
             } else if now - link.lastSent >= Self.pingInterval - .milliseconds(100) {
                 link.send(line: [])
             }
+        }
+        if let since = forgottenAt, now - since >= Self.catchUpAfter {
+            forgottenAt = nil
+            handlers.catchUp()
         }
         for (name, dial) in dials {
             if let since = dial.unlinkedSince, now - since >= Self.catchUpAfter {
