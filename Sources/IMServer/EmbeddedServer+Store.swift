@@ -60,6 +60,23 @@ extension EmbeddedServer {
             onConnected: { loop.execute { core.value.cluster.catchUp() } },
             onNotice: { notice in loop.execute { core.value.cluster.apply(notice) } },
             onUnreadable: { error in warning("\(error) (from a newer node?); skipped") })
+        await linkBeforeListening(cluster, core: core, loop: loop, options: options)
         return listener.localAddress
+    }
+
+    /// Links to the live nodes before the first client comes, for up to `firstLinksWait`: a
+    /// node young enough that a peer may not have it in its view catches up at its first
+    /// links (`NodeLinks`), which costs nothing with no device online yet. A node that cannot
+    /// link in time listens anyway and catches up later.
+    private static func linkBeforeListening(
+        _ cluster: PostgresCluster, core: LoopBound<BrokerCore>, loop: EventLoop, options: Options
+    ) async {
+        let started = ContinuousClock.now
+        guard let beat = try? await cluster.heartbeat(now: options.clock.wallMilliseconds()) else { return }
+        _ = await onLoop(loop) { core.value.cluster.links?.update(peers: beat.peers, readAt: started) }
+        while ContinuousClock.now - started < NodeLinks.firstLinksWait,
+              await onLoop(loop, { core.value.cluster.links?.allDialedAreLinked ?? true }) == false {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
     }
 }

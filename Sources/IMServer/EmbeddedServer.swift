@@ -278,8 +278,12 @@ public final class EmbeddedServer: Sendable {
 
     /// Runs `body` on the loop; nil once the loop has stopped.
     func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T? {
-        let loop = self.loop
-        return await withCheckedContinuation { continuation in
+        await Self.onLoop(loop, body)
+    }
+
+    /// Runs `body` on `loop`; nil once the loop has stopped.
+    static func onLoop<T: Sendable>(_ loop: EventLoop, _ body: @escaping @Sendable () -> T) async -> T? {
+        await withCheckedContinuation { continuation in
             if !loop.execute({ continuation.resume(returning: body()) }) {
                 continuation.resume(returning: nil)
             }

@@ -32,6 +32,8 @@ final class NodeLinks {
     static let viewLifetime = Duration.seconds(5)
     /// Later than `viewLifetime` and than `silenceLimit` with a ping's lag.
     static let catchUpAfter = Duration.seconds(6)
+    /// How long a starting node waits for its links before it takes clients.
+    static let firstLinksWait = Duration.milliseconds(1_500)
     static let connectionOptions = ConnectionOptions(
         highWaterMark: 1 << 20, lowWaterMark: 1 << 18, outboundLimit: 16 << 20, closeTimeout: .seconds(1), framing: .raw)
 
@@ -85,10 +87,11 @@ final class NodeLinks {
     }
 
     /// Whether a peer may not have this node in its view yet (it read the live nodes before
-    /// this one's row was written), so that it leaves NOTIFY out without a link to this node.
-    /// An older node is in every peer's view: until it is linked to a peer, that peer notifies
-    /// it, and a first link needs no catching up (reading every device's queue at every node's
-    /// start would cost each node as many reads as it has devices).
+    /// this one's row was written), so that it leaves NOTIFY out without a link to this node:
+    /// then a first link catches up, which costs nothing when the links come before the first
+    /// client (`firstLinksWait`). An older node is in every peer's view: until it is linked to a
+    /// peer, that peer notifies it, and a first link needs no catching up (reading every
+    /// device's queue at every node's start would cost each node as many reads as it has devices).
     var isYoung: Bool { ContinuousClock.now - started < Self.catchUpAfter + Self.viewLifetime }
     private let started = ContinuousClock.now
     /// When the last peer whose notices may be missing left the view, until a read catches up.
@@ -110,6 +113,9 @@ final class NodeLinks {
         guard let view, ContinuousClock.now - view.at < Self.viewLifetime else { return false }
         return view.peers.keys.allSatisfy { subscribers[$0] != nil }
     }
+
+    /// Whether every peer that takes links is linked from here.
+    var allDialedAreLinked: Bool { dials.values.allSatisfy { $0.link?.isLinked == true } }
 
     /// The links' figures for `/metrics`.
     struct Figures: Sendable {
