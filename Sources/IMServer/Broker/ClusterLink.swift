@@ -16,7 +16,7 @@ final class ClusterLink {
     /// Logins on other nodes noticed while a local login of the same user was still writing
     /// its presence row, by that connection's id (see `applyLaterLogins`); empty almost always.
     private var laterLogins: [UInt64: [ClusterLogin]] = [:]
-    /// The direct links to the other nodes, which carry the deliver notices (from `startLinks`).
+    /// The direct links to the other nodes, which carry the notices of messages and logins (from `startLinks`).
     private(set) var links: NodeLinks?
     /// Presence rows of closed connections waiting to be removed (their sequence numbers).
     private var departed = PendingBatch<Int64>()
@@ -128,7 +128,7 @@ final class ClusterLink {
             catchUp: { [unowned self] in catchUp() },
             notify: { [unowned self] notices in
                 core.perform({ try await nodes.notify(notices) }) { _, result in
-                    if case .failure(let error) = result { warning("cannot notify \(notices.count) deliveries: \(error)") }
+                    if case .failure(let error) = result { warning("cannot notify \(notices.count) notices: \(error)") }
                 }
             },
             warning: warning)

@@ -12,9 +12,9 @@ extension PostgresCluster {
         }
     }
 
-    /// Sends deliver notices through NOTIFY, in one statement: for nodes not linked when they
-    /// were stored (`NodeLinks.publish`). One too long for NOTIFY's 8,000 bytes goes as
-    /// notices of 40 devices without the message, which those nodes read.
+    /// Sends notices through NOTIFY, in one statement: for nodes not linked when they were
+    /// committed (`NodeLinks.publish`). A deliver notice too long for NOTIFY's 8,000 bytes goes
+    /// as notices of 40 devices without the message, which those nodes read.
     func notify(_ notices: [ClusterNotice]) async throws(ServerStoreError) {
         var payloads: [String] = []
         for notice in notices {
@@ -28,7 +28,7 @@ extension PostgresCluster {
                 payloads.append(ClusterNotice(node: notice.node, event: .deliver(appKey: appKey, part, message: nil, at: at)).encoded())
             }
         }
-        try await store.read("notify \(notices.count) deliveries") { [payloads] connection in
+        try await store.read("notify \(notices.count) notices") { [payloads] connection in
             try PostgresServerStore.notify(connection, payloads)
         }
     }

@@ -3,6 +3,10 @@ import Testing
 import TestSupport
 
 /// A `LineEditor` on a fresh pseudo-terminal, with bounded waits for everything a test does.
+///
+/// The waits allow 10 s: the editors' tests run beside some 500 others on two cores, and a
+/// prompt written 3 s after its read began was once taken for one never written (CI,
+/// 2026-11-30). An editor that never writes it still fails.
 final class EditorHarness: Sendable {
     let terminal: PseudoTerminal
     let editor: LineEditor
@@ -28,7 +32,7 @@ final class EditorHarness: Sendable {
     }
 
     /// The line a read returns, closing the editor if it has not come back within `timeout`.
-    func line(of task: Task<String?, Never>, timeout: Duration = .seconds(3), sourceLocation: SourceLocation = #_sourceLocation) async -> String? {
+    func line(of task: Task<String?, Never>, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation) async -> String? {
         let editor = self.editor
         let watchdog = Task { () -> Bool in
             do { try await Task.sleep(for: timeout) } catch { return false }
@@ -50,7 +54,7 @@ final class EditorHarness: Sendable {
     @discardableResult
     func expectScreen(
         _ what: String,
-        timeout: Duration = .seconds(3),
+        timeout: Duration = .seconds(10),
         sourceLocation: SourceLocation = #_sourceLocation,
         _ condition: (ScreenModel) -> Bool
     ) async -> ScreenModel {
