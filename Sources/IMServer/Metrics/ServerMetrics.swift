@@ -107,6 +107,10 @@ struct ServerMetrics: Sendable {
                         links.noticesSent)
             text.single("imserver_cluster_link_notices_received_total", .counter, "Message notices of other nodes received over links.",
                         links.noticesReceived)
+            text.single("imserver_cluster_links_lost_total", .counter, "Links, either way, that went down after their handshake.", links.linksLost)
+            text.single("imserver_cluster_catch_ups_total", .counter,
+                        "Reads of every online device's queue because a link's notices may have been missed (the link back, or down for 6 s).",
+                        links.catchUps)
         }
     }
 }

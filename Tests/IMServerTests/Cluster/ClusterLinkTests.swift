@@ -117,11 +117,15 @@ struct ClusterLinkTests {
             let bob = try await cluster.nodes[1].loggedIn("bob", device: "phone")
             try await storeWithoutNotice("lost", in: cluster)
             #expect(await bob.next(within: .milliseconds(500)) == nil)
+            let before = try await cluster.nodes[1].scrape()
             // Node 1 drops the link node 2 made; node 2 dials again at once.
             let core = cluster.nodes[0].server.core
             _ = await cluster.nodes[0].server.onLoop { core.value.cluster.links?.subscribers["node-2"]?.connection.close(.abortive) }
             guard case .publish(let delivered)? = await bob.next(within: .seconds(5)) else { throw TestFailure("the lost message did not arrive") }
             #expect(try TextMessage.decode(delivered.payload).text == "lost")
+            let after = try await cluster.nodes[1].scrape()
+            #expect(growth("imserver_cluster_links_lost_total", before, after) == 1)
+            #expect(growth("imserver_cluster_catch_ups_total", before, after) == 1)
         }
     }
 

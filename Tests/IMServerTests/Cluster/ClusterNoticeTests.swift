@@ -51,4 +51,24 @@ struct ClusterNoticeTests {
     func aMalformedDeliverNoticeIsRefused(payload: String) {
         #expect(throws: ClusterNoticeError.self) { try ClusterNotice(parsing: payload) }
     }
+
+    /// A node that sends its notices over links writes them as the store function would: for a
+    /// busy node's batch (more than `inlineBatchLimit` messages) one per app naming the devices,
+    /// whatever order the callers' messages of two apps came in.
+    @Test func aLargeBatchHasOneNoticePerApp() {
+        var batch = PostgresLaneBatch()
+        var results: [StoredMessageResult] = []
+        for index in 0..<10 {
+            let app = index % 2 == 0 ? "k1" : "k2"
+            let message = NewMessage(appKey: app, from: "alice", to: ["bob"], cid: "c\(index)", text: "t", sentAt: 1)
+            _ = batch.store([message], uids: ["u\(index)"], quota: nil)
+            results.append(StoredMessageResult(uid: "u\(index)", messageID: Int64(index + 1), sentAt: 1, isDuplicate: false,
+                                               deliveries: [Delivery(userID: "bob", deviceID: "phone-\(index)", previous: Int64(index))]))
+        }
+        let outcome = PostgresLaneBatch.Outcome(stores: [.success(results)], acknowledgements: nil, reads: nil)
+        let notices = batch.notices(outcome, node: "a", at: 9)
+        let phones = { (from: Int) in stride(from: from, to: 10, by: 2).map { Delivery(userID: "bob", deviceID: "phone-\($0)") } }
+        #expect(notices == [ClusterNotice(node: "a", event: .deliver(appKey: "k1", phones(0), message: nil, at: 9)),
+                            ClusterNotice(node: "a", event: .deliver(appKey: "k2", phones(1), message: nil, at: 9))])
+    }
 }

@@ -48,7 +48,7 @@ extension NodeLinks {
             dials[peer]?.backoff = .milliseconds(250)
             // What the peer sent on the link that went down, or stored before it had this
             // node in its view, is in the queues.
-            if missed { handlers.catchUp() }
+            if missed { catchUp() }
         } else {
             accepted[ObjectIdentifier(link)] = nil
             subscribers[peer]?.connection.close(.abortive)
@@ -79,6 +79,7 @@ extension NodeLinks {
     /// A link closed, for whatever reason.
     func closed(_ link: NodeLinkConnection) {
         accepted[ObjectIdentifier(link)] = nil
+        if link.isLinked, !stopped { linksLost += 1 }
         guard let peer = link.peer else {
             if let name = dials.first(where: { $0.value.link === link })?.key { dropDial(name, wasLinked: false) }
             return

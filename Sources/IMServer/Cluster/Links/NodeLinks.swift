@@ -55,6 +55,10 @@ final class NodeLinks {
     var dials: [String: Dial] = [:]
     private(set) var noticesSent = 0
     var noticesReceived = 0
+    /// Links, either way, that went down after their handshake.
+    var linksLost = 0
+    /// Reads of every online device's queue for notices that may have been missed.
+    private(set) var catchUps = 0
     /// Set by `stop`: nothing is dialed or accepted after it.
     private(set) var stopped = false
 
@@ -127,11 +131,14 @@ final class NodeLinks {
         var noticesReceived: Int
         /// Whether stores now leave NOTIFY out (`carriesAll`).
         var carriesAll: Bool
+        var linksLost: Int
+        var catchUps: Int
     }
 
     var figures: Figures {
         Figures(linkedIn: subscribers.count, linkedOut: dials.values.filter { $0.link?.isLinked == true }.count,
-                noticesSent: noticesSent, noticesReceived: noticesReceived, carriesAll: carriesAll)
+                noticesSent: noticesSent, noticesReceived: noticesReceived, carriesAll: carriesAll,
+                linksLost: linksLost, catchUps: catchUps)
     }
 
     /// Sends notices of what was just committed to every linked node, and through NOTIFY too
@@ -182,15 +189,21 @@ final class NodeLinks {
         }
         if let since = forgottenAt, now - since >= Self.catchUpAfter {
             forgottenAt = nil
-            handlers.catchUp()
+            catchUp()
         }
         for (name, dial) in dials {
             if let since = dial.unlinkedSince, now - since >= Self.catchUpAfter {
                 dials[name]?.unlinkedSince = nil
-                handlers.catchUp()
+                catchUp()
             }
             if dial.link == nil, dial.attempt == nil, now >= dial.nextAttempt { connect(to: name, dial.address) }
         }
+    }
+
+    /// Asks the broker to read every online device's queue again, counted for `/metrics`.
+    func catchUp() {
+        catchUps += 1
+        handlers.catchUp()
     }
 
     /// Closes the listener and every link.

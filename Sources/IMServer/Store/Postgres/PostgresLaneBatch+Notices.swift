@@ -16,8 +16,8 @@ extension PostgresLaneBatch {
                     continue
                 }
                 let devices = stored.deliveries.map { Delivery(userID: $0.userID, deviceID: $0.deviceID) }
-                if let last = named.indices.last, named[last].appKey == message.appKey {
-                    named[last].deliveries += devices
+                if let index = named.firstIndex(where: { $0.appKey == message.appKey }) {
+                    named[index].deliveries += devices
                 } else {
                     named.append((message.appKey, devices))
                 }
