@@ -131,6 +131,7 @@ final class NodeLinks {
         var noticesReceived: Int
         /// Whether stores now leave NOTIFY out (`carriesAll`).
         var carriesAll: Bool
+        /// Links lost and catch-ups so far (`linksLost`, `catchUps`).
         var linksLost: Int
         var catchUps: Int
     }
