@@ -98,14 +98,14 @@ struct ServerMetrics: Sendable {
         }
         if let links = broker.links {
             text.family("imserver_cluster_links", .gauge,
-                        "Links with other nodes: in, nodes linked to this one (it sends them its message notices); out, nodes this one is linked to.")
+                        "Links with other nodes: in, nodes linked to this one (it sends them the notices of its messages and logins); out, nodes this one is linked to.")
             text.sample("imserver_cluster_links", [("direction", "in")], links.linkedIn)
             text.sample("imserver_cluster_links", [("direction", "out")], links.linkedOut)
             text.single("imserver_cluster_links_carry_all", .gauge,
-                        "1 while every live node is linked to this one, so that its stores leave NOTIFY out; else 0.", links.carriesAll ? 1 : 0)
-            text.single("imserver_cluster_link_notices_sent_total", .counter, "Message notices sent over links, one per notice and node.",
+                        "1 while every live node is linked to this one, so that its stores and logins leave NOTIFY out; else 0.", links.carriesAll ? 1 : 0)
+            text.single("imserver_cluster_link_notices_sent_total", .counter, "Notices of messages and logins sent over links, one per notice and node.",
                         links.noticesSent)
-            text.single("imserver_cluster_link_notices_received_total", .counter, "Message notices of other nodes received over links.",
+            text.single("imserver_cluster_link_notices_received_total", .counter, "Notices of other nodes' messages and logins received over links.",
                         links.noticesReceived)
             text.single("imserver_cluster_links_lost_total", .counter, "Links, either way, that went down after their handshake.", links.linksLost)
             text.single("imserver_cluster_catch_ups_total", .counter,
