@@ -14,6 +14,9 @@ extension PostgresServerStore {
     static func register(_ items: [DeviceRegistration], now: Int64, on connection: PostgresConnection) throws -> [Bool] {
         func key(_ appKey: String, _ userID: String) -> String { appKey + "\u{1}" + userID }
         var rows: [String: [DeviceRow]] = [:]
+        // Planned at each call, not prepared: a generic plan assumes 100 users and joins them
+        // to the whole table by a scan (4.5 ms a batch of ten logins on 10,000 devices), where
+        // a plan for the batch at hand probes the index (issue 42).
         for row in try connection.execute("""
             SELECT d.app_key || chr(1) || d.user_id, d.id, d.device_id, d.platform
             FROM (SELECT DISTINCT * FROM unnest($1::text[], $2::text[]) AS k(app_key, user_id)) AS k

@@ -4,7 +4,8 @@ extension PostgresServerStore {
     public func userStates(_ users: [(appKey: String, userID: String)]) async throws(ServerStoreError) -> [UserState] {
         guard !users.isEmpty else { return [] }
         let (apps, ids) = (PostgresTextArray.literal(users.map(\.appKey)), PostgresTextArray.literal(users.map(\.userID)))
-        // One round trip for the batch: the users as two arrays, joined on the primary key.
+        // One round trip for the batch: the users as two arrays, joined on the primary key;
+        // planned at each call, as the devices' look-up is (`register`).
         return try await read("read the state of \(users.count) users") { connection in
             let rows = try connection.execute("""
                 SELECT s.app_key || chr(1) || s.user_id, s.blocked_until, s.deactivated, s.tokens_invalid_before
