@@ -82,6 +82,9 @@ enum PostgresSchema {
             CREATE TABLE link_secret(id INTEGER PRIMARY KEY CHECK (id = 1), secret TEXT NOT NULL);
             INSERT INTO link_secret VALUES (1, replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''));
             """ + PostgresStoreFunction.definition),
+        ("v13: a busy node's batch stored in one statement", """
+            DROP FUNCTION \(PostgresStoreFunction.name);
+            """ + PostgresStoreFunction.definition),
     ]
 
     /// The advisory lock key nodes take while migrating.

@@ -16,10 +16,11 @@
 /// sender's usage row.
 ///
 /// Each statement run from PL/pgSQL costs PostgreSQL 20-50 µs to start, whatever it does, so
-/// the notices are built from plain expressions, which cost next to nothing. The same steps
-/// as a few set-based statements for the whole batch cost more, not less: 811 against 323 µs
-/// for one message and 111 against 94 µs a message in batches of 30 (their plans take
-/// longer to start than the loop's statements take to run; BENCHMARKS.md).
+/// the notices are built from plain expressions, which cost next to nothing. For one message
+/// the same steps as set-based statements cost more: 811 against 323 µs (their plans take
+/// longer to start than the loop's statements take to run). A larger batch (a busy node)
+/// stores the messages of senders within their quota in one such statement, which the loop
+/// then answers for (`batchStatement`, v13), and the loop takes the rest one by one.
 ///
 /// A batch of a few messages (a node at light load) sends one notice per message and 40
 /// devices, carrying the message when the payload has room and, per device, the newest message
@@ -31,7 +32,7 @@
 /// those queues in a few statements, where a notice per message cost more CPU at saturation
 /// than the reads it saved (BENCHMARKS.md).
 ///
-/// Migrations create the function afresh whenever it changes (v3, v7, v8, v10, v11, v12), so every
+/// Migrations create the function afresh whenever it changes (v3, v7, v8, v10, v11, v12, v13), so every
 /// database ends with this definition whichever version it started from.
 enum PostgresStoreFunction {
     static let name = "imserver_store_messages"
@@ -90,6 +91,11 @@ enum PostgresStoreFunction {
             v_counted boolean := false;
             v_new_messages bigint := 0;
             v_new_bytes bigint := 0;
+            -- What `batchStatement` answered, per message (see there).
+            s_id bigint[];
+            s_users text[];
+            s_devices text[];
+            s_missing text[];
         BEGIN
             -- The recipients' locks, in one order everywhere (no deadlock): see PostgresServerStore.
             -- A lone recipient's is an expression, not a statement; else one statement, not one a
@@ -101,7 +107,9 @@ enum PostgresStoreFunction {
                     SELECT hashtextextended(p_app[m] || chr(1) || r, 0) AS lock_key
                     FROM generate_subscripts(p_uid, 1) AS m, unnest(string_to_array(p_recipients[m], ',')) AS r ORDER BY 1) AS s;
             END IF;
+        \(batchStatement)
             FOR i IN 1 .. coalesce(array_length(p_uid, 1), 0) LOOP
+        \(batchOutcome)
                 v_size := octet_length(p_text[i]);
                 IF i > v_run_end THEN
                     IF v_new_messages > 0 THEN
