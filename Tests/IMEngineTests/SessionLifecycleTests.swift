@@ -26,22 +26,25 @@ final class ManualNetworkMonitor: NetworkMonitoring {
 struct SessionLifecycleTests {
     @Test func heartbeatLossIsDetectedWithinTwiceTheHeartbeat() async throws {
         try await withBroker { broker, test in
-            let session = test.session { $0.heartbeat = 1 }
+            // A heartbeat of 2 s: the session finds a silent peer within 1.5 of them, which
+            // leaves its timers 1 s of lateness under the bound (with 1 s, a run on a busy CI
+            // machine took 2,124 ms against 2,000).
+            let session = test.session { $0.heartbeat = 2 }
             _ = try await session.connect()
             // Answered pings keep the connection up.
-            #expect(await eventually(within: .seconds(3)) {
+            #expect(await eventually(within: .seconds(5)) {
                 broker.packets(on: 0).contains(.pingreq)
             })
             #expect(await session.statuses == [.connecting, .connected])
 
             broker.silence(0)
             let silencedAt = Int64(Date().timeIntervalSince1970 * 1000)
-            #expect(await eventually(within: .seconds(3)) { await session.statuses.count >= 3 })
+            #expect(await eventually(within: .seconds(5)) { await session.statuses.count >= 3 })
             // The session's own time of the loss, not when this task saw it: on a busy machine
             // the polling alone took a run past the bound.
             // A loss never reported fails here rather than trapping on a missing entry.
             let lost = try #require(await session.statusHistory.dropFirst(2).first)
-            #expect(lost.at - silencedAt < 2_000, "heartbeat loss took \(lost.at - silencedAt) ms")
+            #expect(lost.at - silencedAt < 4_000, "heartbeat loss took \(lost.at - silencedAt) ms")
             #expect(await session.statuses.prefix(3) == [.connecting, .connected, .connecting])
             #expect(lost.detail.contains("PINGREQ"))
 
