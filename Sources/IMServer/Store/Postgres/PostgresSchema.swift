@@ -85,6 +85,7 @@ enum PostgresSchema {
         ("v13: a busy node's batch stored in one statement", """
             DROP FUNCTION \(PostgresStoreFunction.name);
             """ + PostgresStoreFunction.definition),
+        ("v14: acknowledgements planned without reading the whole queue", PostgresAcknowledgeFunction.definition),
     ]
 
     /// The advisory lock key nodes take while migrating.

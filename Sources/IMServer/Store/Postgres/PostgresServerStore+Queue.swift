@@ -79,15 +79,8 @@ extension PostgresServerStore {
     /// Drops acknowledged messages from several devices' queues in one statement (its own
     /// transaction, one round trip); how many entries each device's list removed.
     ///
-    /// The senders' usage drops by the messages that left their last queue. Every part of the
-    /// statement sees the rows as they were before it, so a message left its last queue when
-    /// it had as many entries as this statement removes. The usage rows are locked in the
-    /// order of their (app, user) bytes, as `store` takes them, so the two never wait for each
-    /// other in a cycle: all of them (the count reads the whole list) before the update runs,
-    /// which finds each row by its key. Joined with that list, the update compared every
-    /// sender's row with every other's: 4 of the 5 ms an acknowledgement of 80 took.
-    /// Each device is looked up by its key, not joined: the generic plan of a join read the
-    /// whole device table for every statement.
+    /// Several entries go through `PostgresAcknowledgeFunction`, which says how the senders'
+    /// usage follows and why its plans read no whole table.
     ///
     /// A lone entry (at light load, every PUBACK's job) has a statement of its own, with no
     /// arrays to join and one usage row, which has no order to keep: it costs PostgreSQL about
@@ -107,25 +100,10 @@ extension PostgresServerStore {
                 """, [.text(device.appKey), .text(device.userID), .text(device.deviceID), .integer(message)]).rows.first?[0].int64 ?? 0)
             return counts
         }
-        let rows = try connection.execute(prepared: """
-            WITH acked AS (
-                SELECT (SELECT d.id FROM device d WHERE d.app_key = a.app AND d.user_id = a.usr AND d.device_id = a.dev) AS device,
-                       a.message, a.k
-                FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[]) AS a(app, usr, dev, message, k)),
-            gone AS (DELETE FROM queue q USING acked a WHERE q.device = a.device AND q.message = a.message
-                     RETURNING q.device, q.message),
-            freed AS (SELECT m.app_key, m.sender, count(*) AS count, sum(octet_length(m.text)) AS size
-                      FROM (SELECT message, count(*) AS entries FROM gone GROUP BY message) g JOIN message m ON m.id = g.message
-                      WHERE (SELECT count(*) FROM queue q WHERE q.message = g.message) = g.entries
-                      GROUP BY m.app_key, m.sender),
-            locked AS (SELECT u.app_key, u.user_id FROM queued_usage u JOIN freed f ON u.app_key = f.app_key AND u.user_id = f.sender
-                       ORDER BY u.app_key COLLATE "C", u.user_id COLLATE "C" FOR UPDATE OF u),
-            released AS (UPDATE queued_usage u SET messages = u.messages - f.count, bytes = u.bytes - f.size
-                         FROM freed f WHERE u.app_key = f.app_key AND u.user_id = f.sender
-                           AND (SELECT count(*) FROM locked) >= 0 RETURNING 1)
-            SELECT a.k, count(*) FROM gone g JOIN acked a ON a.device = g.device AND a.message = g.message GROUP BY a.k
-            """, [texts(entries.map(\.0.appKey)), texts(entries.map(\.0.userID)), texts(entries.map(\.0.deviceID)),
-                  integers(entries.map(\.1)), integers(entries.map(\.2))]).rows
+        let rows = try connection.execute(prepared: PostgresAcknowledgeFunction.call, [
+            texts(entries.map(\.0.appKey)), texts(entries.map(\.0.userID)), texts(entries.map(\.0.deviceID)),
+            integers(entries.map(\.1)), integers(entries.map(\.2)),
+        ]).rows
         var counts = lists.map { _ in 0 }
         for row in rows {
             guard let k = row[0].int64, (1...Int64(lists.count)).contains(k) else { continue }
