@@ -7,9 +7,11 @@
 /// live entries) one read of the whole table looked cheaper than ten probes. The nodes' generic
 /// plan kept that read: after a saturated run an acknowledgement took 11 ms, and since the
 /// message lane runs one job at a time, the stores behind it waited: a p99 of 500 ms at
-/// 1,000 messages/s (issue 42). A function's `SET` holds for every plan made inside it, a
-/// re-plan after autoanalyze too; nodes' sessions as a whole keep sequential scans, which the
-/// heartbeat's statements on small tables need (with them off, those took 0.5 s each).
+/// 1,000 messages/s (issue 42). The store function reads the queue too, and is planned the
+/// same way (`PostgresStoreFunction`). A function's `SET` holds for every plan made inside
+/// it, a re-plan after autoanalyze too; nodes' sessions as a whole keep sequential scans,
+/// which the heartbeat's statements on small tables need (with them off, those took 0.5 s
+/// each). `PostgresQueuePlanTests` checks the queue's statements on such statistics.
 enum PostgresAcknowledgeFunction {
     static let name = "imserver_acknowledge"
 

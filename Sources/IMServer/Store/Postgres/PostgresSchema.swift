@@ -85,7 +85,9 @@ enum PostgresSchema {
         ("v13: a busy node's batch stored in one statement", """
             DROP FUNCTION \(PostgresStoreFunction.name);
             """ + PostgresStoreFunction.definition),
-        ("v14: acknowledgements planned without reading the whole queue", PostgresAcknowledgeFunction.definition),
+        ("v14: the store and the acknowledgement of several entries planned without reading the whole queue", """
+            DROP FUNCTION \(PostgresStoreFunction.name);
+            """ + PostgresStoreFunction.definition + ";\n" + PostgresAcknowledgeFunction.definition),
     ]
 
     /// The advisory lock key nodes take while migrating.
