@@ -7,10 +7,10 @@ import TestSupport
 /// and its entry deleted, so between vacuums the table and its indexes hold pages for far
 /// more entries than are live. Statistics that count few live entries then make an index
 /// probe look dearer than one read of the whole table. Nodes plan once per connection
-/// (generic plans), so a plan made then was kept: after a saturated run an acknowledgement
-/// read the whole queue (11 ms each), and on nodes restarted then each lone message's store
-/// did, once a recipient's device (a median of 184 ms at 1,000 messages/s; issue 42). The
-/// PostgreSQL counterpart of `ServerStoreQueryPlanTests`, where an empty table proves nothing.
+/// (generic plans), so a plan made then was kept: after saturated runs an acknowledgement
+/// read the whole queue (6-9 ms each; issue 42), and on such statistics each lone message's
+/// store did, once a recipient's device. The PostgreSQL counterpart of
+/// `ServerStoreQueryPlanTests`, where an empty table proves nothing.
 @Suite(.timeLimit(.minutes(1)))
 struct PostgresQueuePlanTests {
     @Test func readingAndAcknowledgingAChurnedQueueReadNoWholeTable() async throws {

@@ -5,9 +5,10 @@
 /// and its indexes hold pages for far more entries than are live. PostgreSQL costs an index
 /// probe by the index's pages per live entry, and on such statistics (976 index pages, 11
 /// live entries) one read of the whole table looked cheaper than ten probes. The nodes' generic
-/// plan kept that read: after a saturated run an acknowledgement took 11 ms, and since the
-/// message lane runs one job at a time, the stores behind it waited: a p99 of 500 ms at
-/// 1,000 messages/s (issue 42). The store function reads the queue too, and is planned the
+/// plan kept that read: after saturated runs an acknowledgement took 6-9 ms (11 ms the slow
+/// ones), and since the message lane runs one job at a time, the stores behind it waited: a
+/// p99 of 26-27 ms at 1,000 messages/s against 13-15 with this function (issue 42,
+/// BENCHMARKS.md). The store function reads the queue too, and is planned the
 /// same way (`PostgresStoreFunction`). A function's `SET` holds for every plan made inside
 /// it, a re-plan after autoanalyze too; nodes' sessions as a whole keep sequential scans,
 /// which the heartbeat's statements on small tables need (with them off, those took 0.5 s

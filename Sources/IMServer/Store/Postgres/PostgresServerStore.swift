@@ -42,8 +42,8 @@ public final class PostgresServerStore: ServerStore {
     /// saturation, 0.04 % with this setting. Their generic plans probe the indexes (checked with
     /// `EXPLAIN ANALYZE` on 30,000 devices and 100,000 queued messages; an autoanalyze of a grown
     /// table re-plans them). The rates did not move beyond the runs' spread (BENCHMARKS.md, issue 42).
-    /// A queue that churned can make a whole read look cheaper than probes; the acknowledgement
-    /// of several entries, which chose it, is planned without (`PostgresAcknowledgeFunction`).
+    /// A queue that churned can make a whole read look cheaper than probes: the store function
+    /// and the acknowledgement of several entries are planned without (`PostgresAcknowledgeFunction`).
     static let sessionSettings = "SET plan_cache_mode = force_generic_plan"
 
     /// Connects to `url` (a `postgres://` URL or libpq key=value string) with at most

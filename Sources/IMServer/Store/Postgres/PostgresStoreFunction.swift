@@ -33,10 +33,9 @@
 /// than the reads it saved (BENCHMARKS.md).
 ///
 /// Its plans are made with sequential scans off (v14), as `PostgresAcknowledgeFunction` says
-/// why: after a saturated run, on statistics that counted three live queue entries, each
-/// lone message's chain read the whole queue once a device, and restarted nodes answered
-/// at 1,000 messages/s with a median of 184 ms (`PostgresQueuePlanTests`, issue 42). With
-/// `pgbench`, a call costs the same with the setting as without.
+/// why: on statistics that counted three live queue entries, each lone message's chain read
+/// the whole queue once a device (`PostgresQueuePlanTests`, issue 42). With `pgbench`, a
+/// call costs the same with the setting as without.
 ///
 /// Migrations create the function afresh whenever it changes (v3, v7, v8, v10, v11, v12, v13,
 /// v14), so every database ends with this definition whichever version it started from.
