@@ -1,7 +1,8 @@
 /// What `storeMessage` did with one message.
 public struct StoredMessageResult: Sendable, Equatable {
     /// The message uid (`im-msg-uid`): 22 URL-safe characters, the time then 80 random bits,
-    /// unique in the store (a unique index guarantees it).
+    /// unique in practice: the 80 random bits make two alike as good as impossible (neither store
+    /// keeps an index of uids: no query looks a message up by it).
     public var uid: String
     /// The message's place in store order; what `acknowledge` takes.
     public var messageID: Int64
