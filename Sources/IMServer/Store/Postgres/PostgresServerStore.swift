@@ -46,12 +46,12 @@ public final class PostgresServerStore: ServerStore {
     /// and the acknowledgement of several entries are planned without (`PostgresAcknowledgeFunction`).
     ///
     /// No JIT compilation either: PostgreSQL compiles a statement with LLVM when its plan's
-    /// estimated cost passes `jit_above_cost`, which the nodes' generic plans do when they are
-    /// made on a queue that churned (and any plan keeping a path `enable_seqscan = off` costs
-    /// as disabled). Every execution then paid the compilation: on nodes restarted after
-    /// saturated runs an acknowledgement took 86 ms, LLVM had 72 % of PostgreSQL's samples, and
-    /// 1,000 messages/s ran at a p50 of 145-177 ms (issue 42, BENCHMARKS.md). The nodes'
-    /// statements each touch a few rows, where compiling never pays.
+    /// estimated cost passes `jit_above_cost`, which the nodes' generic plans did when they
+    /// were made (or re-made after an autoanalyze) on a queue that churned. Every execution
+    /// then paid the compilation: on nodes restarted after saturated runs an acknowledgement
+    /// took 86 ms, LLVM had 72 % of PostgreSQL's samples, and 1,000 messages/s ran at a p50 of
+    /// 54-177 ms (issue 42, BENCHMARKS.md). The nodes' statements each touch a few rows, where
+    /// compiling never pays.
     static let sessionSettings = "SET plan_cache_mode = force_generic_plan; SET jit = off"
 
     /// Connects to `url` (a `postgres://` URL or libpq key=value string) with at most
