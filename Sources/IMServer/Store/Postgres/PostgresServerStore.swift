@@ -49,7 +49,7 @@ public final class PostgresServerStore: ServerStore {
     /// estimated cost passes `jit_above_cost`, which the nodes' generic plans did when they
     /// were made (or re-made after an autoanalyze) on a queue that churned. Every execution
     /// then paid the compilation: on nodes restarted after saturated runs an acknowledgement
-    /// took 86 ms, LLVM had 72 % of PostgreSQL's samples, and 1,000 messages/s ran at a p50 of
+    /// took 84-86 ms, LLVM had 72 % of PostgreSQL's samples, and 1,000 messages/s ran at a p50 of
     /// 54-177 ms (issue 42, BENCHMARKS.md). The nodes' statements each touch a few rows, where
     /// compiling never pays.
     static let sessionSettings = "SET plan_cache_mode = force_generic_plan; SET jit = off"
