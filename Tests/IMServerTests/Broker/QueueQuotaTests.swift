@@ -62,6 +62,20 @@ struct QueueQuotaTests {
         await server.stop()
     }
 
+    /// A sender with nothing queued yet whose one message is over the byte limit alone: the
+    /// usage is not counted (the store's check comes before its first row), so the sender can
+    /// still send what fits.
+    @Test func aFirstMessageOverTheByteLimitAloneIsRefusedAndNotCounted() async throws {
+        let directory = TemporaryDirectory()
+        var app = TestServer.app()
+        app.queueQuota = QueueQuota(messages: 100, bytes: 100)
+        let server = try await TestServer.start(directory: directory, apps: [app])
+        let alice = try await server.loggedIn("alice", device: "phone-a")
+        #expect(try await send(alice, String(repeating: "x", count: 101), to: "bob", cid: "c1", packetID: 1)?.reasonCode == .quotaExceeded)
+        #expect(try await send(alice, String(repeating: "y", count: 100), to: "bob", cid: "c2", packetID: 2)?.reasonCode == .success)
+        await server.stop()
+    }
+
     @Test func theUsageFollowsStoresAcknowledgementsAndPurges() async throws {
         let directory = TemporaryDirectory()
         let store = try await directory.open()

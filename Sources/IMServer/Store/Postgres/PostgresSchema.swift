@@ -88,6 +88,9 @@ enum PostgresSchema {
         ("v14: the store and the acknowledgement of several entries planned without reading the whole queue", """
             DROP FUNCTION \(PostgresStoreFunction.name);
             """ + PostgresStoreFunction.definition + ";\n" + PostgresAcknowledgeFunction.definition),
+        ("v15: the store function's common path evaluates fewer expressions", """
+            DROP FUNCTION \(PostgresStoreFunction.name);
+            """ + PostgresStoreFunction.definition),
     ]
 
     /// The advisory lock key nodes take while migrating.

@@ -38,7 +38,7 @@
 /// call costs the same with the setting as without.
 ///
 /// Migrations create the function afresh whenever it changes (v3, v7, v8, v10, v11, v12, v13,
-/// v14), so every database ends with this definition whichever version it started from.
+/// v14, v15), so every database ends with this definition whichever version it started from.
 enum PostgresStoreFunction {
     static let name = "imserver_store_messages"
     /// The most messages a batch may hold for its notices to carry them. At 1,000 messages/s
@@ -72,30 +72,29 @@ enum PostgresStoreFunction {
             i int;
             v_id bigint;
             v_device bigint;
-            v_size bigint;
             v_used_messages bigint;
             v_used_bytes bigint;
             v_user text;
             v_row record;
-            v_found boolean;
             -- The notice being filled: its devices and their chain as JSON lists, and how many.
             v_devices text;
             v_previous text;
             v_count int;
             v_message text;
-            n_app text[] := '{}';
-            n_user text[] := '{}';
-            n_device text[] := '{}';
+            n_app text[];
+            n_user text[];
+            n_device text[];
             v_app text;
             k int;
             -- The run of messages of one sender (the caller sorts them by app and sender) that
             -- message i belongs to: where it ends, its bytes, whether its usage is counted, and
-            -- (without a quota) what it stored, counted when the next run begins.
-            v_run_end int := 0;
+            -- (without a quota) what it stored, counted when the next run begins. A lone
+            -- message is its own run.
+            v_run_end int := CASE WHEN array_length(p_uid, 1) = 1 THEN 1 ELSE 0 END;
             v_run_bytes bigint;
-            v_counted boolean := false;
-            v_new_messages bigint := 0;
-            v_new_bytes bigint := 0;
+            v_counted boolean;
+            v_new_messages bigint;
+            v_new_bytes bigint;
             -- What `batchStatement` answered, per message (see there).
             s_id bigint[];
             s_users text[];
@@ -114,68 +113,71 @@ enum PostgresStoreFunction {
             END IF;
         \(batchStatement)
             FOR i IN 1 .. coalesce(array_length(p_uid, 1), 0) LOOP
+                -- What follows runs once a message at light load, where PostgreSQL's CPU a
+                -- message decides the tail: each expression PL/pgSQL evaluates is set up again
+                -- in every transaction (a few µs each), so the common path evaluates few, and
+                -- the answers' fields set only on rare paths are put back after them.
+                IF NOT v_inline THEN
         \(batchOutcome)
-                v_size := octet_length(p_text[i]);
+                END IF;
                 IF i > v_run_end THEN
                     IF v_new_messages > 0 THEN
                         INSERT INTO queued_usage AS u (app_key, user_id, messages, bytes)
                         VALUES (p_app[i - 1], p_sender[i - 1], v_new_messages, v_new_bytes)
                         ON CONFLICT (app_key, user_id) DO UPDATE SET messages = u.messages + excluded.messages, bytes = u.bytes + excluded.bytes;
+                        v_new_messages := 0; v_new_bytes := 0;
                     END IF;
-                    v_new_messages := 0; v_new_bytes := 0;
-                    v_run_end := i; v_run_bytes := v_size;
-                    WHILE v_run_end < array_length(p_uid, 1) AND p_sender[v_run_end + 1] = p_sender[i] AND p_app[v_run_end + 1] = p_app[i] LOOP
-                        v_run_end := v_run_end + 1;
-                        v_run_bytes := v_run_bytes + octet_length(p_text[v_run_end]);
-                    END LOOP;
-                    -- Under a quota a run that fits whole is counted in one statement, as the
-                    -- messages one by one would be (each one's count is within the whole's).
-                    v_counted := false;
-                    IF p_quota_messages IS NOT NULL AND v_run_end > i AND v_run_end - i + 1 <= p_quota_messages
-                       AND v_run_bytes <= p_quota_bytes THEN
-                        INSERT INTO queued_usage AS u (app_key, user_id, messages, bytes) VALUES (p_app[i], p_sender[i], v_run_end - i + 1, v_run_bytes)
-                        ON CONFLICT (app_key, user_id) DO UPDATE SET messages = u.messages + excluded.messages, bytes = u.bytes + excluded.bytes
-                        WHERE u.messages + excluded.messages <= p_quota_messages AND u.bytes + excluded.bytes <= p_quota_bytes
-                        RETURNING true INTO v_counted;
-                        v_counted := coalesce(v_counted, false);
+                    v_run_end := i; v_counted := false;
+                    IF i < array_length(p_uid, 1) AND p_sender[i + 1] = p_sender[i] AND p_app[i + 1] = p_app[i] THEN
+                        v_run_bytes := octet_length(p_text[i]);
+                        WHILE v_run_end < array_length(p_uid, 1) AND p_sender[v_run_end + 1] = p_sender[i] AND p_app[v_run_end + 1] = p_app[i] LOOP
+                            v_run_end := v_run_end + 1;
+                            v_run_bytes := v_run_bytes + octet_length(p_text[v_run_end]);
+                        END LOOP;
+                        -- Under a quota a run that fits whole is counted in one statement, as the
+                        -- messages one by one would be (each one's count is within the whole's).
+                        IF p_quota_messages IS NOT NULL AND v_run_end - i + 1 <= p_quota_messages AND v_run_bytes <= p_quota_bytes THEN
+                            INSERT INTO queued_usage AS u (app_key, user_id, messages, bytes) VALUES (p_app[i], p_sender[i], v_run_end - i + 1, v_run_bytes)
+                            ON CONFLICT (app_key, user_id) DO UPDATE SET messages = u.messages + excluded.messages, bytes = u.bytes + excluded.bytes
+                            WHERE u.messages + excluded.messages <= p_quota_messages AND u.bytes + excluded.bytes <= p_quota_bytes;
+                            v_counted := FOUND;
+                        END IF;
                     END IF;
                 END IF;
                 delivered_users := '{}';
                 delivered_devices := '{}';
                 delivered_previous := '{}';
-                over_messages := NULL;
-                over_bytes := NULL;
                 -- Under a quota the usage is counted first, only where it stays within (one
-                -- statement for the check and the count); a resend found next gives it back.
-                v_found := p_quota_messages IS NULL OR v_counted;
-                IF NOT v_found AND 1 <= p_quota_messages AND v_size <= p_quota_bytes THEN
-                    INSERT INTO queued_usage AS u (app_key, user_id, messages, bytes) VALUES (p_app[i], p_sender[i], 1, v_size)
+                -- statement for the check and the count, none of it for a message over the
+                -- quota alone); a resend found next gives it back.
+                IF p_quota_messages IS NOT NULL AND v_counted IS NOT TRUE THEN
+                    INSERT INTO queued_usage AS u (app_key, user_id, messages, bytes)
+                    SELECT p_app[i], p_sender[i], 1, octet_length(p_text[i])
+                    WHERE 1 <= p_quota_messages AND octet_length(p_text[i]) <= p_quota_bytes
                     ON CONFLICT (app_key, user_id) DO UPDATE SET messages = u.messages + 1, bytes = u.bytes + excluded.bytes
-                    WHERE u.messages + 1 <= p_quota_messages AND u.bytes + excluded.bytes <= p_quota_bytes
-                    RETURNING true INTO v_found;
-                    v_found := coalesce(v_found, false);
-                END IF;
-                IF NOT v_found THEN
-                    SELECT m.id, m.uid, m.sent_at INTO message_id, message_uid, sent FROM message m
-                    WHERE m.app_key = p_app[i] AND m.sender = p_sender[i] AND m.cid = p_cid[i];
-                    IF FOUND THEN
-                        duplicate := true;
-                    ELSE
-                        SELECT u.messages, u.bytes INTO v_used_messages, v_used_bytes FROM queued_usage u
-                        WHERE u.app_key = p_app[i] AND u.user_id = p_sender[i];
-                        message_id := 0; message_uid := ''; sent := p_sent[i]; duplicate := false;
-                        over_messages := coalesce(v_used_messages, 0); over_bytes := coalesce(v_used_bytes, 0);
+                    WHERE u.messages + 1 <= p_quota_messages AND u.bytes + excluded.bytes <= p_quota_bytes;
+                    IF NOT FOUND THEN
+                        SELECT m.id, m.uid, m.sent_at INTO message_id, message_uid, sent FROM message m
+                        WHERE m.app_key = p_app[i] AND m.sender = p_sender[i] AND m.cid = p_cid[i];
+                        IF FOUND THEN
+                            duplicate := true;
+                        ELSE
+                            SELECT u.messages, u.bytes INTO v_used_messages, v_used_bytes FROM queued_usage u
+                            WHERE u.app_key = p_app[i] AND u.user_id = p_sender[i];
+                            message_id := 0; message_uid := ''; sent := p_sent[i]; duplicate := false;
+                            over_messages := coalesce(v_used_messages, 0); over_bytes := coalesce(v_used_bytes, 0);
+                        END IF;
+                        RETURN NEXT;
+                        over_messages := NULL; over_bytes := NULL;
+                        CONTINUE;
                     END IF;
-                    RETURN NEXT;
-                    CONTINUE;
                 END IF;
-                v_id := NULL;
                 INSERT INTO message(app_key, uid, sender, recipients, cid, text, sent_at)
                 VALUES (p_app[i], p_uid[i], p_sender[i], p_recipients[i], p_cid[i], p_text[i], p_sent[i])
                 ON CONFLICT (app_key, sender, cid) DO NOTHING RETURNING id INTO v_id;
-                IF v_id IS NULL THEN
+                IF NOT FOUND THEN
                     IF p_quota_messages IS NOT NULL THEN
-                        UPDATE queued_usage u SET messages = u.messages - 1, bytes = u.bytes - v_size
+                        UPDATE queued_usage u SET messages = u.messages - 1, bytes = u.bytes - octet_length(p_text[i])
                         WHERE u.app_key = p_app[i] AND u.user_id = p_sender[i];
                     END IF;
                     SELECT m.id, m.uid, m.sent_at INTO message_id, message_uid, sent FROM message m
@@ -184,18 +186,18 @@ enum PostgresStoreFunction {
                     RETURN NEXT;
                     CONTINUE;
                 END IF;
-                v_count := 0;
-                v_message := CASE WHEN v_inline AND p_notify THEN json_build_object('id', v_id, 'uid', p_uid[i], 'from', p_sender[i],
-                    'to', to_json(string_to_array(p_recipients[i], ',')), 'text', p_text[i], 'cid', p_cid[i], 'sent', p_sent[i]) END;
+                IF v_inline AND p_notify THEN
+                    v_count := 0;
+                    v_message := json_build_object('id', v_id, 'uid', p_uid[i], 'from', p_sender[i],
+                        'to', to_json(string_to_array(p_recipients[i], ',')), 'text', p_text[i], 'cid', p_cid[i], 'sent', p_sent[i]);
+                END IF;
                 FOREACH v_user IN ARRAY string_to_array(p_recipients[i], ',') LOOP
-                    v_found := false;
                     -- The chain costs a look-up a device (30 µs a message in batches of 30), so
                     -- a larger batch leaves it out (the largest bigint): its devices' connections read.
                     FOR v_row IN SELECT d.id, d.device_id,
                                         CASE WHEN v_inline THEN (SELECT coalesce(max(q.message), 0) FROM queue q WHERE q.device = d.id)
                                              ELSE 9223372036854775807 END AS previous
                                  FROM device d WHERE d.app_key = p_app[i] AND d.user_id = v_user ORDER BY d.device_id LOOP
-                        v_found := true;
                         INSERT INTO queue(device, message) VALUES (v_row.id, v_id);
                         CONTINUE WHEN v_row.device_id = '';
                         delivered_users := delivered_users || v_user;
@@ -218,17 +220,19 @@ enum PostgresStoreFunction {
                             v_count := 0;
                         END IF;
                     END LOOP;
-                    IF NOT v_found THEN
+                    -- FOUND: whether the loop above found a device.
+                    IF NOT FOUND THEN
                         INSERT INTO device(app_key, user_id, device_id, platform, registered_at)
                         VALUES (p_app[i], v_user, '', '', 0) RETURNING id INTO v_device;
                         INSERT INTO queue(device, message) VALUES (v_device, v_id);
                     END IF;
                 END LOOP;
-                IF v_count > 0 AND p_notify THEN
+                -- Set only when this batch's notices carry the messages.
+                IF v_count > 0 THEN
                     PERFORM pg_notify('imserver', \(noticeExpression));
                 END IF;
                 IF p_quota_messages IS NULL THEN
-                    v_new_messages := v_new_messages + 1; v_new_bytes := v_new_bytes + v_size;
+                    v_new_messages := coalesce(v_new_messages, 0) + 1; v_new_bytes := coalesce(v_new_bytes, 0) + octet_length(p_text[i]);
                 END IF;
                 message_id := v_id; message_uid := p_uid[i]; sent := p_sent[i]; duplicate := false;
                 RETURN NEXT;
