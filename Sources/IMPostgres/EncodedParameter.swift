@@ -34,6 +34,12 @@ struct EncodedParameter {
         }
     }
 
+    /// The type `value` is sent as: bytes as `bytea`, the rest inferred by the server.
+    static func type(of value: PostgresValue) -> Oid {
+        if case .bytes = value { return byteaType }
+        return 0
+    }
+
     func free() {
         Glibc.free(pointer)
     }

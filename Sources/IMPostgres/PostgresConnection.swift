@@ -4,7 +4,8 @@ import Glibc
 #endif
 
 /// One libpq connection. Not Sendable: owned by one thread at a time, and every call blocks
-/// that thread until the server answers.
+/// that thread until the server answers, but for the non-blocking calls of
+/// `PostgresConnection+NonBlocking.swift`, for an owner that waits on the socket itself.
 ///
 /// Connections use UTF-8, name themselves `imserver` in pg_stat_activity, give up connecting
 /// after `defaultConnectTimeout` seconds, probe an idle TCP connection after 30 s, and are ended
@@ -14,7 +15,9 @@ public final class PostgresConnection {
     /// The libpq connection; nil once closed.
     var handle: OpaquePointer?
     /// The statements prepared on this connection (`execute(prepared:)`), by their text.
-    private var prepared: [String: String] = [:]
+    var prepared: [String: String] = [:]
+    /// The statement sent in non-blocking mode and not answered yet (`send(prepared:_:)`).
+    var inFlight: InFlight?
 
     private init(handle: OpaquePointer) {
         self.handle = handle
@@ -54,6 +57,19 @@ public final class PostgresConnection {
         }
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
         return PostgresConnection(handle: handle)
+    }
+
+    /// Connects as `connect(_:)` does, then runs `setup` (such as `SET` statements) unless nil;
+    /// a connection `setup` fails on is closed and its error thrown.
+    public static func connect(_ conninfo: String, setup: String?) throws(PostgresError) -> PostgresConnection {
+        let connection = try connect(conninfo)
+        do throws(PostgresError) {
+            if let setup { try connection.executeScript(setup) }
+        } catch {
+            connection.close()
+            throw error
+        }
+        return connection
     }
 
     /// nil when libpq accepts `conninfo`'s syntax and keywords, else libpq's reason: for
@@ -133,7 +149,7 @@ public final class PostgresConnection {
         if let known = prepared[sql] {
             name = known
         } else {
-            name = "imsh_\(prepared.count + 1)"
+            name = preparedName
             let result = PQprepare(handle, name, sql, Int32(parameters.count), encoded.map(\.type))
             defer { PQclear(result) }
             try check(result)
@@ -145,6 +161,9 @@ public final class PostgresConnection {
         try check(result)
         return Self.read(result!)
     }
+
+    /// The name the next statement prepared here gets.
+    var preparedName: String { "imsh_\(prepared.count + 1)" }
 
     /// Closes the connection; later statements throw a connection error.
     public func close() {
@@ -165,7 +184,10 @@ public final class PostgresConnection {
         case PGRES_COMMAND_OK?, PGRES_TUPLES_OK?, PGRES_EMPTY_QUERY?:
             return
         default:
-            let connectionLost = handle.map { PQstatus($0) != CONNECTION_OK } ?? true
+            // A FATAL error ends the session: a non-blocking caller may read it before libpq
+            // has met the end of the stream and marked the connection bad.
+            let severity = result.flatMap { PQresultErrorField($0, Self.severityField) }.map { String(cString: $0) }
+            let connectionLost = handle.map { PQstatus($0) != CONNECTION_OK } ?? true || severity == "FATAL" || severity == "PANIC"
             let resultMessage = result.map { Self.trimmed(PQresultErrorMessage($0)) } ?? ""
             let message = !resultMessage.isEmpty ? resultMessage : handle.map { Self.trimmed(PQerrorMessage($0)) } ?? "connection closed"
             let code = result.flatMap { PQresultErrorField($0, Self.sqlStateField) }.map { SQLState(rawValue: String(cString: $0)) }
@@ -174,7 +196,7 @@ public final class PostgresConnection {
     }
 
     /// The rows, column names and affected count of a successful result.
-    private static func read(_ result: OpaquePointer) -> PostgresResult {
+    static func read(_ result: OpaquePointer) -> PostgresResult {
         let rowCount = PQntuples(result)
         let columnCount = PQnfields(result)
         let columns = (0..<columnCount).map { String(cString: PQfname(result, $0)) }
@@ -187,8 +209,8 @@ public final class PostgresConnection {
         return PostgresResult(rows: rows, affectedRows: Int(String(cString: PQcmdTuples(result))) ?? 0, columns: columns)
     }
 
-    /// PG_DIAG_SQLSTATE, a character macro Swift does not import.
-    private static let sqlStateField = Int32(UInt8(ascii: "C"))
+    /// PG_DIAG_SQLSTATE and PG_DIAG_SEVERITY_NONLOCALIZED, character macros Swift does not import.
+    private static let sqlStateField = Int32(UInt8(ascii: "C")), severityField = Int32(UInt8(ascii: "V"))
 
     static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
         guard let message else { return "" }

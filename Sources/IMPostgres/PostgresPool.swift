@@ -162,14 +162,7 @@ public final class PostgresPool: Sendable {
             }
             if connection == nil {
                 do throws(PostgresError) {
-                    let made = try PostgresConnection.connect(conninfo)
-                    do throws(PostgresError) {
-                        if let setup { try made.executeScript(setup) }
-                    } catch {
-                        made.close()
-                        throw error
-                    }
-                    connection = made
+                    connection = try PostgresConnection.connect(conninfo, setup: setup)
                 } catch {
                     job(.failure(error))
                     continue

@@ -210,13 +210,24 @@ public final class EventLoop: Sendable {
 }
 
 extension EventLoop {
-    /// Registers `fd` for edge-triggered reads and writes, dispatching to `handler`.
-    func register(_ fd: Int32, _ handler: any Selectable) throws(TransportError) {
+    /// Edge-triggered reads and writes: what the loop's own sockets are registered for.
+    static let edgeTriggered = EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue
+
+    /// Registers `fd` for `events` (edge-triggered reads and writes unless given), dispatching to `handler`.
+    func register(_ fd: Int32, _ handler: any Selectable, events: UInt32 = edgeTriggered) throws(TransportError) {
         var event = epoll_event()
-        event.events = EPOLLIN.rawValue | EPOLLOUT.rawValue | EPOLLRDHUP.rawValue | EPOLLET.rawValue
+        event.events = events
         event.data.fd = fd
         guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else { throw .system(SystemError("epoll_ctl")) }
         state.value.setHandler(handler, for: fd)
+    }
+
+    /// Changes the events a registered `fd` is watched for.
+    func modify(_ fd: Int32, events: UInt32) {
+        var event = epoll_event()
+        event.events = events
+        event.data.fd = fd
+        _ = epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, &event)
     }
 
     /// Hands a registered descriptor's events to a new handler (a connect attempt becoming a connection).

@@ -6,7 +6,8 @@ import IMTransport
 /// These are the calls made once or more for every message, so they get a path of their own,
 /// which each store makes for itself (`MessageLaneStore`): `SQLiteMessageLane` runs them on the
 /// loop itself, everything a turn gathered in one transaction; `PostgresMessageLane` sends what a
-/// turn gathered to a pool thread as one job (a round trip must not block the loop). Either keeps the
+/// turn gathered as one job on a connection of its own, reading the answer as the loop finds
+/// it (a round trip must not block the loop). Either keeps the
 /// store's contract: a call answered with success has committed. How far the order of calls
 /// holds is each lane's own business, and shows only where the broker can use it: a read that
 /// leaves its reader caught up (`QueueRead.caughtUp`), and each delivery's chain where the store

@@ -31,7 +31,14 @@ struct PostgresMessageLaneTests {
         let loop = try EventLoop(name: "lane-test")
         defer { loop.shutdown() }
         return await withCheckedContinuation { continuation in
-            loop.execute { body(PostgresMessageLane(store: store, loop: loop, holdingAcknowledgementsFor: holdFor), loop) { continuation.resume(returning: $0) } }
+            loop.execute {
+                let lane = PostgresMessageLane(store: store, loop: loop, holdingAcknowledgementsFor: holdFor)
+                // As the broker does, something holds the lane: here whatever holds the finish.
+                let held = LoopBound(confined: lane, loop: loop)
+                body(lane, loop) { answers in
+                    withExtendedLifetime(held) { continuation.resume(returning: answers) }
+                }
+            }
         }
     }
 
@@ -206,6 +213,52 @@ struct PostgresMessageLaneTests {
                 lane.connectionEnded(bob)
             }
             #expect(answers == ["bob 1", "carol 1", "read 0"])
+        }
+    }
+
+    /// The lane's own connection comes back by itself: ended by the server while idle, the
+    /// next job runs on a fresh one; while PostgreSQL is down a job fails as unavailable, and
+    /// once it is back the next one succeeds.
+    @Test func theLanesConnectionComesBackAfterItIsEndedOrPostgresIsAway() async throws {
+        try await TestCluster.with(1) { cluster in
+            let store = try await PostgresServerStore.open(url: cluster.storeURL, nodeName: "lane")
+            _ = try await store.registerDevices([DeviceRegistration(appKey: "app", userID: "bob", deviceID: "phone", platform: .mobile)], now: 1)
+            let loop = try EventLoop(name: "lane-test")
+            defer { loop.shutdown() }
+            let lane = await withCheckedContinuation { continuation in
+                loop.execute { continuation.resume(returning: LoopBound(confined: PostgresMessageLane(store: store, loop: loop), loop: loop)) }
+            }
+            /// Stores one message through the lane: "stored", or the error's kind.
+            func send(_ cid: String) async -> String {
+                await withCheckedContinuation { continuation in
+                    loop.execute {
+                        lane.value.store([Self.message("alice", to: ["bob"], cid: cid)], quota: nil) { result in
+                            switch result {
+                            case .success(let stored): continuation.resume(returning: stored.first?.isDuplicate == false ? "stored" : "duplicate")
+                            case .failure(ServerStoreError.unavailable): continuation.resume(returning: "unavailable")
+                            case .failure(let error): continuation.resume(returning: "\(error)")
+                            }
+                        }
+                    }
+                }
+            }
+            #expect(await send("1") == "stored")
+            let ended = try await store.pool.run { connection in
+                try connection.execute("""
+                    SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+                    WHERE application_name = 'imserver' AND pid <> pg_backend_pid() AND backend_type = 'client backend'
+                    """).rows.first?[0].int64 ?? 0
+            }
+            #expect(ended >= 2, "the lane's connection and the node's")
+            #expect(await send("2") == "stored")
+            cluster.postgres.stop()
+            #expect(await send("3") == "unavailable")
+            try cluster.postgres.restart()
+            #expect(await send("4") == "stored")
+            let queued = try await store.pendingCount(appKey: "app", userID: "bob", deviceID: "phone")
+            #expect(queued == 3)
+            loop.execute { lane.value.close() }
+            await store.close()
         }
     }
 }

@@ -1,11 +1,11 @@
 import IMPostgres
 
 /// What one turn of the broker's loop asked of PostgreSQL through `PostgresMessageLane`,
-/// sent as one job on one pooled connection: the stores (one statement per quota), the
+/// sent as one job on the lane's connection: the stores (one statement per quota), the
 /// acknowledgements (one statement), then the queue reads (one statement).
 ///
-/// A value the loop fills and a pool thread runs; the callers' answers stay on the loop.
-struct PostgresLaneBatch: Sendable {
+/// A value the loop fills and runs on the lane's connection; the callers' answers stay with the lane.
+struct PostgresLaneBatch {
     /// Stores under one quota: one call of the store function, in one transaction.
     struct Stores: Sendable {
         let quota: QueueQuota?
@@ -70,41 +70,60 @@ struct PostgresLaneBatch: Sendable {
         return reads.count - 1
     }
 
-    /// Runs on `connection` what `outcome` has no answer for, in order, and records the
-    /// answers. Stops at a lost connection and returns its error (the steps from there on are
-    /// left for another connection); any other failure is that step's answer.
-    func run(on connection: PostgresConnection, node: String, location: String, into outcome: inout Outcome) -> PostgresError? {
-        /// The step's answer; throws only a lost connection's error.
-        func attempt<T>(_ operation: String, _ body: () throws -> T) throws(PostgresError) -> Result<T, ServerStoreError> {
-            do {
-                return .success(try body())
-            } catch let error as PostgresError where error.kind == .connection {
-                throw error
-            } catch {
-                return .failure(PostgresServerStore.storeError(error, operation: operation, location: location))
+    /// Runs on `connection` what `outcome` has no answer for, in order, and hands `then` the
+    /// answers. A step whose connection is lost runs again once on a fresh connection (after a
+    /// restart of PostgreSQL the idle connection fails once); lost again, it and the steps
+    /// after it fail. Any other failure is that step's answer.
+    func run(
+        on connection: PostgresLaneConnection, node: String, location: String, from outcome: Outcome, retried: Bool = false,
+        then: @escaping (Outcome) -> Void
+    ) {
+        guard let step = nextStep(outcome, node: node, location: location) else { return then(outcome) }
+        connection.execute(prepared: step.sql, step.parameters) { result in
+            var outcome = outcome
+            if case .failure(let error) = result, error.kind == .connection {
+                guard !retried else {
+                    fail(&outcome, with: PostgresServerStore.storeError(error, operation: "run \(calls) message calls", location: location))
+                    return then(outcome)
+                }
+                return run(on: connection, node: node, location: location, from: outcome, retried: true, then: then)
+            }
+            step.record(result, &outcome)
+            run(on: connection, node: node, location: location, from: outcome, retried: retried, then: then)
+        }
+    }
+
+    /// A statement of the batch and where its answer goes.
+    private struct Step {
+        let sql: String
+        let parameters: [PostgresValue]
+        let record: (Result<PostgresResult, PostgresError>, inout Outcome) -> Void
+    }
+
+    /// The first step `outcome` has no answer for: the stores, the acknowledgements, the reads.
+    private func nextStep(_ outcome: Outcome, node: String, location: String) -> Step? {
+        if let index = stores.indices.first(where: { outcome.stores[$0] == nil }) {
+            let group = stores[index]
+            let statement = PostgresServerStore.storing(group.messages, uids: group.uids, quota: group.quota, node: node, notify: notify)
+            let operation = PostgresServerStore.storingOperation(group.messages)
+            return Step(sql: statement.sql, parameters: statement.parameters) { result, outcome in
+                outcome.stores[index] = statement.answer(result, operation: operation, location: location)
             }
         }
-        do throws(PostgresError) {
-            for (index, group) in stores.enumerated() where outcome.stores[index] == nil {
-                outcome.stores[index] = try attempt(PostgresServerStore.storingOperation(group.messages)) {
-                    try PostgresServerStore.store(
-                        group.messages, uids: group.uids, quota: group.quota, node: node, notify: notify, on: connection)
-                }
+        if outcome.acknowledgements == nil, let statement = PostgresServerStore.acknowledging(acknowledgements) {
+            let operation = "acknowledge messages of \(acknowledgements.count) devices"
+            return Step(sql: statement.sql, parameters: statement.parameters) { result, outcome in
+                outcome.acknowledgements = statement.answer(result, operation: operation, location: location)
             }
-            if !acknowledgements.isEmpty, outcome.acknowledgements == nil {
-                outcome.acknowledgements = try attempt("acknowledge messages of \(acknowledgements.count) devices") {
-                    try PostgresServerStore.acknowledge(acknowledgements, on: connection)
-                }
-            }
-            if !reads.isEmpty, outcome.reads == nil {
-                outcome.reads = try attempt("read the queues of \(reads.count) devices") {
-                    try PostgresServerStore.pending(reads, on: connection)
-                }
-            }
-            return nil
-        } catch {
-            return error
         }
+        if !reads.isEmpty, outcome.reads == nil {
+            let statement = PostgresServerStore.reading(reads)
+            let operation = "read the queues of \(reads.count) devices"
+            return Step(sql: statement.sql, parameters: statement.parameters) { result, outcome in
+                outcome.reads = statement.answer(result, operation: operation, location: location)
+            }
+        }
+        return nil
     }
 
     /// An outcome with no answer yet.

@@ -11,9 +11,9 @@ import IMTransport
 /// statement (one transaction: `PostgresStoreFunction`), drops every
 /// device's acknowledged messages in one, and reads every queue asked for in one. A busy node
 /// makes few, large statements; an idle one answers a lone call after three round trips at most.
-/// One job runs at a time, on one of the pool's connections (the others are left to logins,
-/// the server API and the heartbeat): the calls made meanwhile wait for its end and go
-/// together in the next. Three jobs at a time per node, so that a call made during a job need
+/// One job runs at a time, on the lane's own connection, without blocking the loop
+/// (`PostgresLaneConnection`; the pool's connections are left to logins, the server API and
+/// the heartbeat): the calls made meanwhile wait for its end and go together in the next. Three jobs at a time per node, so that a call made during a job need
 /// not wait for it, made the jobs smaller and set them against each other for PostgreSQL's
 /// locks and the cores: saturated, a p99 of 209-1,605 ms against 98-183 one at a time, at the
 /// same rate or a lower one; at 1,000 messages/s the runs overlap (BENCHMARKS.md).
@@ -36,6 +36,8 @@ import IMTransport
 final class PostgresMessageLane: MessageLane {
     private let store: PostgresServerStore
     private let loop: EventLoop
+    /// The lane's own connection: its jobs run there, one at a time.
+    private let connection: PostgresLaneConnection
     /// The calls gathered for the next job, and their callers' answers in the same places.
     private var waiting = PostgresLaneBatch()
     private var storeAnswers: [[(Result<[StoredMessageResult], any Error>) -> Void]] = []
@@ -70,6 +72,7 @@ final class PostgresMessageLane: MessageLane {
         self.store = store
         self.loop = loop
         self.holdFor = holdFor
+        connection = PostgresLaneConnection(conninfo: store.url, setup: PostgresServerStore.sessionSettings, loop: loop)
     }
 
     func store(_ messages: [NewMessage], quota: QueueQuota?, then: @escaping (Result<[StoredMessageResult], any Error>) -> Void) {
@@ -117,6 +120,7 @@ final class PostgresMessageLane: MessageLane {
     func close() {
         closed = true
         sendHeld()
+        if isIdle { connection.close() }
     }
 
     /// Arms the timer that sends the held acknowledgements, unless it is armed or none are held.
@@ -163,8 +167,7 @@ final class PostgresMessageLane: MessageLane {
         (storeAnswers, acknowledgementAnswers, readAnswers) = ([], [], [])
         running = true
         let started = ContinuousClock.now
-        // From a pool thread straight back to the loop: no task in between.
-        let finish = LoopBound(confined: { [weak self] (outcome: PostgresLaneBatch.Outcome) in
+        batch.run(on: connection, node: store.nodeName, location: store.location, from: batch.unanswered) { [weak self] outcome in
             guard let self else { return }
             running = false
             commitStatistics.record(since: started, calls: batch.calls)
@@ -172,11 +175,8 @@ final class PostgresMessageLane: MessageLane {
                 links?.publish(batch.notices(outcome, node: store.nodeName, at: ServerClock.systemWallMicroseconds()))
             }
             Self.answer(batch, outcome, answers)
+            if closed, isIdle { connection.close() }
             scheduleTurn()
-        }, loop: loop)
-        let loop = self.loop
-        store.run(batch) { outcome in
-            _ = loop.execute { finish.value(outcome) }
         }
     }
 

@@ -26,6 +26,13 @@ extension PostgresServerStore {
         _ messages: [NewMessage], uids: [String], quota: QueueQuota?, node: String, notify: Bool = true,
         on connection: PostgresConnection
     ) throws -> [StoredMessageResult] {
+        try connection.run(storing(messages, uids: uids, quota: quota, node: node, notify: notify))
+    }
+
+    /// The statement `store` runs.
+    static func storing(
+        _ messages: [NewMessage], uids: [String], quota: QueueQuota?, node: String, notify: Bool
+    ) -> PostgresStatement<[StoredMessageResult]> {
         let order = messages.indices.sorted { left, right in
             let a = messages[left], b = messages[right]
             if a.appKey != b.appKey { return a.appKey.utf8.lexicographicallyPrecedes(b.appKey.utf8) }
@@ -45,7 +52,13 @@ extension PostgresServerStore {
             quota.map { .integer(Int64($0.messages)) } ?? .null, quota.map { .integer(Int64($0.bytes)) } ?? .null,
             .text(node), .boolean(notify),
         ]
-        let rows = try connection.execute(prepared: PostgresStoreFunction.call, parameters).rows
+        return PostgresStatement(sql: PostgresStoreFunction.call, parameters: parameters) { result in
+            try answers(result.rows, messages: messages, order: order)
+        }
+    }
+
+    /// The store function's rows (in `order`, the sorted messages') as results in the messages' order.
+    private static func answers(_ rows: [PostgresRow], messages: [NewMessage], order: [Int]) throws -> [StoredMessageResult] {
         // One row per message, in order: the lane hands each caller a slice of them.
         guard rows.count == messages.count else {
             throw PostgresError(kind: .query, message: "the store function answered \(rows.count) rows for \(messages.count) messages")

@@ -17,7 +17,12 @@ extension PostgresServerStore {
     /// the messages after its id, in id order.
     static func pending(_ reads: [QueueReadRequest], on connection: PostgresConnection) throws -> [[QueuedMessage]] {
         guard !reads.isEmpty else { return [] }
-        let rows = try connection.execute(prepared: """
+        return try connection.run(reading(reads))
+    }
+
+    /// The statement `pending` runs.
+    static func reading(_ reads: [QueueReadRequest]) -> PostgresStatement<[[QueuedMessage]]> {
+        PostgresStatement(sql: """
             SELECT r.k, m.id, m.uid, m.sender, m.recipients, m.text, m.cid, m.sent_at
             FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[]) WITH ORDINALITY AS r(app, usr, dev, after, lim, k)
             CROSS JOIN LATERAL (
@@ -27,11 +32,17 @@ extension PostgresServerStore {
                 ORDER BY q.message LIMIT r.lim) AS p
             JOIN message m ON m.id = p.message
             ORDER BY r.k, m.id
-            """, [texts(reads.map(\.device.appKey)), texts(reads.map(\.device.userID)), texts(reads.map(\.device.deviceID)),
-                  integers(reads.map(\.after)), integers(reads.map { Int64(max($0.limit, 0)) })]).rows
-        var messages = [[QueuedMessage]](repeating: [], count: reads.count)
+            """, parameters: [texts(reads.map(\.device.appKey)), texts(reads.map(\.device.userID)), texts(reads.map(\.device.deviceID)),
+                  integers(reads.map(\.after)), integers(reads.map { Int64(max($0.limit, 0)) })]) { result in
+            queues(result.rows, count: reads.count)
+        }
+    }
+
+    /// The queue read's rows as each request's messages.
+    private static func queues(_ rows: [PostgresRow], count: Int) -> [[QueuedMessage]] {
+        var messages = [[QueuedMessage]](repeating: [], count: count)
         for row in rows {
-            guard let k = row[0].int64, (1...Int64(reads.count)).contains(k) else { continue }
+            guard let k = row[0].int64, (1...Int64(count)).contains(k) else { continue }
             messages[Int(k) - 1].append(QueuedMessage(
                 messageID: row[1].int64 ?? 0, uid: row[2].string ?? "", from: row[3].string ?? "",
                 to: (row[4].string ?? "").split(separator: recipientSeparator).map(String.init),
@@ -86,30 +97,38 @@ extension PostgresServerStore {
     /// arrays to join and one usage row, which has no order to keep: it costs PostgreSQL about
     /// half the general one (137 against 250 us with `pgbench`, issue 42).
     static func acknowledge(_ lists: [(device: DeviceKey, messageIDs: [Int64])], on connection: PostgresConnection) throws -> [Int] {
+        try acknowledging(lists).map(connection.run) ?? lists.map { _ in 0 }
+    }
+
+    /// The statement `acknowledge` runs; nil when the lists hold no entry.
+    static func acknowledging(_ lists: [(device: DeviceKey, messageIDs: [Int64])]) -> PostgresStatement<[Int]>? {
         let entries = lists.enumerated().flatMap { k, list in list.messageIDs.map { (list.device, $0, Int64(k + 1)) } }
-        guard !entries.isEmpty else { return lists.map { _ in 0 } }
+        guard !entries.isEmpty else { return nil }
         if entries.count == 1, let (device, message, k) = entries.first {
-            var counts = lists.map { _ in 0 }
-            counts[Int(k) - 1] = Int(try connection.execute(prepared: """
+            return PostgresStatement(sql: """
                 WITH gone AS (DELETE FROM queue q WHERE q.device = \(deviceSubquery) AND q.message = $4 RETURNING q.device, q.message),
                 freed AS (SELECT m.app_key, m.sender, octet_length(m.text) AS size FROM gone g JOIN message m ON m.id = g.message
                           WHERE NOT EXISTS (SELECT 1 FROM queue q WHERE q.message = g.message AND q.device <> g.device)),
                 released AS (UPDATE queued_usage u SET messages = u.messages - 1, bytes = u.bytes - f.size
                              FROM freed f WHERE u.app_key = f.app_key AND u.user_id = f.sender RETURNING 1)
                 SELECT count(*) FROM gone
-                """, [.text(device.appKey), .text(device.userID), .text(device.deviceID), .integer(message)]).rows.first?[0].int64 ?? 0)
-            return counts
+                """, parameters: [.text(device.appKey), .text(device.userID), .text(device.deviceID), .integer(message)]) { result in
+                var counts = lists.map { _ in 0 }
+                counts[Int(k) - 1] = Int(result.rows.first?[0].int64 ?? 0)
+                return counts
+            }
         }
-        let rows = try connection.execute(prepared: PostgresAcknowledgeFunction.call, [
+        return PostgresStatement(sql: PostgresAcknowledgeFunction.call, parameters: [
             texts(entries.map(\.0.appKey)), texts(entries.map(\.0.userID)), texts(entries.map(\.0.deviceID)),
             integers(entries.map(\.1)), integers(entries.map(\.2)),
-        ]).rows
-        var counts = lists.map { _ in 0 }
-        for row in rows {
-            guard let k = row[0].int64, (1...Int64(lists.count)).contains(k) else { continue }
-            counts[Int(k) - 1] = Int(row[1].int64 ?? 0)
+        ]) { result in
+            var counts = lists.map { _ in 0 }
+            for row in result.rows {
+                guard let k = row[0].int64, (1...Int64(lists.count)).contains(k) else { continue }
+                counts[Int(k) - 1] = Int(row[1].int64 ?? 0)
+            }
+            return counts
         }
-        return counts
     }
 
     @discardableResult

@@ -21,6 +21,8 @@ public final class PostgresServerStore: ServerStore {
     /// This node's name: its presence rows and the notifications it sends carry it.
     public let nodeName: String
     let pool: PostgresPool
+    /// The connection string, for the message lane's own connection (`PostgresLaneConnection`).
+    let url: String
     /// The pool's size.
     let connections: Int
     /// How often this store moved the change counter itself.
@@ -30,6 +32,7 @@ public final class PostgresServerStore: ServerStore {
         self.location = location
         self.connections = connections
         self.nodeName = nodeName
+        self.url = url
         self.pool = PostgresPool(conninfo: url, size: connections, setup: Self.sessionSettings)
     }
 
