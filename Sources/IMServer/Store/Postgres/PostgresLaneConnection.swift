@@ -85,7 +85,10 @@ final class PostgresLaneConnection {
         connecting = false
         do throws(PostgresError) {
             let made = try result.get()
-            guard !closed else { return made.close() }
+            guard !closed else {
+                made.close()
+                throw PostgresError(kind: .connection, message: "connection closed")
+            }
             do {
                 watch = try DescriptorWatch(made.socket, on: loop) { [weak self] event in self?.handle(event) }
             } catch {
