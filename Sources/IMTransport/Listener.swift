@@ -7,7 +7,8 @@ import Glibc
 ///
 /// Accepting runs on one loop of the group; each accepted connection goes to `group.next()`,
 /// and `onAccept` runs on that connection's loop with the connection not yet reading: call
-/// `start(_:)` there. When descriptors run out (EMFILE), accepting pauses briefly and resumes.
+/// `start(_:)` there. When descriptors run out (EMFILE), or only the process's reserve is left
+/// (`ProcessLimits.connectionCeiling`), accepting pauses briefly and resumes.
 public final class Listener: Sendable {
     /// The bound address; with port 0, the port the kernel picked.
     public let localAddress: SocketAddress
@@ -39,6 +40,10 @@ public final class Listener: Sendable {
     /// it: when the queue is full the kernel drops the SYN and the client retries only after
     /// a second or more.
     public static let longestBacklog: Int32 = 65_535
+
+    /// Connections accepted with a descriptor this high or higher are closed at once
+    /// (`ProcessLimits.connectionCeiling`, under the limit when the listener was made).
+    private let ceiling = Int32(clamping: ProcessLimits.connectionCeiling())
 
     /// The least time between two reports of failing to accept, so a server at its limit
     /// under churn does not flood its log.
@@ -126,12 +131,15 @@ public final class Listener: Sendable {
         guard state.isOpen, state.retryTimer == nil else { return }
         for _ in 0..<64 {
             let fd = imsh_accept(fileDescriptor, Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue))
-            if fd >= 0 {
+            if fd >= 0, fd < ceiling {
                 state.failing = false
                 dispatch(fd)
                 continue
             }
-            let code = errno
+            // At the ceiling the last descriptors are the process's own (`connectionCeiling`):
+            // this connection is closed and the rest wait, as when none are left at all.
+            if fd >= 0 { Glibc.close(fd) }
+            let code = fd >= 0 ? EMFILE : errno
             switch code {
             case EINTR, ECONNABORTED, EPROTO:
                 continue

@@ -28,6 +28,19 @@ public enum ProcessLimits {
         return Int(clamping: limit.rlim_cur)
     }
 
+    /// The lowest descriptor number a listener hands on as a connection, under a soft limit of
+    /// `limit` open files: a connection accepted at or above it is closed at once, so that
+    /// connections never take the last descriptors (64, or a quarter of a small limit).
+    ///
+    /// Why: the process needs a few at any time, and libdispatch's thread-pool monitor ends
+    /// the whole process ("workq: registered worker exited prematurely") when it cannot open
+    /// a worker's `/proc/<tid>/stat`; a server that took 30,000 clients on 20,000 descriptors
+    /// died that way. Descriptors come lowest first, so a connection's number at or above the
+    /// ceiling means the ones below it are all in use.
+    public static func connectionCeiling(limit: Int = openFileLimit) -> Int {
+        limit - min(64, limit / 4)
+    }
+
     /// Makes a write to a closed socket fail with EPIPE instead of killing the process.
     ///
     /// The transport also passes MSG_NOSIGNAL on every send; this covers other code in the

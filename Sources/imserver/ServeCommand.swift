@@ -63,8 +63,9 @@ enum ServeCommand {
         ProcessLimits.ignoreSIGPIPE()
         let descriptors = (try? ProcessLimits.raiseOpenFileLimit()) ?? 0
         if !json {
-            // Each connection holds a descriptor; the store, listeners and streams need a few more.
-            let room = min(max(0, descriptors - 64), configuration.limits.maxConnections)
+            // Each connection holds a descriptor below the listeners' ceiling; the store,
+            // listeners and loops hold a few more of those.
+            let room = min(max(0, ProcessLimits.connectionCeiling(limit: descriptors) - 32), configuration.limits.maxConnections)
             let kept = store.url.map { "store \(PostgresServerStore.redacted($0)) as node \(store.nodeName)" } ?? "data \(dataDirectory)"
             CommandLineTool.writeOut("\(kept), open-file limit \(descriptors): room for about \(room) connections\n")
         }

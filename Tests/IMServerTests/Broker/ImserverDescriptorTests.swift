@@ -1,5 +1,6 @@
 import Foundation
 import IMProcess
+import IMTransport
 import MQTT
 import Synchronization
 import Testing
@@ -28,6 +29,10 @@ struct ImserverDescriptorTests {
         for _ in 0..<80 { sockets.append(try Self.connect(port: port)) }
         let warning = "imserver: warning: cannot accept MQTT connections (Too many open files)"
         #expect(await errors.waitFor(within: .seconds(10)) { $0.contains { $0.hasPrefix(warning) } }, "\(errors.lines)")
+        // The last descriptors stay the process's own (libdispatch ends a process that cannot
+        // open /proc/<tid>/stat): no connection holds one at or above the ceiling, 48 - 12.
+        let held = Self.socketDescriptors(of: process.pid)
+        #expect(held.count >= 20 && held.allSatisfy { $0 < ProcessLimits.connectionCeiling(limit: 48) }, "\(held)")
 
         for socket in sockets { close(socket) }
         // Room again: a client logs in and is answered.
@@ -44,6 +49,16 @@ struct ImserverDescriptorTests {
         }
         #expect(connack.reasonCode == .success)
         #expect(errors.lines.filter { $0.hasPrefix(warning) }.count == 1, "one warning for one spell: \(errors.lines)")
+    }
+
+    /// The numbers of the descriptors of process `pid` that are sockets.
+    static func socketDescriptors(of pid: pid_t) -> [Int] {
+        let directory = "/proc/\(pid)/fd"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.compactMap { name in
+            let target = try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + name)
+            return target?.hasPrefix("socket:") == true ? Int(name) : nil
+        }.sorted()
     }
 
     static func connect(port: UInt16) throws -> Int32 {
