@@ -13,8 +13,9 @@ import IMTransport
 /// makes few, large statements; an idle one answers a lone call after three round trips at most.
 /// One job runs at a time, on the lane's own connection, without blocking the loop
 /// (`PostgresLaneConnection`; the pool's connections are left to logins, the server API and
-/// the heartbeat): the calls made meanwhile wait for its end and go together in the next. Three jobs at a time per node, so that a call made during a job need
-/// not wait for it, made the jobs smaller and set them against each other for PostgreSQL's
+/// the heartbeat): the calls made meanwhile wait for its end and go together in the next.
+/// Three jobs at a time per node, so that a call made during a job need not wait for it, made
+/// the jobs smaller and set them against each other for PostgreSQL's
 /// locks and the cores: saturated, a p99 of 209-1,605 ms against 98-183 one at a time, at the
 /// same rate or a lower one; at 1,000 messages/s the runs overlap (BENCHMARKS.md).
 /// Acknowledgements are held back up to `acknowledgementDelay` and go together: nobody waits on
