@@ -26,7 +26,9 @@ struct TokenCommandLifetimeTests {
         let took = ContinuousClock.now - started
         #expect(run.status == 1, "\(run.stderr)")
         // The fetch's own limit is 10 s; the connect's 3 s, plus the kill's grace, must win.
-        #expect(took < .seconds(7), "connect took \(took)")
+        // Under 10 s is all that tells them apart: imsh's own start (an embedded server) took
+        // up to 4 s more under a loaded CI machine's parallel tests.
+        #expect(took < .seconds(9.5), "connect took \(took)")
         let left = LiveProcesses.awaitGone(survivor)
         left.forEach { _ = kill($0, SIGKILL) }
         #expect(left.isEmpty, "\(survivor) outlived imsh: \(left)")
