@@ -20,6 +20,23 @@ struct DatabaseTests {
         #expect(try Database(path: directory.file("a.sqlite"), configuration: plain).journalMode() == "wal")
     }
 
+    /// A file SQLite cannot open says why, in the default VFS and in the compact one: here a
+    /// path under a plain file (ENOTDIR); out of descriptors it is "Too many open files".
+    @Test(arguments: [Database.Configuration(), .compact])
+    func aFileThatCannotOpenSaysWhy(_ configuration: Database.Configuration) throws {
+        let directory = TemporaryDirectory()
+        let plain = directory.file("plain")
+        #expect(creat(plain, 0o600) >= 0)
+        do {
+            _ = try Database(path: plain + "/a.sqlite", configuration: configuration)
+            Issue.record("opened a database under a plain file")
+        } catch {
+            #expect(error.code == .cannotOpen)
+            #expect(error.systemErrorCode == ENOTDIR)
+            #expect(error.description.contains("unable to open database file (Not a directory, errno \(ENOTDIR))"))
+        }
+    }
+
     /// A compact database keeps its lock between transactions: no other connection gets in
     /// while it is open, one does once it closes; a read-only compact reader keeps none.
     @Test func compactKeepsItsLockWhileOpen() throws {
