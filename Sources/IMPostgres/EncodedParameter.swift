@@ -15,22 +15,23 @@ struct EncodedParameter {
     static let byteaType: Oid = 17
 
     init(_ value: PostgresValue) {
+        type = Self.type(of: value)
         switch value {
         case .null:
-            (pointer, length, format, type) = (nil, 0, 0, 0)
+            (pointer, length, format) = (nil, 0, 0)
         case .text(let text):
-            (pointer, length, format, type) = (strdup(text), 0, 0, 0)
+            (pointer, length, format) = (strdup(text), 0, 0)
         case .integer(let number):
-            (pointer, length, format, type) = (strdup(String(number)), 0, 0, 0)
+            (pointer, length, format) = (strdup(String(number)), 0, 0)
         case .boolean(let flag):
-            (pointer, length, format, type) = (strdup(flag ? "t" : "f"), 0, 0, 0)
+            (pointer, length, format) = (strdup(flag ? "t" : "f"), 0, 0)
         case .bytes(let bytes):
             // malloc(0) may return nil, which libpq would read as NULL: allocate at least one byte.
             let buffer = malloc(max(bytes.count, 1))!.assumingMemoryBound(to: CChar.self)
             bytes.withUnsafeBytes { source in
                 if let base = source.baseAddress { memcpy(buffer, base, bytes.count) }
             }
-            (pointer, length, format, type) = (buffer, Int32(bytes.count), 1, Self.byteaType)
+            (pointer, length, format) = (buffer, Int32(bytes.count), 1)
         }
     }
 
