@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
-import IMEngine
+@testable import IMEngine
+import IMStore
 import Testing
 
 struct SessionDatabaseTests {
@@ -73,6 +74,24 @@ struct SessionDatabaseTests {
             _ = try await SessionDatabase.open(directory: directory.path, appKey: "dev", userID: userID)
         }
         #expect(directory.contents(of: "").isEmpty)
+    }
+
+    /// A new file gets the current schema in one step; it must be the one the migrations
+    /// leave, to the text of each statement SQLite keeps, and an older file still migrates.
+    @Test func aNewFileGetsTheSchemaTheMigrationsLeave() throws {
+        let directory = TemporaryDirectory()
+        let schema = "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name"
+        let fresh = try Database(path: directory.file("fresh.sqlite"), configuration: .compact)
+        let replayed = try Database(path: directory.file("replayed.sqlite"), configuration: .compact)
+        #expect(try SessionDatabase.migrator.migrate(fresh) == 2)
+        #expect(try SessionDatabase.migrator.historyOnly.migrate(replayed) == 2)
+        #expect(try fresh.fetchAll(schema) == replayed.fetchAll(schema))
+        #expect(try fresh.fetchAll(schema).count == 5)
+        #expect(try fresh.userVersion() == replayed.userVersion())
+        // A version-0 file that already has tables is not new: it goes through the history.
+        let older = try Database(path: directory.file("older.sqlite"), configuration: .compact)
+        try older.executeScript("CREATE TABLE conversation(peer TEXT PRIMARY KEY)")
+        #expect(throws: DatabaseError.self) { try SessionDatabase.migrator.migrate(older) }
     }
 
     @Test func appKeysBecomeSafeDirectoryNames() {
