@@ -85,4 +85,33 @@ struct MigrationTests {
         }
         #expect(try database.userVersion() == 3)
     }
+
+    /// The current schema serves an empty file only: a file at an older version, or at version
+    /// 0 with tables of its own, goes through the migrations; and its result is the latest version.
+    @Test func theCurrentSchemaServesOnlyAnEmptyFile() throws {
+        let directory = TemporaryDirectory()
+        var current = migrator(count: 3)
+        current.registerCurrentSchema { database in
+            try database.executeScript("CREATE TABLE log(step INTEGER)")
+            try database.execute("INSERT INTO log VALUES (0)")
+        }
+        let new = try Database(path: directory.file("new.sqlite"))
+        #expect(try current.migrate(new) == 3)
+        #expect(try new.userVersion() == 3 && log(new) == [0])
+        #expect(try current.migrate(new) == 0)
+
+        let older = try Database(path: directory.file("older.sqlite"))
+        try migrator(count: 1).migrate(older)
+        #expect(try current.migrate(older) == 2)
+        #expect(try log(older) == [1, 2, 3])
+
+        let foreign = try Database(path: directory.file("foreign.sqlite"))
+        try foreign.executeScript("CREATE TABLE other(x)")
+        #expect(try current.migrate(foreign) == 3)
+        #expect(try log(foreign) == [1, 2, 3])
+
+        let replayed = try Database(path: directory.file("replayed.sqlite"))
+        #expect(try current.historyOnly.migrate(replayed) == 3)
+        #expect(try log(replayed) == [1, 2, 3])
+    }
 }
