@@ -28,9 +28,10 @@ public enum ProcessLimits {
         return Int(clamping: limit.rlim_cur)
     }
 
-    /// The lowest descriptor number a listener hands on as a connection, under a soft limit of
-    /// `limit` open files: a connection accepted at or above it is closed at once, so that
-    /// connections never take the last descriptors (64, or a quarter of a small limit).
+    /// The lowest descriptor number a listener no longer hands on as a connection, under a
+    /// soft limit of `limit` open files: a connection accepted at or above it is closed at
+    /// once, so that connections never take the last descriptors (64, or a quarter of a small
+    /// limit).
     ///
     /// Why: the process needs a few at any time, and libdispatch's thread-pool monitor ends
     /// the whole process ("workq: registered worker exited prematurely") when it cannot open
