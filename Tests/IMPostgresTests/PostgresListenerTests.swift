@@ -68,6 +68,20 @@ struct PostgresListenerTests {
         #expect(await waitUntil { heard.received == ["before", "after"] })
     }
 
+    /// While the server is down its port is kept: a server another test starts meanwhile cannot
+    /// take it, so a client meant to find no server does not log in to that one.
+    @Test func aStoppedServersPortIsKeptUntilItsRestart() async throws {
+        let server = try PostgresServer()
+        let port = server.stock.port
+        for outage in [server.stock.stop, server.stock.kill] {
+            outage()
+            #expect(!LoopbackPort.canBind(port))
+            #expect(!LoopbackPort.accepts(port))
+            try server.stock.restart()
+            #expect(try await server.withConnection { try $0.execute("SELECT 1").rows.count } == 1)
+        }
+    }
+
     @Test func keepsTryingWhileTheServerIsDownAndStopsPromptly() async throws {
         let server = try PostgresServer()
         server.stock.stop()

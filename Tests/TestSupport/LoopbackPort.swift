@@ -30,6 +30,19 @@ public enum LoopbackPort {
         }
     }
 
+    /// Whether a socket of another process could bind `port` now (no `SO_REUSEADDR`, as a bind to
+    /// port 0 chooses): false while anything holds it, a `LoopbackPortHold` included.
+    public static func canBind(_ port: UInt16) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = loopback(port: port)
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
     /// Polls until something accepts on `port`; false after `limit`.
     public static func waitUntilAccepting(_ port: UInt16, within limit: Duration = .seconds(10)) -> Bool {
         let deadline = ContinuousClock.now + limit

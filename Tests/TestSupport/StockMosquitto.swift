@@ -13,6 +13,8 @@ public final class StockMosquitto: Sendable {
     public let webSocketPort: UInt16?
     /// The running broker; nil once ended (its pid may then belong to another process).
     private let process: Mutex<ChildProcess?>
+    /// The ports, kept from other tests' peers while this broker is down.
+    private let holds = Mutex<[LoopbackPortHold]>([])
     private let log: String
     private let configFile: String
 
@@ -118,16 +120,23 @@ public final class StockMosquitto: Sendable {
     }
 
     /// Ends the broker with `signal` (SIGTERM, SIGKILL) and waits for it to be gone.
+    /// The ports stay held (`LoopbackPortHold`) until `restart()`.
     public func end(with number: Int32) {
         process.withLock { running in
-            running?.signal(number)
-            _ = running?.wait()
+            guard let child = running else { return }
+            child.signal(number)
+            _ = child.wait()
             running = nil
+            holds.withLock { $0 = ([port] + (webSocketPort.map { [$0] } ?? [])).compactMap { LoopbackPortHold(port: $0) } }
         }
     }
 
     /// Starts the broker again, on the same port and configuration, after `end(with:)`.
     public func restart() throws {
+        holds.withLock { holds in
+            holds.forEach { $0.release() }
+            holds = []
+        }
         try process.withLock { $0 = try Self.spawn(configFile: configFile, log: log) }
         try waitUntilListening()
     }

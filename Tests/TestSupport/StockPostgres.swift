@@ -18,6 +18,8 @@ public final class StockPostgres: Sendable {
     public var url: String { url(database: "postgres") }
     /// The running postmaster; nil once ended (its pid may then belong to another process).
     private let process: Mutex<ChildProcess?>
+    /// The port, kept from other tests' servers while this one is down.
+    private let hold = Mutex<LoopbackPortHold?>(nil)
     private let binDirectory: String
     private let home: String
     private let log: String
@@ -67,6 +69,7 @@ public final class StockPostgres: Sendable {
     /// ends at once: after `kill()`, backends still attached to the old shared memory make it refuse.
     public func restart() throws {
         let deadline = ContinuousClock.now + .seconds(20)
+        hold.withLock { $0?.release(); $0 = nil }
         while true {
             let child = try spawn()
             if waitUntilReady(child, until: deadline) {
@@ -87,9 +90,11 @@ public final class StockPostgres: Sendable {
 
     private func end(with signal: Int32) {
         process.withLock { running in
-            running?.signal(signal)
-            _ = running?.wait()
+            guard let child = running else { return }
+            child.signal(signal)
+            _ = child.wait()
             running = nil
+            hold.withLock { $0 = LoopbackPortHold(port: port) }
         }
     }
 

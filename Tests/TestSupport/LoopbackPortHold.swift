@@ -1,0 +1,46 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A loopback port kept from everyone else while its stock peer is down between `stop()` and
+/// `restart()`.
+///
+/// A peer told its port cannot keep it once it ends, and the kernel may hand the port to another
+/// test's peer starting meanwhile: a client meant to find the server down then logs in to that
+/// one (CI saw it once). Holding it is a socket bound to the port and never listening: connecting
+/// is refused as if nothing were there, and a bind to port 0 never picks a port bound already.
+/// `SO_REUSEADDR` lets the hold bind over the connections the peer left in TIME_WAIT.
+public final class LoopbackPortHold: Sendable {
+    private let descriptor: Mutex<Int32?>
+
+    /// Binds `port` on 127.0.0.1; nil when something else has it already.
+    public init?(port: UInt16) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var on: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
+        let bound = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard bound else {
+            close(fd)
+            return nil
+        }
+        descriptor = Mutex(fd)
+    }
+
+    deinit { release() }
+
+    /// Lets the port go, for the peer to bind it again.
+    public func release() {
+        descriptor.withLock { fd in
+            if let open = fd { close(open) }
+            fd = nil
+        }
+    }
+}
