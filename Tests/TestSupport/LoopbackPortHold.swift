@@ -10,16 +10,28 @@ import Glibc
 /// test's peer starting meanwhile: a client meant to find the server down then logs in to that
 /// one (CI saw it once). Holding it is a socket bound to the port and never listening: connecting
 /// is refused as if nothing were there, and a bind to port 0 never picks a port bound already.
-/// `SO_REUSEADDR` lets the hold bind over the connections the peer left in TIME_WAIT.
+/// Without `SO_REUSEADDR` no other socket can bind it either; when the peer's connections in
+/// TIME_WAIT refuse such a bind, the hold takes the port with `SO_REUSEADDR`, which keeps it from
+/// binds to port 0 and from sockets without the option.
 public final class LoopbackPortHold: Sendable {
     private let descriptor: Mutex<Int32?>
 
     /// Binds `port` on 127.0.0.1; nil when something else has it already.
-    public init?(port: UInt16) {
+    public convenience init?(port: UInt16) {
+        guard let fd = Self.bound(port, reusingAddress: false) ?? Self.bound(port, reusingAddress: true) else { return nil }
+        self.init(descriptor: fd)
+    }
+
+    private init(descriptor fd: Int32) {
+        descriptor = Mutex(fd)
+    }
+
+    /// A socket bound to `port`, or nil.
+    private static func bound(_ port: UInt16, reusingAddress: Bool) -> Int32? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
         var on: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        if reusingAddress { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -31,7 +43,7 @@ public final class LoopbackPortHold: Sendable {
             close(fd)
             return nil
         }
-        descriptor = Mutex(fd)
+        return fd
     }
 
     deinit { release() }

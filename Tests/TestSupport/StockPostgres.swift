@@ -27,7 +27,6 @@ public final class StockPostgres: Sendable {
     /// Creates a cluster under `directory` and starts the server.
     public init(directory: String) throws {
         binDirectory = try Self.findBinDirectory()
-        port = try LoopbackPort.free()
         home = directory + "/postgres"
         log = home + "/server.log"
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory)
@@ -36,8 +35,26 @@ public final class StockPostgres: Sendable {
             try FileManager.default.setAttributes([.ownerAccountName: "postgres"], ofItemAtPath: home)
         }
         try Self.check(ChildProcess.run("/bin/cp", ["-a", try Self.template.get(), home + "/data"], timeout: .seconds(30)), doing: "cp")
-        process = Mutex(nil)
-        try restart()
+        // Another test's server can bind the chosen port first; this one then takes another port
+        // rather than waiting for that one's: it would get it the moment that server stopped for
+        // an outage, and that server's clients would log in here.
+        var attempts = 0
+        while true {
+            let port = try LoopbackPort.free()
+            let child = try Self.spawn(binDirectory: binDirectory, home: home, log: log, port: port)
+            if Self.waitUntilReady(child, home: home, until: .now + .seconds(20)) {
+                self.port = port
+                process = Mutex(child)
+                return
+            }
+            child.signal(SIGKILL)
+            _ = child.wait()
+            attempts += 1
+            guard attempts < 5 else {
+                let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                throw TestCertificateError("postgres did not start on \(attempts) ports: \(output)")
+            }
+        }
     }
 
     deinit { stop() }
@@ -71,8 +88,8 @@ public final class StockPostgres: Sendable {
         let deadline = ContinuousClock.now + .seconds(20)
         hold.withLock { $0?.release(); $0 = nil }
         while true {
-            let child = try spawn()
-            if waitUntilReady(child, until: deadline) {
+            let child = try Self.spawn(binDirectory: binDirectory, home: home, log: log, port: port)
+            if Self.waitUntilReady(child, home: home, until: deadline) {
                 process.withLock { $0 = child }
                 return
             }
@@ -98,8 +115,9 @@ public final class StockPostgres: Sendable {
         }
     }
 
-    /// The postmaster, started in a process group of its own, logging to `log`.
-    private func spawn() throws -> ChildProcess {
+    /// The postmaster of the cluster in `home` on `port`, started in a process group of its own,
+    /// logging to `log`.
+    private static func spawn(binDirectory: String, home: String, log: String, port: UInt16) throws -> ChildProcess {
         let logFD = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         defer { close(logFD) }
         let settings = [
@@ -108,13 +126,13 @@ public final class StockPostgres: Sendable {
             "listen_addresses=127.0.0.1", "fsync=off",
             "shared_buffers=16MB", "max_connections=200", "deadlock_timeout=100ms",
         ]
-        return try ChildProcess.spawn("/usr/bin/env", Self.asServerUser + [
+        return try ChildProcess.spawn("/usr/bin/env", asServerUser + [
             binDirectory + "/postgres", "-D", home + "/data", "-p", String(port), "-k", home,
         ] + settings.flatMap { ["-c", $0] }, directory: home, stdout: .descriptor(logFD), stderr: .descriptor(logFD), ownGroup: true)
     }
 
     /// Waits until postmaster.pid says `child` is ready for connections; false if it ended or time ran out.
-    private func waitUntilReady(_ child: ChildProcess, until deadline: ContinuousClock.Instant) -> Bool {
+    private static func waitUntilReady(_ child: ChildProcess, home: String, until deadline: ContinuousClock.Instant) -> Bool {
         while ContinuousClock.now < deadline {
             let lines = ((try? String(contentsOfFile: home + "/data/postmaster.pid", encoding: .utf8)) ?? "")
                 .split(separator: "\n", omittingEmptySubsequences: false)
