@@ -22,12 +22,7 @@ public enum LoopbackPort {
     public static func accepts(_ port: UInt16) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
-        var address = loopback(port: port)
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
+        return address(fd, port: port, with: connect)
     }
 
     /// Whether a socket of another process could bind `port` now (no `SO_REUSEADDR`, as a bind to
@@ -35,12 +30,7 @@ public enum LoopbackPort {
     public static func canBind(_ port: UInt16) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
-        var address = loopback(port: port)
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
+        return address(fd, port: port, with: bind)
     }
 
     /// Polls until something accepts on `port`; false after `limit`.
@@ -51,6 +41,14 @@ public enum LoopbackPort {
             usleep(20_000)
         }
         return false
+    }
+
+    /// Whether `call` (bind or connect) succeeds for socket `fd` and 127.0.0.1:`port`.
+    static func address(_ fd: Int32, port: UInt16, with call: (Int32, UnsafePointer<sockaddr>?, socklen_t) -> Int32) -> Bool {
+        var address = loopback(port: port)
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { call(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
     }
 
     private static func loopback(port: UInt16) -> sockaddr_in {

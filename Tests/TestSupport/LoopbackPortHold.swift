@@ -32,13 +32,7 @@ public final class LoopbackPortHold: Sendable {
         guard fd >= 0 else { return nil }
         var on: Int32 = 1
         if reusingAddress { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size)) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = port.bigEndian
-        let bound = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
+        let bound = LoopbackPort.address(fd, port: port, with: bind)
         guard bound else {
             close(fd)
             return nil
