@@ -12,7 +12,8 @@ import TestSupport
 @Suite(.timeLimit(.minutes(1)))
 struct SessionNetworkPathTests {
     @Test func unreachableFirstServerLeavesItToTheSecond() async throws {
-        let closed = try ClosedPort()
+        let closed = try LoopbackPortHold()
+        defer { closed.release() }
         let broker = try ScriptedBroker()
         let test = try TestEngine(servers: [ServerAddress(host: "127.0.0.1", port: closed.port), broker.address],
                                   stagger: .seconds(10))
@@ -56,7 +57,8 @@ struct SessionNetworkPathTests {
     }
 
     @Test func unreachableProxyIsTerminal() async throws {
-        let closed = try ClosedPort()
+        let closed = try LoopbackPortHold()
+        defer { closed.release() }
         try await withBroker { broker, test in
             let session = test.session { $0.proxy = SOCKS5Proxy(host: "127.0.0.1", port: closed.port) }
             await #expect(throws: EngineError.terminated(SessionTermination(.proxyUnavailable, .proxyUnavailable))) {

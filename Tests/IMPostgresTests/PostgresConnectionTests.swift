@@ -134,7 +134,9 @@ struct PostgresConnectionTests {
     }
 
     @Test func refusedConnectionIsAConnectionError() async throws {
-        let port = try LoopbackPort.free()
+        let closed = try LoopbackPortHold()
+        defer { closed.release() }
+        let port = closed.port
         let error = await #expect(throws: PostgresError.self) {
             try await offPool { _ = try PostgresConnection.connect("postgres://postgres@127.0.0.1:\(port)/postgres") }
         }

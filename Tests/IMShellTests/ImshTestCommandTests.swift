@@ -117,8 +117,9 @@ struct ImshTestCommandTests {
 
     @Test func anUnreachableServerFailsItsScenariosUpFront() async throws {
         let sandbox = Sandbox(shipped: false)
-        let port = try LoopbackPort.free()
-        sandbox.write(#"{ "appKey": "k", "server": "mqtt://127.0.0.1:\#(port)", "accounts": { "a": { "userId": "a", "token": "t" } } }"#, to: "profiles/down.json")
+        let closed = try LoopbackPortHold()
+        defer { closed.release() }
+        sandbox.write(#"{ "appKey": "k", "server": "mqtt://127.0.0.1:\#(closed.port)", "accounts": { "a": { "userId": "a", "token": "t" } } }"#, to: "profiles/down.json")
         sandbox.write("connect a --timeout 60\n", to: "sc/one.imsh")
         sandbox.write("connect a\nwait a connected --timeout 60\n", to: "sc/two.imsh")
         let started = ContinuousClock.now

@@ -41,7 +41,10 @@ struct RepeatedHintTests {
 
     @Test func errorMessagesSayEachHintOnce() async throws {
         let sandbox = Sandbox()
-        let (first, second) = (try LoopbackPort.free(), try LoopbackPort.free())
+        // Held, so that no server of a test running beside can take them while imsh runs.
+        let held = [try LoopbackPortHold(), try LoopbackPortHold()]
+        defer { held.forEach { $0.release() } }
+        let (first, second) = (held[0].port, held[1].port)
         sandbox.write("""
             { "appKey": "k", "server": ["mqtt://127.0.0.1:\(first)", "mqtt://127.0.0.1:\(second)"],
               "accounts": { "a": { "userId": "a", "token": "t" }, "cmd": { "userId": "a", "tokenCommand": "exit 3" } } }

@@ -100,7 +100,7 @@ struct SeedBehaviourTests {
             foreground all
             wait alice-laptop bob-phone connected --timeout 10
             """)
-        #expect(ContinuousClock.now - started < .seconds(8), "suspended after about a second, not 120")
+        #expect(ContinuousClock.now - started < .seconds(30), "suspended after about a second, not 120")
         #expect(run.status == 0, "\(run.stdout)")
         let suspended = run.statusEvents().filter { $0["status"] == "suspend" }
         #expect(Set(suspended.compactMap { $0.string("account") }) == ["dev/alice-laptop", "dev/bob-phone"])

@@ -59,8 +59,8 @@ struct ConnectFailureTests {
     }
 
     @Test func refusedConnectionSaysNothingListens() async throws {
-        let refusing = try RawSocket.refusing()
-        defer { refusing.close() }
+        let refusing = try LoopbackPortHold()
+        defer { refusing.release() }
         let port = refusing.port
         let loop = try EventLoop(name: "client")
         defer { loop.shutdown() }

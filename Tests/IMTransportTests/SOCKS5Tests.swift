@@ -44,7 +44,7 @@ struct SOCKS5Tests {
     }
 
     @Test func wrongPasswordIsAnAuthenticationFailure() async throws {
-        let proxy = try TestSOCKS5Proxy(targetPort: try RawSocket.unusedPort(), credentials: ("alice", "s3cret"))
+        let proxy = try TestSOCKS5Proxy(targetPort: try LoopbackPort.free(), credentials: ("alice", "s3cret"))
         defer { proxy.stop() }
         let error = try await failureThrough(SOCKS5Proxy(
             host: "127.0.0.1", port: proxy.port, credentials: .init(username: "alice", password: "wrong")))
@@ -54,14 +54,14 @@ struct SOCKS5Tests {
     }
 
     @Test func proxyDemandingCredentialsWeDoNotHaveRefusesEveryMethod() async throws {
-        let proxy = try TestSOCKS5Proxy(targetPort: try RawSocket.unusedPort(), credentials: ("alice", "s3cret"))
+        let proxy = try TestSOCKS5Proxy(targetPort: try LoopbackPort.free(), credentials: ("alice", "s3cret"))
         defer { proxy.stop() }
         let error = try await failureThrough(SOCKS5Proxy(host: "127.0.0.1", port: proxy.port))
         #expect(error == .proxyNoAcceptableMethod(proxy: "127.0.0.1", port: proxy.port, offeredCredentials: false))
     }
 
     @Test func proxyRefusingTheTargetIsReportedWithItsReply() async throws {
-        let proxy = try TestSOCKS5Proxy(targetPort: try RawSocket.unusedPort(), refusal: 0x05)
+        let proxy = try TestSOCKS5Proxy(targetPort: try LoopbackPort.free(), refusal: 0x05)
         defer { proxy.stop() }
         let error = try await failureThrough(SOCKS5Proxy(host: "127.0.0.1", port: proxy.port))
         #expect(error == .proxyRefused(
@@ -70,8 +70,8 @@ struct SOCKS5Tests {
     }
 
     @Test func proxyNotListeningIsUnreachable() async throws {
-        let refusing = try RawSocket.refusing()
-        defer { refusing.close() }
+        let refusing = try LoopbackPortHold()
+        defer { refusing.release() }
         let proxyPort = refusing.port
         let error = try await failureThrough(SOCKS5Proxy(host: "127.0.0.1", port: proxyPort))
         #expect(error == .proxyUnreachable(

@@ -4,18 +4,13 @@ import Glibc
 
 /// Ports on 127.0.0.1 for stock peers that must be told a port (they cannot report port 0).
 public enum LoopbackPort {
-    /// A port nothing listens on now (bound to port 0 and released; another process could take
-    /// it in between, which on loopback in a test run is rare enough).
+    /// A port nothing listens on now, for a peer to bind: released at once, so another process
+    /// could take it before the peer does (`StockPostgres` and `StockMosquitto` then pick
+    /// another). A port that must stay free is a `LoopbackPortHold`.
     public static func free() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw TestCertificateError("cannot find a free port") }
-        return UInt16(bigEndian: address.sin_port)
+        let hold = try LoopbackPortHold()
+        hold.release()
+        return hold.port
     }
 
     /// Whether something accepts connections on `port`.

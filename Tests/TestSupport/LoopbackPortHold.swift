@@ -3,26 +3,41 @@ import Synchronization
 import Glibc
 #endif
 
-/// A loopback port kept from everyone else while its stock peer is down between `stop()` and
-/// `restart()`.
+/// A port on 127.0.0.1 that refuses connections and that no other socket can take: a free one
+/// for a test of "nothing listens there", or a stock peer's own while it is down between
+/// `stop()` and `restart()`.
 ///
-/// A peer told its port cannot keep it once it ends, and the kernel may hand the port to another
-/// test's peer starting meanwhile: a client meant to find the server down then logs in to that
-/// one (CI saw it once). Holding it is a socket bound to the port and never listening: connecting
-/// is refused as if nothing were there, and a bind to port 0 never picks a port bound already.
+/// A port merely left free could be bound by a peer of a test running beside, and a client meant
+/// to find nothing there would log in to that one (CI saw it once). Holding it is a socket bound
+/// to the port and never listening: connecting is refused as if nothing were there, and a bind to
+/// port 0 never picks a port bound already.
 /// Without `SO_REUSEADDR` no other socket can bind it either; when the peer's connections in
 /// TIME_WAIT refuse such a bind, the hold takes the port with `SO_REUSEADDR`, which keeps it from
 /// binds to port 0 and from sockets without the option.
 public final class LoopbackPortHold: Sendable {
+    public let port: UInt16
     private let descriptor: Mutex<Int32?>
 
-    /// Binds `port` on 127.0.0.1; nil when something else has it already.
-    public convenience init?(port: UInt16) {
-        guard let fd = Self.bound(port, reusingAddress: false) ?? Self.bound(port, reusingAddress: true) else { return nil }
-        self.init(descriptor: fd)
+    /// Holds a free port, chosen by the kernel.
+    public init() throws {
+        guard let fd = Self.bound(0, reusingAddress: false) else { throw TestCertificateError("cannot bind 127.0.0.1: errno \(errno)") }
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) == 0 }
+        }
+        guard named else {
+            close(fd)
+            throw TestCertificateError("getsockname: errno \(errno)")
+        }
+        port = UInt16(bigEndian: address.sin_port)
+        descriptor = Mutex(fd)
     }
 
-    private init(descriptor fd: Int32) {
+    /// Holds `port`; nil when something else has it already.
+    public init?(port: UInt16) {
+        guard let fd = Self.bound(port, reusingAddress: false) ?? Self.bound(port, reusingAddress: true) else { return nil }
+        self.port = port
         descriptor = Mutex(fd)
     }
 
@@ -42,7 +57,8 @@ public final class LoopbackPortHold: Sendable {
 
     deinit { release() }
 
-    /// Lets the port go, for the peer to bind it again.
+    /// Lets the port go, for the peer to bind it again (or at the end of a test, to keep the hold
+    /// alive until then).
     public func release() {
         descriptor.withLock { fd in
             if let open = fd { close(open) }

@@ -6,8 +6,10 @@ import TestSupport
 /// A device on a bad network, made by a fault proxy between it and the real server.
 @Suite(.timeLimit(.minutes(2)))
 struct NetworkFaultIntegrationTests {
-    @Test(arguments: [1, 2])
-    func heartbeatLossIsDetectedWithinTwiceTheHeartbeatAndTheSessionReturns(heartbeat: Int) async throws {
+    @Test func heartbeatLossIsDetectedWithinTwiceTheHeartbeatAndTheSessionReturns() async throws {
+        // The session finds the silence within 1.5 heartbeats; 2 s leaves a loaded machine's
+        // timers 1 s under the bound (1 s left them 0.5, less than CI has seen them late).
+        let heartbeat = 2
         try await withIntegration { harness in
             let proxy = try harness.proxy()
             let session = try await harness.session("alice", device: "phone-alice", on: harness.engine(via: proxy)) {

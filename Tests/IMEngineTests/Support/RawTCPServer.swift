@@ -15,7 +15,7 @@ final class RawTCPServer: Sendable {
 
     /// - Parameter serve: gets the connected descriptor; it is closed when `serve` returns.
     init(serve: @escaping @Sendable (Int32) -> Void) throws {
-        (fd, port) = try Self.bind(listening: true)
+        (fd, port) = try Self.listen()
         let fd = self.fd
         Thread.detachNewThread { [self] in
             while !stopped.load(ordering: .relaxed) {
@@ -38,8 +38,8 @@ final class RawTCPServer: Sendable {
 
     func stop() { stopped.store(true, ordering: .relaxed) }
 
-    /// A socket bound to 127.0.0.1 on a free port; listening or not.
-    static func bind(listening: Bool) throws -> (fd: Int32, port: UInt16) {
+    /// A socket listening on 127.0.0.1 on a free port.
+    private static func listen() throws -> (fd: Int32, port: UInt16) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket: \(errno)") }
         var address = sockaddr_in()
@@ -51,7 +51,7 @@ final class RawTCPServer: Sendable {
                 Glibc.bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
             }
         }
-        guard bound, !listening || listen(fd, 16) == 0 else {
+        guard bound, Glibc.listen(fd, 16) == 0 else {
             close(fd)
             throw TestFailure("bind/listen: \(errno)")
         }
@@ -84,16 +84,4 @@ final class RawTCPServer: Sendable {
     static func send(_ fd: Int32, _ bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
-}
-
-/// A port on 127.0.0.1 that is bound but not listening: connecting to it is refused.
-final class ClosedPort: Sendable {
-    let port: UInt16
-    private let fd: Int32
-
-    init() throws {
-        (fd, port) = try RawTCPServer.bind(listening: false)
-    }
-
-    deinit { close(fd) }
 }

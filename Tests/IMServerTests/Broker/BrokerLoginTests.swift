@@ -175,8 +175,9 @@ struct BrokerLoginTests {
         let directory = TemporaryDirectory()
         let server = try await TestServer.start(directory: directory)
         let client = try await MQTTTestClient.open(port: server.port)
-        _ = try await client.login(appKey: TestServer.appKey, token: try await server.token("alice"), device: "phone-1", keepAlive: 1)
-        for _ in 0..<4 {
+        // Cut after 3 s of silence: six pings 600 ms apart outlast that, with room for late sleeps.
+        _ = try await client.login(appKey: TestServer.appKey, token: try await server.token("alice"), device: "phone-1", keepAlive: 2)
+        for _ in 0..<6 {
             try await Task.sleep(for: .milliseconds(600))
             try await client.send(.pingreq)
             #expect(await client.next() == .pingresp)

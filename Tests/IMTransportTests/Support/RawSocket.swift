@@ -43,29 +43,6 @@ struct RawSocket: Sendable {
         return socket
     }
 
-    /// A socket bound to a free port on 127.0.0.1 that does not listen: connecting to its
-    /// `port` is refused, and no other socket can take the port while this one is open (one
-    /// closed at once could be taken by a test running beside, which then accepts).
-    static func refusing() throws -> RawSocket {
-        let socket = try make()
-        var address = loopback(port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket.fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else {
-            socket.close()
-            throw TestFailure("bind: errno \(errno)")
-        }
-        return socket
-    }
-
-    /// A port on 127.0.0.1 that nothing listens on (bound, then closed).
-    static func unusedPort() throws -> UInt16 {
-        let socket = try listen()
-        defer { socket.close() }
-        return socket.port
-    }
-
     /// Whether ::1 can be bound here.
     static var ipv6LoopbackAvailable: Bool {
         let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
