@@ -8,7 +8,7 @@ extension ChildProcess {
         public var termination: Termination
         public var stdout: [UInt8]
         public var stderr: [UInt8]
-        /// The child was killed at the deadline.
+        /// The child was killed at the deadline, or when the run was cancelled.
         public var timedOut: Bool
     }
 
@@ -16,12 +16,17 @@ extension ChildProcess {
     /// `limit` bytes of each output. It runs in a process group of its own: at `timeout` the
     /// group gets SIGTERM, then SIGKILL after `grace`; and once the child has ended, whatever it
     /// left running in its group is killed, and so, in a process that called `Orphans.adopt()`,
-    /// is what it left in other groups and sessions: nothing it started outlives the run. Blocks
-    /// the calling thread.
+    /// is what it left in other groups and sessions: nothing it started outlives the run.
+    /// `cancellation` (or `cancelRuns()`, at the end of the process) brings the deadline forward
+    /// to now. Blocks the calling thread.
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: String? = nil,
-        input: [UInt8]? = nil, timeout: Duration, grace: Duration = .milliseconds(500), limit: Int = 1 << 24
+        input: [UInt8]? = nil, timeout: Duration, grace: Duration = .milliseconds(500), limit: Int = 1 << 24,
+        cancellation: RunCancellation = RunCancellation()
     ) throws(ChildProcessError) -> Output {
+        let key = ObjectIdentifier(cancellation)
+        RunCancellation.live.withLock { $0[key] = cancellation }
+        defer { _ = RunCancellation.live.withLock { $0.removeValue(forKey: key) } }
         let (mark, environment) = Orphans.marking(environment)
         let child = try spawn(executable, arguments, environment: environment, directory: directory,
                               stdin: input == nil ? .null : .pipe, ownGroup: true)
@@ -40,6 +45,7 @@ extension ChildProcess {
         var open = [child.stdout, child.stderr].compactMap { $0 }
         var deadline = ContinuousClock.now + timeout
         var timedOut = false
+        var cancelWatch = cancellation.descriptor >= 0 ? Optional(cancellation.descriptor) : nil
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while !open.isEmpty {
             let left = ContinuousClock.now.duration(to: deadline)
@@ -51,10 +57,15 @@ extension ChildProcess {
                 deadline = ContinuousClock.now + grace
                 continue
             }
-            var descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            var descriptors = (open + (cancelWatch.map { [$0] } ?? [])).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             let milliseconds = Int32(min(left / .milliseconds(1), 60_000)) + 1
             guard poll(&descriptors, nfds_t(descriptors.count), milliseconds) >= 0 || errno == EINTR else { break }
             for entry in descriptors where entry.revents != 0 {
+                if entry.fd == cancelWatch {
+                    cancelWatch = nil
+                    deadline = ContinuousClock.now
+                    continue
+                }
                 let count = read(entry.fd, &buffer, buffer.count)
                 if count > 0 {
                     let kept = outputs[entry.fd, default: []].count

@@ -25,6 +25,19 @@ extension ChildProcess {
         }
     }
 
+    /// Cancels every `run` under way (`RunCancellation`) and waits up to `limit` for them to
+    /// return, their children ended and swept.
+    ///
+    /// For a process about to exit: a run on a thread nobody waits for (a connect attempt
+    /// given up, its token command still running) would otherwise leave its child to init.
+    public static func cancelRuns(within limit: Duration = .seconds(3)) {
+        RunCancellation.live.withLock { $0.values.forEach { $0.cancel() } }
+        let deadline = ContinuousClock.now + limit
+        while !RunCancellation.live.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline {
+            usleep(10_000)
+        }
+    }
+
     /// Whether process `pid` is alive and not yet a zombie, from /proc.
     public static func isRunning(_ pid: pid_t) -> Bool {
         ProcStat.of(pid: pid)?.isRunning ?? false

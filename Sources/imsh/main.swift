@@ -32,4 +32,7 @@ if selected == nil, case .run(let parsed)? = try? ArgumentParser(spec: table.spe
 // and killed when the command's run ends (not under imsh bench).
 if selected?.name != bench.name { Orphans.adopt() }
 
-exit(await Imsh.main(arguments: arguments, table: table))
+let status = await Imsh.main(arguments: arguments, table: table)
+// A token command still running for a connect attempt given up ends with imsh, not after it.
+ChildProcess.cancelRuns()
+exit(status)

@@ -1,6 +1,7 @@
 import Glibc
 import IMProcess
 import Testing
+import TestSupport
 
 struct ChildProcessTests {
     @Test func collectsOutputErrorsAndStatus() throws {
@@ -24,6 +25,24 @@ struct ChildProcessTests {
         #expect(output.timedOut)
         #expect(output.termination == .signaled(SIGTERM))
         #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    /// A cancelled run ends its child as at the deadline, at once: its thread is not the task's,
+    /// so a task giving up reaches it only this way.
+    @Test func aCancelledRunEndsItsChildAtOnce() async throws {
+        let cancellation = RunCancellation()
+        let started = ContinuousClock.now
+        async let output = offPool {
+            try ChildProcess.run("/bin/sh", ["-c", "trap '' TERM; sleep 9871"], timeout: .seconds(30), cancellation: cancellation)
+        }
+        while LiveProcesses.matching("sleep 9871").isEmpty && ContinuousClock.now - started < .seconds(10) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        cancellation.cancel()
+        #expect(try await output.timedOut)
+        // The grace is half a second; the deadline was 30 s away.
+        #expect(ContinuousClock.now - started < .seconds(15))
+        #expect(LiveProcesses.matching("sleep 9871").isEmpty)
     }
 
     @Test func aMissingExecutableIsAReadableError() {

@@ -5,11 +5,15 @@ enum CommandRunner {
     /// The command's standard output, or why it failed (status, stderr's first line, timeout).
     /// A command that fails may name the condition with `{"code": N}` on its standard output;
     /// one that does not finish in time is `unavailable`, like a URL that does not answer.
-    static func run(_ command: String, deadline: ContinuousClock.Instant, limit: Int) -> Result<[UInt8], TokenFetchError> {
+    /// `cancellation` ends it at once (a connect attempt given up).
+    static func run(
+        _ command: String, deadline: ContinuousClock.Instant, limit: Int, cancellation: RunCancellation
+    ) -> Result<[UInt8], TokenFetchError> {
         let source = TokenSource.command(command)
         let output: ChildProcess.Output
         do {
-            output = try ChildProcess.run("/bin/sh", ["-c", command], timeout: ContinuousClock.now.duration(to: deadline), limit: limit)
+            output = try ChildProcess.run(
+                "/bin/sh", ["-c", command], timeout: ContinuousClock.now.duration(to: deadline), limit: limit, cancellation: cancellation)
         } catch {
             return .failure(TokenFetchError(source, "\(error)"))
         }

@@ -1,5 +1,6 @@
 import IMJSON
 import IMHTTPClient
+import IMProcess
 import IMProtocol
 import IMThreads
 import IMTransport
@@ -17,8 +18,16 @@ public enum TokenFetcher {
     public static func fetch(_ source: TokenSource, timeout: Duration, loop: EventLoop) async throws(TokenFetchError) -> String {
         switch source {
         case .command(let command):
-            let result = await BlockingCall.run {
-                CommandRunner.run(command, deadline: ContinuousClock.now + timeout, limit: outputLimit)
+            // The command's thread does not see the task's cancellation: this ends the command
+            // as soon as the task gives up, rather than at the fetch's deadline or never (the
+            // process exiting first).
+            let cancellation = RunCancellation()
+            let result = await withTaskCancellationHandler {
+                await BlockingCall.run {
+                    CommandRunner.run(command, deadline: ContinuousClock.now + timeout, limit: outputLimit, cancellation: cancellation)
+                }
+            } onCancel: {
+                cancellation.cancel()
             }
             return try token(in: try result.get(), from: source)
         case .url(let url), .secureURL(let url, _):
