@@ -6,8 +6,9 @@ extern int pipe2(int pipefd[2], int flags);
 extern int posix_spawn_file_actions_addclosefrom_np(void *actions, int from);
 extern int posix_spawn_file_actions_addchdir_np(void *actions, const char *path);
 
-/* A run's cancellation wakes its poll through an eventfd. */
+/* A run polls an eventfd (its cancellation) and a pidfd (its child's end) beside the child's outputs. */
 #include <sys/eventfd.h>
+#include <sys/pidfd.h>
 
 #include <sys/prctl.h>
 /* prctl is variadic, so Swift cannot call it: this makes the calling process the reaper of its

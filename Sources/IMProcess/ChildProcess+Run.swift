@@ -1,3 +1,4 @@
+import CProcess
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,8 +47,13 @@ extension ChildProcess {
         var deadline = ContinuousClock.now + timeout
         var timedOut = false
         var cancelWatch = cancellation.descriptor >= 0 ? Optional(cancellation.descriptor) : nil
+        // The child's end, pollable: a child that closed its outputs and runs on (`exec >&-`)
+        // is held to the deadline too, rather than waited for without one.
+        let childEnd = pidfd_open(child.pid, 0)
+        defer { if childEnd >= 0 { close(childEnd) } }
+        var ended = false
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while !open.isEmpty {
+        while !open.isEmpty || !ended {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else {
                 // Past the deadline: ask the whole group to end, then, after the grace, stop asking.
@@ -57,13 +63,21 @@ extension ChildProcess {
                 deadline = ContinuousClock.now + grace
                 continue
             }
-            var descriptors = (open + (cancelWatch.map { [$0] } ?? [])).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            let milliseconds = Int32(min(left / .milliseconds(1), 60_000)) + 1
+            let watched = open + (cancelWatch.map { [$0] } ?? []) + (ended || childEnd < 0 ? [] : [childEnd])
+            var descriptors = watched.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            // Without a pidfd (a kernel before 5.3), the child's end is looked for every 50 ms.
+            let most = childEnd < 0 && open.isEmpty ? 50 : 60_000
+            let milliseconds = Int32(min(left / .milliseconds(1), Double(most))) + 1
             guard poll(&descriptors, nfds_t(descriptors.count), milliseconds) >= 0 || errno == EINTR else { break }
+            if childEnd < 0 && open.isEmpty { ended = child.hasEnded }
             for entry in descriptors where entry.revents != 0 {
                 if entry.fd == cancelWatch {
                     cancelWatch = nil
                     deadline = ContinuousClock.now
+                    continue
+                }
+                if entry.fd == childEnd {
+                    ended = true
                     continue
                 }
                 let count = read(entry.fd, &buffer, buffer.count)

@@ -30,8 +30,6 @@ public final class RunCancellation: Sendable {
         _ = write(descriptor, &one, MemoryLayout<UInt64>.size)
     }
 
-    public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
-
     /// The runs under way, each with its cancellation, for `ChildProcess.cancelRuns()`.
     static let live = Mutex<[ObjectIdentifier: RunCancellation]>([:])
 }

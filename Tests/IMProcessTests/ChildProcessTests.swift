@@ -3,6 +3,7 @@ import IMProcess
 import Testing
 import TestSupport
 
+@Suite(.timeLimit(.minutes(1)))
 struct ChildProcessTests {
     @Test func collectsOutputErrorsAndStatus() throws {
         let output = try ChildProcess.run("/bin/sh", ["-c", "echo out; echo err >&2; exit 3"], timeout: .seconds(10))
@@ -43,6 +44,16 @@ struct ChildProcessTests {
         // The grace is half a second; the deadline was 30 s away.
         #expect(ContinuousClock.now - started < .seconds(15))
         #expect(LiveProcesses.matching("sleep 9871").isEmpty)
+    }
+
+    /// A child that closes its outputs and runs on is still ended at the deadline: the run
+    /// waits for its end, not only for its outputs to close.
+    @Test func aChildThatClosesItsOutputsIsStillHeldToTheDeadline() throws {
+        let started = ContinuousClock.now
+        let output = try ChildProcess.run("/bin/sh", ["-c", "exec >/dev/null 2>&1; sleep 9875"], timeout: .milliseconds(300))
+        #expect(output.timedOut)
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(LiveProcesses.matching("sleep 9875").isEmpty)
     }
 
     @Test func aMissingExecutableIsAReadableError() {
