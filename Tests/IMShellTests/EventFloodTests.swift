@@ -32,7 +32,13 @@ struct EventFloodTests {
         try imsh.send("connect remote/bob")
         try await flood.waitUntilOnline()
         let memory = ResidentGrowth(pid: imsh.process.pid, warmUp: Self.warmUp)
-        try await flood.run(count: Self.count) { memory.sample(after: $0) }
+        // Sampled once the output has caught up too: on a loaded machine the events not yet
+        // written (the hub holds up to 100,000) weighed 14 MB at a step's end.
+        let printed = PrintedCount(path: imsh.outputPath, marker: #""text":"flood "#)
+        try await flood.run(count: Self.count) { sent in
+            try await printed.wait(atLeast: sent - 2_000)
+            memory.sample(after: sent)
+        }
         try imsh.send("quit")
         imsh.closeInput()
         let ended = try await imsh.finish(within: .seconds(60))
@@ -71,6 +77,49 @@ struct EventFloodTests {
         let (warm, late) = memory.figures
         print("EventFloodTests REPL: VmRSS \(warm) KiB after \(Self.warmUp) messages, at most \(late) KiB later")
         #expect(warm > 0 && late - warm < Self.allowedGrowthKiB, "VmRSS \(warm) KiB after warm-up, \(late) KiB at most later")
+    }
+
+    /// How many times `marker` is in a growing file, read on from where the last look ended.
+    final class PrintedCount: Sendable {
+        let path: String
+        let marker: [UInt8]
+        private let seen = Mutex<(offset: UInt64, count: Int)>((0, 0))
+
+        init(path: String, marker: String) {
+            self.path = path
+            self.marker = Array(marker.utf8)
+        }
+
+        /// Waits until the file holds at least `count` markers; throws after a minute.
+        func wait(atLeast count: Int) async throws {
+            let deadline = ContinuousClock.now + .seconds(60)
+            while look() < count {
+                guard ContinuousClock.now < deadline else { throw TestFailure("\(look()) of \(count) printed after a minute") }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+
+        private func look() -> Int {
+            seen.withLock { seen in
+                guard let file = FileHandle(forReadingAtPath: path) else { return seen.count }
+                defer { try? file.close() }
+                try? file.seek(toOffset: seen.offset)
+                let bytes = Array(file.readDataToEndOfFile())
+                var index = 0
+                while index + marker.count <= bytes.count {
+                    if bytes[index] == marker[0], bytes[index..<(index + marker.count)].elementsEqual(marker) {
+                        seen.count += 1
+                        index += marker.count
+                    } else {
+                        index += 1
+                    }
+                }
+                // A marker cut at the end is read again next time, whole.
+                let kept = bytes.count >= marker.count ? bytes.count - marker.count + 1 : 0
+                seen.offset += UInt64(kept)
+                return seen.count
+            }
+        }
     }
 
     /// VmRSS of a process once warmed up, and the most it reached after.
