@@ -11,7 +11,7 @@ import Glibc
 struct ServerBenchClusterTests {
     @Test func drivesThreeNodesWithEveryMessageCrossingTwo() async throws {
         let directory = TemporaryDirectory()
-        let postgres = try StockPostgres(directory: directory.path)
+        let postgres = try await StockPostgres.start(directory: directory.path)
         defer { postgres.stop() }
         let storeURL = try postgres.createDatabase("imserver")
         var nodes: [ImserverProcess] = []

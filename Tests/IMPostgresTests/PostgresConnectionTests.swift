@@ -7,7 +7,7 @@ import TestSupport
 @Suite(.timeLimit(.minutes(1)))
 struct PostgresConnectionTests {
     @Test func parametersRoundTrip() async throws {
-        let server = try PostgresServer()
+        let server = try await PostgresServer.start()
         let unicode = "héllo ✓ 😀 'quoted' \\ \"; DROP TABLE t; --"
         let bytes: [UInt8] = [0, 1, 0x7F, 0x80, 0xFF, 0x5C, 0x78]
         let row = try await server.withConnection { connection in
@@ -29,7 +29,7 @@ struct PostgresConnectionTests {
     }
 
     @Test func rowsAndAffectedCountsThroughATable() async throws {
-        let server = try PostgresServer()
+        let server = try await PostgresServer.start()
         let (inserted, updated, rows) = try await server.withConnection { connection in
             try connection.executeScript("""
                 CREATE TABLE items (id bigint PRIMARY KEY, name text NOT NULL, body bytea);
@@ -51,7 +51,7 @@ struct PostgresConnectionTests {
     }
 
     @Test func errorsCarryTheirSQLState() async throws {
-        let server = try PostgresServer()
+        let server = try await PostgresServer.start()
         let (duplicate, missing, afterwards) = try await server.withConnection { connection in
             try connection.execute("CREATE TABLE names (name text PRIMARY KEY)")
             try connection.execute("INSERT INTO names VALUES ($1)", ["alice"])
@@ -71,7 +71,7 @@ struct PostgresConnectionTests {
 
     @Test func transactionsCommitOrRollBack() async throws {
         struct Refused: Error {}
-        let server = try PostgresServer()
+        let server = try await PostgresServer.start()
         let (value, names, swallowed) = try await server.withConnection { connection in
             try connection.execute("CREATE TABLE names (name text PRIMARY KEY)")
             let value = try connection.transaction { connection in
@@ -99,7 +99,7 @@ struct PostgresConnectionTests {
     }
 
     @Test func connectionOptions() async throws {
-        let server = try PostgresServer()
+        let server = try await PostgresServer.start()
         let defaults = try await server.withConnection { connection in
             try connection.execute("SELECT current_setting('application_name'), current_setting('client_encoding')").rows[0]
         }

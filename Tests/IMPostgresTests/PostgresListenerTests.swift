@@ -30,7 +30,7 @@ struct PostgresListenerTests {
     }
 
     @Test func deliversInOrderAndNothingAfterStop() async throws {
-        let server = try PostgresServer()
+        let server = try await PostgresServer.start()
         let heard = Heard()
         let listener = heard.listener(server.stock.url)
         #expect(await waitUntil { heard.connects.value == 1 })
@@ -53,7 +53,7 @@ struct PostgresListenerTests {
     }
 
     @Test func reconnectsAfterARestart() async throws {
-        let server = try PostgresServer()
+        let server = try await PostgresServer.start()
         let heard = Heard()
         let listener = heard.listener(server.stock.url)
         defer { listener.stop() }
@@ -71,7 +71,7 @@ struct PostgresListenerTests {
     /// While the server is down its port is kept: a server another test starts meanwhile cannot
     /// take it, so a client meant to find no server does not log in to that one.
     @Test func aStoppedServersPortIsKeptUntilItsRestart() async throws {
-        let server = try PostgresServer()
+        let server = try await PostgresServer.start()
         let port = server.stock.port
         for outage in [server.stock.stop, server.stock.kill] {
             outage()
@@ -83,7 +83,7 @@ struct PostgresListenerTests {
     }
 
     @Test func keepsTryingWhileTheServerIsDownAndStopsPromptly() async throws {
-        let server = try PostgresServer()
+        let server = try await PostgresServer.start()
         server.stock.stop()
         let heard = Heard()
         let listener = heard.listener(server.stock.url)

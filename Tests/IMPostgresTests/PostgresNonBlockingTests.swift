@@ -25,7 +25,7 @@ struct PostgresNonBlockingTests {
     }
 
     @Test func aStatementIsPreparedOnceThenAnsweredEachTime() async throws {
-        let server = try PostgresServer()
+        let server = try await PostgresServer.start()
         let (first, second, prepared, busyBetween) = try await server.withConnection { connection in
             try connection.makeNonBlocking()
             let sql = "SELECT $1::bigint * 2 AS twice, $2::text AS word"
@@ -46,7 +46,7 @@ struct PostgresNonBlockingTests {
     /// A statement the server refuses answers with its SQLSTATE once whole, and the connection
     /// goes on; so does one whose preparation fails.
     @Test func aRefusedStatementLeavesTheConnectionUsable() async throws {
-        let server = try PostgresServer()
+        let server = try await PostgresServer.start()
         let (refused, badSQL, after) = try await server.withConnection { connection in
             try connection.makeNonBlocking()
             let refused = #expect(throws: PostgresError.self) {
@@ -65,7 +65,7 @@ struct PostgresNonBlockingTests {
 
     /// A connection the server ends while a statement runs answers with a connection error.
     @Test func aConnectionEndedMidStatementIsAConnectionError() async throws {
-        let server = try PostgresServer()
+        let server = try await PostgresServer.start()
         let lost = try await server.withConnection { connection in
             try connection.makeNonBlocking()
             return #expect(throws: PostgresError.self) {

@@ -9,7 +9,7 @@ import TestSupport
 @Suite(.timeLimit(.minutes(1)))
 struct PostgresPoolTests {
     @Test func boundsItsConnections() async throws {
-        let server = try PostgresServer()
+        let server = try await PostgresServer.start()
         let pool = PostgresPool(conninfo: server.stock.url + "?application_name=pooltest", size: 3)
         let inFlight = Counter()
         let seen = try await withThrowingTaskGroup(of: Int64.self) { group in
@@ -49,7 +49,7 @@ struct PostgresPoolTests {
     }
 
     @Test func closeFinishesQueuedWork() async throws {
-        let server = try PostgresServer()
+        let server = try await PostgresServer.start()
         let pool = PostgresPool(conninfo: server.stock.url, size: 1)
         let finished = Counter()
         let tasks = (0..<5).map { _ in
@@ -68,7 +68,7 @@ struct PostgresPoolTests {
     /// one (40001), and the pool runs it again in a new transaction, which sees the other's write.
     @Test(arguments: [5, 1])
     func retriesSerializationFailures(attempts: Int) async throws {
-        let server = try PostgresServer()
+        let server = try await PostgresServer.start()
         try await server.withConnection { connection in
             try connection.executeScript("CREATE TABLE counter (id int PRIMARY KEY, n int NOT NULL); INSERT INTO counter VALUES (1, 0);")
         }
@@ -114,7 +114,7 @@ struct PostgresPoolTests {
 
     @Test func otherErrorsAreNotRetried() async throws {
         struct Refused: Error {}
-        let server = try PostgresServer()
+        let server = try await PostgresServer.start()
         let pool = PostgresPool(conninfo: server.stock.url, size: 1)
         let bodies = Counter()
         await #expect(throws: Refused.self) {
@@ -141,7 +141,7 @@ struct PostgresPoolTests {
     /// Every connection the pool makes carries the setup's settings; a setup PostgreSQL refuses
     /// fails the call as a connection that cannot be made does, with PostgreSQL's reason.
     @Test func eachConnectionRunsTheSetupOnceMade() async throws {
-        let server = try PostgresServer()
+        let server = try await PostgresServer.start()
         let pool = PostgresPool(conninfo: server.stock.url, size: 2, setup: "SET plan_cache_mode = force_generic_plan")
         let modes = try await withThrowingTaskGroup(of: String?.self) { group in
             for _ in 0..<6 {
@@ -165,7 +165,7 @@ struct PostgresPoolTests {
     /// One call after another: the thread idle the shortest takes each, so one connection
     /// serves them all (handed round, each of the four would have been opened and used).
     @Test func callsOneAfterAnotherShareOneConnection() async throws {
-        let server = try PostgresServer()
+        let server = try await PostgresServer.start()
         let pool = PostgresPool(conninfo: server.stock.url, size: 4)
         var backends: Set<Int64> = []
         for _ in 0..<12 {
@@ -189,7 +189,7 @@ struct PostgresPoolTests {
     }
 
     @Test func rollsBackWhatACallLeftOpen() async throws {
-        let server = try PostgresServer()
+        let server = try await PostgresServer.start()
         let pool = PostgresPool(conninfo: server.stock.url, size: 1)
         _ = try await pool.run { connection in
             try connection.execute("CREATE TABLE t (id int)")
@@ -203,7 +203,7 @@ struct PostgresPoolTests {
     }
 
     @Test func connectionErrorsDuringAnOutage() async throws {
-        let server = try PostgresServer()
+        let server = try await PostgresServer.start()
         // One thread, so that every call meets the same connection.
         let pool = PostgresPool(conninfo: server.stock.url, size: 1)
         let select = { @Sendable (connection: PostgresConnection) throws -> Int64? in try connection.execute("SELECT 7").rows[0][0].int64 }

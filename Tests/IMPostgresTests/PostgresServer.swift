@@ -8,8 +8,13 @@ final class PostgresServer: Sendable {
     let directory = TemporaryDirectory(prefix: "imsh-pg")
     let stock: StockPostgres
 
-    init() throws {
+    private init() throws {
         stock = try StockPostgres(directory: directory.path)
+    }
+
+    /// A new server, started off the cooperative pool (`StockPostgres.start`).
+    static func start() async throws -> PostgresServer {
+        try await offPool { try PostgresServer() }
     }
 
     deinit { stock.stop() }

@@ -8,12 +8,13 @@ import Glibc
 /// `stop()` and `restart()`.
 ///
 /// A port merely left free could be bound by a peer of a test running beside, and a client meant
-/// to find nothing there would log in to that one (CI saw it once). Holding it is a socket bound
-/// to the port and never listening: connecting is refused as if nothing were there, and a bind to
-/// port 0 never picks a port bound already.
-/// Without `SO_REUSEADDR` no other socket can bind it either; when the peer's connections in
-/// TIME_WAIT refuse such a bind, the hold takes the port with `SO_REUSEADDR`, which keeps it from
-/// binds to port 0 and from sockets without the option.
+/// to find nothing there would log in to that one (the likely cause of one CI failure). Holding
+/// it is a socket bound to the port and never listening: connecting is refused as if nothing
+/// were there, and a bind to port 0 never picks a port bound already.
+///
+/// Without `SO_REUSEADDR` no other socket can bind it either. When the peer's connections in
+/// TIME_WAIT refuse such a bind, the hold takes the port with `SO_REUSEADDR`, which still keeps
+/// it from binds to port 0 and from sockets without the option.
 public final class LoopbackPortHold: Sendable {
     public let port: UInt16
     private let descriptor: Mutex<Int32?>
@@ -47,8 +48,7 @@ public final class LoopbackPortHold: Sendable {
         guard fd >= 0 else { return nil }
         var on: Int32 = 1
         if reusingAddress { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size)) }
-        let bound = LoopbackPort.address(fd, port: port, with: bind)
-        guard bound else {
+        guard LoopbackPort.address(fd, port: port, with: bind) else {
             close(fd)
             return nil
         }
@@ -57,8 +57,8 @@ public final class LoopbackPortHold: Sendable {
 
     deinit { release() }
 
-    /// Lets the port go, for the peer to bind it again (or at the end of a test, to keep the hold
-    /// alive until then).
+    /// Lets the port go: for the peer to bind it again, or at the end of a test (where the call
+    /// also keeps the hold alive until then).
     public func release() {
         descriptor.withLock { fd in
             if let open = fd { close(open) }

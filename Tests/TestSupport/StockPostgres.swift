@@ -57,6 +57,13 @@ public final class StockPostgres: Sendable {
         }
     }
 
+    /// `init(directory:)` off the cooperative pool, as async tests should start a server: it
+    /// blocks for up to a second (a copy, the postmaster's start), and a test process's pool has
+    /// one thread per core, which parallel tests share.
+    public static func start(directory: String) async throws -> StockPostgres {
+        try await offPool { try StockPostgres(directory: directory) }
+    }
+
     deinit { stop() }
 
     /// The superuser's URL for `database`.

@@ -14,7 +14,7 @@ import Glibc
 struct ClusterFailoverIntegrationTests {
     @Test func messagesSurviveTheKillOfEitherNodeExactlyOnce() async throws {
         let directory = TemporaryDirectory()
-        let postgres = try StockPostgres(directory: directory.path)
+        let postgres = try await StockPostgres.start(directory: directory.path)
         defer { postgres.stop() }
         let storeURL = try postgres.createDatabase("imserver")
         let nodes = Mutex([

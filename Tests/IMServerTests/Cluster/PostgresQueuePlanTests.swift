@@ -112,7 +112,7 @@ struct PostgresQueuePlanTests {
     /// nodes' session settings: each test applies them where it means to).
     private func withMigratedDatabase(_ body: (StockPostgres, PostgresConnection) throws -> Void) async throws {
         let directory = TemporaryDirectory()
-        let postgres = try StockPostgres(directory: directory.path)
+        let postgres = try await StockPostgres.start(directory: directory.path)
         defer { postgres.stop() }
         let url = try postgres.createDatabase("imserver")
         await (try await PostgresServerStore.open(url: url, nodeName: "a")).close()

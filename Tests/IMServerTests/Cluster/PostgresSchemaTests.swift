@@ -9,7 +9,7 @@ import TestSupport
 struct PostgresSchemaTests {
     @Test func nodesStartingTogetherMigrateOnceAndANewerSchemaIsRefused() async throws {
         let directory = TemporaryDirectory()
-        let postgres = try StockPostgres(directory: directory.path)
+        let postgres = try await StockPostgres.start(directory: directory.path)
         defer { postgres.stop() }
         let url = try postgres.createDatabase("imserver")
         let stores = try await withThrowingTaskGroup(of: (any ServerStore).self) { group in

@@ -15,7 +15,7 @@ struct PostgresTextArrayTests {
 
     @Test func elementsSurviveTheRoundTripThroughPostgreSQL() async throws {
         let directory = TemporaryDirectory()
-        let postgres = try StockPostgres(directory: directory.path)
+        let postgres = try await StockPostgres.start(directory: directory.path)
         defer { postgres.stop() }
         let connection = try PostgresConnection.connect(try postgres.createDatabase("arrays"))
         defer { connection.close() }

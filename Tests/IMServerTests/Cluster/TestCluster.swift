@@ -23,7 +23,7 @@ final class TestCluster: Sendable {
     /// Starts PostgreSQL in a temporary directory and `count` nodes named node-1, node-2, ...
     private static func start(_ count: Int, apps: [AppSettings] = [TestServer.app()]) async throws -> TestCluster {
         let directory = TemporaryDirectory()
-        let postgres = try StockPostgres(directory: directory.path)
+        let postgres = try await StockPostgres.start(directory: directory.path)
         let storeURL = try postgres.createDatabase("imserver")
         var nodes: [TestServer] = []
         do {
