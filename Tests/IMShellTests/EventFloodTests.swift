@@ -79,18 +79,18 @@ struct EventFloodTests {
         #expect(warm > 0 && late - warm < Self.allowedGrowthKiB, "VmRSS \(warm) KiB after warm-up, \(late) KiB at most later")
     }
 
-    /// How many times `marker` is in a growing file, read on from where the last look ended.
+    /// How many `flood N` events a growing output file holds, read on from where the last look ended.
     final class PrintedCount: Sendable {
         let path: String
-        let marker: [UInt8]
+        let marker: String
         private let seen = Mutex<(offset: UInt64, count: Int)>((0, 0))
 
         init(path: String, marker: String) {
             self.path = path
-            self.marker = Array(marker.utf8)
+            self.marker = marker
         }
 
-        /// Waits until the file holds at least `count` markers; throws after a minute.
+        /// Waits until the file holds at least `count` events; throws after a minute.
         func wait(atLeast count: Int) async throws {
             let deadline = ContinuousClock.now + .seconds(60)
             while look() < count {
@@ -105,18 +105,10 @@ struct EventFloodTests {
                 defer { try? file.close() }
                 try? file.seek(toOffset: seen.offset)
                 let bytes = Array(file.readDataToEndOfFile())
-                var index = 0
-                while index + marker.count <= bytes.count {
-                    if bytes[index] == marker[0], bytes[index..<(index + marker.count)].elementsEqual(marker) {
-                        seen.count += 1
-                        index += marker.count
-                    } else {
-                        index += 1
-                    }
-                }
-                // A marker cut at the end is read again next time, whole.
-                let kept = bytes.count >= marker.count ? bytes.count - marker.count + 1 : 0
-                seen.offset += UInt64(kept)
+                // Whole lines only (one event each): a line still being written is read next time.
+                guard let end = bytes.lastIndex(of: UInt8(ascii: "\n")) else { return seen.count }
+                seen.count += MessageFlood.numbers(in: Array(bytes[...end]), marker: marker).count
+                seen.offset += UInt64(end + 1)
                 return seen.count
             }
         }
